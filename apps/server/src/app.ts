@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { AppContext } from './context.ts';
+import { registerErrorHandler } from './http/error-handler.ts';
+import { registerCsrfCheck } from './http/csrf.ts';
+import { registerSession } from './http/session.ts';
+import { ReadingRoom } from './http/reading-room.ts';
+import type { RouteDeps } from './routes/types.ts';
+import { healthRoutes } from './routes/health/health.route.ts';
+import { siteRoutes } from './routes/site/site.route.ts';
+import { authRoutes } from './routes/auth/auth.route.ts';
+import { meRoutes } from './routes/me/me.route.ts';
+import { adminRoutes } from './routes/admin/admin.route.ts';
+
+export interface BuildAppOptions {
+  /** Run jobs in this process (the default for `serve`). */
+  runWorker?: boolean;
+  /** Pino options, or false for silence (tests). */
+  logger?: boolean | { level: string };
+}
+
+/** Builds the HTTP server: API, OpenAPI docs, and the built web app, in one process. */
+export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { config } = context;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        // antd writes its styles at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'self'"],
+        objectSrc: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    // IIIF viewers of other libraries load our images.
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    strictTransportSecurity: config.production,
+  });
+  await app.register(cookie);
+  await app.register(rateLimit, { global: false });
+  await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 1, fields: 20 } });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: '古籍数字图书馆 API', version: '0.1.0', description: 'API of the digital library of ancient Chinese books.' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'guji_session' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  registerErrorHandler(app);
+  registerCsrfCheck(app, config.publicOrigin);
+  registerSession(app, context, new ReadingRoom(config.readingRoomCidrs));
+
+  const worker = options.runWorker ? context.createWorker(app.log) : undefined;
+  const deps: RouteDeps = { context, worker };
+  for (const routes of [healthRoutes, siteRoutes, authRoutes, meRoutes, adminRoutes]) routes(app, deps);
+
+  serveWebApp(app, config.webDist);
+
+  if (worker) {
+    context.queue.onEnqueue(() => worker.notify());
+    app.addHook('onReady', async () => {
+      worker.start();
+      await context.queue.enqueue('maintenance.purge', {}, { dedupeKey: 'maintenance.purge' });
+    });
+    app.addHook('onClose', () => worker.stop());
+  }
+  return app;
+}
+
+/**
+ * Serves the built React app: files from apps/web/dist, and index.html for every other page path so
+ * client-side routes load directly. /api and /iiif paths never fall back to the page.
+ */
+function serveWebApp(app: FastifyInstance, webDist: string): void {
+  const index = path.join(webDist, 'index.html');
+  let html: Buffer | undefined;
+  if (fs.existsSync(index)) {
+    html = fs.readFileSync(index);
+    void app.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, filePath) => {
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  } else {
+    app.log.warn({ webDist }, 'web app not built: run `npm run build` to serve the site');
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '';
+    const isPage = request.method === 'GET' && !pathname.startsWith('/api/') && !pathname.startsWith('/iiif/');
+    if (html && isPage) {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    }
+    return reply.status(404).send({ code: 'NOT_FOUND', message: `接口不存在：${request.method} ${pathname}` });
+  });
+}

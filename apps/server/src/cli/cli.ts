@@ -1,0 +1,146 @@
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { ROLES, isValidPassword, MSG, type Role } from '@guji/shared';
+import type { Config } from '../config.ts';
+import { createContext } from '../context.ts';
+import { buildApp } from '../app.ts';
+import { migrateToLatest } from '../db/migrator.ts';
+import { openDatabase } from '../db/database.ts';
+import { seedDemoAccounts } from './demo-accounts.ts';
+
+const USAGE = `用法: guji <命令> [选项]
+  serve                 启动网站与 API（默认同时在进程内运行后台任务；JOBS_IN_PROCESS=false 关闭）
+  worker [--once]       只运行后台任务，不提供 HTTP
+  migrate               升级数据库结构
+  create-admin --login NAME --password PASS [--phone PHONE] [--role admin]
+                        创建管理员账号（已存在则重设密码与角色）
+  demo-accounts         创建演示账号（见 README）
+`;
+
+/** Runs one command; returns the exit code for short commands, undefined for long-running ones. */
+export async function runCli(argv: string[], config: Config): Promise<number | undefined> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve(config);
+    case 'worker':
+      return worker(config, rest.includes('--once'));
+    case 'migrate': {
+      const db = openDatabase(config.database);
+      const applied = await migrateToLatest(db.db, db.dialect);
+      await db.destroy();
+      console.log(applied.length ? `已应用迁移：${applied.join(', ')}` : '数据库已是最新');
+      return 0;
+    }
+    case 'create-admin':
+      return createAdmin(config, rest);
+    case 'demo-accounts': {
+      const context = await createContext(config);
+      try {
+        const accounts = await seedDemoAccounts(context);
+        for (const a of accounts) console.log(`${a.loginName} / ${a.password}  (${a.roles.join(', ')})`);
+      } finally {
+        await context.close();
+      }
+      return 0;
+    }
+    default:
+      console.log(USAGE);
+      return command === undefined || command === 'help' || command === '--help' ? 0 : 2;
+  }
+}
+
+async function serve(config: Config): Promise<undefined> {
+  const context = await createContext(config);
+  if (await context.repos.users.isEmpty()) {
+    const accounts = await seedDemoAccounts(context);
+    console.log(`空数据库：已创建演示账号 ${accounts.map((a) => a.loginName).join(', ')}（密码见 README）`);
+  }
+  const app = await buildApp(context, { runWorker: config.jobsInProcess });
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    app
+      .close()
+      .then(() => context.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  await app.listen({ port: config.port, host: config.host });
+  return undefined;
+}
+
+async function worker(config: Config, once: boolean): Promise<number | undefined> {
+  const context = await createContext(config);
+  const log = pino({ level: config.logLevel });
+  const jobWorker = context.createWorker(log);
+  if (once) {
+    let count = 0;
+    while (await jobWorker.runOnce()) count++;
+    await context.close();
+    console.log(`已处理 ${count} 个任务`);
+    return 0;
+  }
+  const stop = () => {
+    log.info('worker stopping');
+    void jobWorker
+      .stop()
+      .then(() => context.close())
+      .then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  jobWorker.start();
+  log.info({ worker: jobWorker.id }, 'worker started');
+  return undefined;
+}
+
+async function createAdmin(config: Config, args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      login: { type: 'string' },
+      password: { type: 'string' },
+      phone: { type: 'string' },
+      role: { type: 'string', multiple: true },
+    },
+  });
+  if (!values.login || !values.password) {
+    console.error('需要 --login 与 --password');
+    return 2;
+  }
+  if (!isValidPassword(values.password)) {
+    console.error(MSG.passwordPattern);
+    return 2;
+  }
+  const roles = (values.role ?? ['admin']) as Role[];
+  const unknown = roles.filter((role) => !(ROLES as readonly string[]).includes(role));
+  if (unknown.length) {
+    console.error(`未知角色：${unknown.join(', ')}；可用：${ROLES.join(', ')}`);
+    return 2;
+  }
+  const context = await createContext(config);
+  try {
+    const id = await context.services.auth.upsertAccount({
+      loginName: values.login,
+      password: values.password,
+      roles: roles.includes('reader') ? roles : ['reader', ...roles],
+      ...(values.phone ? { phone: values.phone } : {}),
+    });
+    console.log(`账号 ${values.login}（id ${id}）角色：${roles.join(', ')}`);
+    return 0;
+  } finally {
+    await context.close();
+  }
+}

@@ -1,0 +1,105 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * All configuration, read from the environment in this one module (STYLE.md: no process.env elsewhere).
+ * Every variable is documented in docs/configuration.md.
+ */
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  SESSION_SECRET: z.string().optional(),
+  SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
+  COOKIE_SECURE: z.enum(['true', 'false', 'auto']).default('auto'),
+  READING_ROOM_CIDRS: z.string().default('127.0.0.1/32,::1/128'),
+  TRUST_PROXY: z.string().default('false'),
+  SSO_SECRET: z.string().optional(),
+  PUBLIC_ORIGIN: z.string().optional(),
+  JOBS_IN_PROCESS: z.enum(['true', 'false']).default('true'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SMS_PROVIDER: z.enum(['outbox']).default('outbox'),
+  WEB_DIST: z.string().optional(),
+  SITE_NAME: z.string().optional(),
+  SITE_COPYRIGHT: z.string().optional(),
+  SITE_FILING_NUMBER: z.string().optional(),
+  SITE_FUNDING_NOTE: z.string().optional(),
+  SITE_REQUIRE_REAL_NAME: z.enum(['true', 'false']).optional(),
+  NODE_ENV: z.string().default('development'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  database: { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+  /** Secret for signing; when unset a random one is generated and kept in DATA_DIR. */
+  sessionSecret: string | undefined;
+  sessionTtlMs: number;
+  cookieSecure: 'true' | 'false' | 'auto';
+  readingRoomCidrs: string[];
+  trustProxy: boolean | string;
+  /** HMAC secret of single-sign-on links; SSO is off when unset. */
+  ssoSecret: string | undefined;
+  /** Extra origins accepted by the CSRF check besides the request's own host. */
+  publicOrigin: string | undefined;
+  jobsInProcess: boolean;
+  logLevel: string;
+  smsProvider: 'outbox';
+  webDist: string;
+  /** Initial site texts; administrators can change them later in the settings table. */
+  siteDefaults: {
+    siteName?: string;
+    copyright?: string;
+    filingNumber?: string;
+    fundingNote?: string;
+    requireRealName?: boolean;
+  };
+  production: boolean;
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+
+/** Reads the configuration from an environment (process.env by default). Throws on invalid values. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const url = e.DATABASE_URL;
+  let database: Config['database'];
+  if (url && /^postgres(ql)?:\/\//.test(url)) database = { dialect: 'postgres', url };
+  else if (url && url.startsWith('sqlite:')) database = { dialect: 'sqlite', file: path.resolve(url.slice(7)) };
+  else if (url) throw new Error('Invalid configuration: DATABASE_URL must start with postgres:// or sqlite:');
+  else database = { dialect: 'sqlite', file: path.join(dataDir, 'library.sqlite') };
+  const site: Config['siteDefaults'] = {};
+  if (e.SITE_NAME) site.siteName = e.SITE_NAME;
+  if (e.SITE_COPYRIGHT) site.copyright = e.SITE_COPYRIGHT;
+  if (e.SITE_FILING_NUMBER) site.filingNumber = e.SITE_FILING_NUMBER;
+  if (e.SITE_FUNDING_NOTE) site.fundingNote = e.SITE_FUNDING_NOTE;
+  if (e.SITE_REQUIRE_REAL_NAME) site.requireRealName = e.SITE_REQUIRE_REAL_NAME === 'true';
+  const trust = e.TRUST_PROXY;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    database,
+    sessionSecret: e.SESSION_SECRET,
+    sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+    cookieSecure: e.COOKIE_SECURE,
+    readingRoomCidrs: e.READING_ROOM_CIDRS.split(',').map((s) => s.trim()).filter(Boolean),
+    trustProxy: trust === 'true' ? true : trust === 'false' ? false : trust,
+    ssoSecret: e.SSO_SECRET || undefined,
+    publicOrigin: e.PUBLIC_ORIGIN,
+    jobsInProcess: e.JOBS_IN_PROCESS === 'true',
+    logLevel: e.LOG_LEVEL,
+    smsProvider: e.SMS_PROVIDER,
+    webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
+    siteDefaults: site,
+    production: e.NODE_ENV === 'production',
+  };
+}

@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import { openDatabase, type DatabaseHandle } from './db/database.ts';
+import { migrateToLatest } from './db/migrator.ts';
+import { UserRepository } from './repositories/user.repository.ts';
+import { SessionRepository } from './repositories/session.repository.ts';
+import { CaptchaRepository } from './repositories/captcha.repository.ts';
+import { SmsRepository } from './repositories/sms.repository.ts';
+import { SettingsRepository } from './repositories/settings.repository.ts';
+import { SsoNonceRepository } from './repositories/sso-nonce.repository.ts';
+import { JobRepository } from './repositories/job.repository.ts';
+import { CaptchaService } from './services/captcha.service.ts';
+import { OutboxSmsProvider, SmsService, type SmsProvider } from './services/sms.service.ts';
+import { SessionService } from './services/session.service.ts';
+import { SettingsService } from './services/settings.service.ts';
+import { AuthService } from './services/auth.service.ts';
+import { ProfileService } from './services/profile.service.ts';
+import { systemClock, type Clock } from './services/clock.ts';
+import { randomToken } from './services/crypto.ts';
+import { LocalFileStorage, type FileStorage } from './storage/storage.ts';
+import { JobQueue } from './jobs/queue.ts';
+import { JobWorker } from './jobs/worker.ts';
+import { createJobHandlers } from './jobs/handlers.ts';
+import type { JobDataMap } from './jobs/registry.ts';
+
+/** Everything the HTTP server, the worker and the CLI share: one composition root. */
+export interface AppContext {
+  config: Config;
+  database: DatabaseHandle;
+  clock: Clock;
+  storage: FileStorage;
+  repos: {
+    users: UserRepository;
+    sessions: SessionRepository;
+    captchas: CaptchaRepository;
+    sms: SmsRepository;
+    settings: SettingsRepository;
+    ssoNonces: SsoNonceRepository;
+    jobs: JobRepository;
+  };
+  services: {
+    captcha: CaptchaService;
+    sms: SmsService;
+    sessions: SessionService;
+    settings: SettingsService;
+    auth: AuthService;
+    profile: ProfileService;
+  };
+  queue: JobQueue;
+  createWorker(log: FastifyBaseLogger): JobWorker<JobDataMap>;
+  close(): Promise<void>;
+}
+
+export interface ContextOverrides {
+  clock?: Clock;
+  smsProvider?: SmsProvider;
+  database?: DatabaseHandle;
+}
+
+/** The signing secret: SESSION_SECRET, or one generated once and kept in DATA_DIR. */
+function resolveSecret(config: Config): string {
+  if (config.sessionSecret) return config.sessionSecret;
+  const file = path.join(config.dataDir, '.session-secret');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    const secret = randomToken();
+    fs.writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
+
+/** Opens the database, runs migrations and wires repositories and services. */
+export async function createContext(config: Config, overrides: ContextOverrides = {}): Promise<AppContext> {
+  const database = overrides.database ?? openDatabase(config.database);
+  await migrateToLatest(database.db, database.dialect);
+  const { db, dialect } = database;
+  const clock = overrides.clock ?? systemClock;
+  const secret = resolveSecret(config);
+  const storage = new LocalFileStorage(config.dataDir);
+  const repos = {
+    users: new UserRepository(db),
+    sessions: new SessionRepository(db),
+    captchas: new CaptchaRepository(db),
+    sms: new SmsRepository(db),
+    settings: new SettingsRepository(db),
+    ssoNonces: new SsoNonceRepository(db),
+    jobs: new JobRepository(db, dialect),
+  };
+  const captcha = new CaptchaService(repos.captchas, secret, clock);
+  const sms = new SmsService(repos.sms, overrides.smsProvider ?? new OutboxSmsProvider(repos.sms), secret, clock);
+  const sessions = new SessionService(repos.sessions, repos.users, config.sessionTtlMs, clock);
+  const settings = new SettingsService(repos.settings, config);
+  const auth = new AuthService(db, repos.users, repos.ssoNonces, sessions, captcha, sms, settings, clock, config.ssoSecret);
+  const profile = new ProfileService(repos.users, sms, storage);
+  const queue = new JobQueue(repos.jobs);
+  const context: AppContext = {
+    config,
+    database,
+    clock,
+    storage,
+    repos,
+    services: { captcha, sms, sessions, settings, auth, profile },
+    queue,
+    createWorker: (log) => new JobWorker<JobDataMap>(repos.jobs, createJobHandlers(context), log),
+    close: () => database.destroy(),
+  };
+  return context;
+}

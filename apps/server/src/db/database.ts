@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from './schema.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Db = Kysely<Database>;
+/** What a repository method accepts: the database or an open transaction (STYLE.md `dbOrTx`). */
+export type DbOrTx = Kysely<Database> | Transaction<Database>;
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  destroy(): Promise<void>;
+}
+
+/** Opens the configured database: SQLite (WAL) by default, PostgreSQL for postgres:// URLs. */
+export function openDatabase(database: Config['database']): DatabaseHandle {
+  if (database.dialect === 'postgres') {
+    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: 'postgres', destroy: () => db.destroy() };
+  }
+  if (database.file !== ':memory:') fs.mkdirSync(path.dirname(database.file), { recursive: true });
+  const sqlite = new BetterSqlite3(database.file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+}
+
+/** Current time as the ISO-8601 text stored in every date column. */
+export const nowIso = (now: Date = new Date()): string => now.toISOString();

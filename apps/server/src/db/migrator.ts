@@ -1,0 +1,28 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import type { Db, Dialect } from './database.ts';
+import { migration0001 } from './migrations/0001-accounts-jobs.ts';
+
+/** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
+const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
+  '0001-accounts-jobs': migration0001,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly dialect: Dialect) {}
+  getMigrations(): Promise<Record<string, Migration>> {
+    return Promise.resolve(
+      Object.fromEntries(Object.entries(MIGRATIONS).map(([name, make]) => [name, make(this.dialect)])),
+    );
+  }
+}
+
+/** Brings the schema up to date; throws with the failing migration's name. */
+export async function migrateToLatest(db: Db, dialect: Dialect): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,42 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { AppError } from '../errors.ts';
+import { MSG } from '@guji/shared';
+
+/**
+ * The one error handler: AppErrors keep their status, code and message; validation failures become
+ * 400 with `path: message` details and the first message as the text; 5xx details never leave the server.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.extra?.retryAfterSeconds) void reply.header('retry-after', String(error.extra.retryAfterSeconds));
+      return reply.status(error.status).send({ code: error.code, message: error.message });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const details = error.validation.map((issue) => ({
+        path: issue.instancePath.replace(/^\//, '').replace(/\//g, '.'),
+        message: issue.message ?? '参数错误',
+      }));
+      return reply
+        .status(400)
+        .send({ code: 'VALIDATION', message: details[0]?.message ?? '参数错误', details });
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response did not match its schema');
+      return reply.status(500).send({ code: 'INTERNAL', message: MSG.serverException });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(500).send({ code: 'INTERNAL', message: MSG.serverException });
+    }
+    if (status === 429) return reply.status(429).send({ code: 'TOO_MANY_REQUESTS', message: '请求过于频繁，请稍后再试' });
+    if (status === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE') {
+      return reply.status(413).send({ code: 'PAYLOAD_TOO_LARGE', message: '上传的文件过大' });
+    }
+    if (status === 415) return reply.status(415).send({ code: 'UNSUPPORTED_MEDIA_TYPE', message: '不支持的请求格式' });
+    return reply.status(status).send({ code: error.code || 'BAD_REQUEST', message: '请求有误' });
+  });
+
+}

@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasRole, type Role } from '@guji/shared';
+import type { UserWithRoles } from '../repositories/user.repository.ts';
+import type { AppContext } from '../context.ts';
+import { forbidden, unauthorized } from '../errors.ts';
+import type { ReadingRoom } from './reading-room.ts';
+
+export const SESSION_COOKIE = 'guji_session';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, when the session cookie names a live session. */
+    user: UserWithRoles | undefined;
+    sessionToken: string | undefined;
+    readingRoom: boolean;
+  }
+}
+
+/** Reads the session cookie on every request and marks reading-room requests. */
+export function registerSession(app: FastifyInstance, context: AppContext, readingRoom: ReadingRoom): void {
+  app.decorateRequest('user', undefined);
+  app.decorateRequest('sessionToken', undefined);
+  app.decorateRequest('readingRoom', false);
+  app.addHook('onRequest', async (request) => {
+    request.readingRoom = readingRoom.contains(request.ip);
+    const token = request.cookies[SESSION_COOKIE];
+    if (!token || token.length > 100) return;
+    const user = await context.services.sessions.resolve(token);
+    if (user) {
+      request.user = user;
+      request.sessionToken = token;
+    }
+  });
+}
+
+export function setSessionCookie(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  token: string,
+  expiresAt: Date,
+  secure: 'true' | 'false' | 'auto',
+): void {
+  void reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secure === 'auto' ? request.protocol === 'https' : secure === 'true',
+    expires: expiresAt,
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply): void {
+  void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+}
+
+/** The signed-in user, or a 401 that the client answers by going to /Login. */
+export function requireUser(request: FastifyRequest): UserWithRoles {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}
+
+export function requireRole(request: FastifyRequest, role: Role): UserWithRoles {
+  const user = requireUser(request);
+  if (!hasRole(user.roles, role)) throw forbidden();
+  return user;
+}

@@ -1,0 +1,33 @@
+import type { DbOrTx } from '../db/database.ts';
+import type { JobRepository } from '../repositories/job.repository.ts';
+import { RETRY, type JobDataMap, type JobName } from './registry.ts';
+
+/** Enqueues typed jobs; wakes the in-process worker when there is one. */
+export class JobQueue {
+  private listener: (() => void) | undefined;
+
+  constructor(private readonly jobs: JobRepository) {}
+
+  onEnqueue(listener: () => void): void {
+    this.listener = listener;
+  }
+
+  async enqueue<N extends JobName>(
+    name: N,
+    data: JobDataMap[N],
+    options: { maxAttempts?: number; dedupeKey?: string; runAt?: string; tx?: DbOrTx } = {},
+  ): Promise<number> {
+    const id = await this.jobs.enqueue(
+      {
+        name,
+        data,
+        maxAttempts: options.maxAttempts ?? RETRY.defaultMaxAttempts,
+        ...(options.dedupeKey ? { dedupeKey: options.dedupeKey } : {}),
+        ...(options.runAt ? { runAt: options.runAt } : {}),
+      },
+      options.tx,
+    );
+    this.listener?.();
+    return id;
+  }
+}

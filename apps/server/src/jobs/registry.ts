@@ -1,0 +1,22 @@
+/**
+ * The typed job registry (STYLE.md, immich `types.ts`): each job name with the shape of its data.
+ * Later features add their jobs here (tiling, OCR, indexing).
+ */
+export interface JobDataMap {
+  /** Deletes expired sessions, captchas and SMS codes. */
+  'maintenance.purge': Record<string, never>;
+}
+
+export type JobName = keyof JobDataMap;
+
+/** Retry policy, defined once: exponential backoff from 5 s, capped at 10 minutes. */
+export const RETRY = {
+  defaultMaxAttempts: 5,
+  baseDelayMs: 5_000,
+  maxDelayMs: 600_000,
+} as const;
+
+/** Delay before retry number `attempt` (1 = the first retry). */
+export function backoffDelayMs(attempt: number, base: number = RETRY.baseDelayMs, max: number = RETRY.maxDelayMs): number {
+  return Math.min(max, base * 2 ** Math.max(0, attempt - 1));
+}

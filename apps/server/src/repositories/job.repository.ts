@@ -1,0 +1,138 @@
+import { sql } from 'kysely';
+import type { Db, DbOrTx, Dialect } from '../db/database.ts';
+import { nowIso } from '../db/database.ts';
+import type { JobRow } from '../db/schema.ts';
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface EnqueueOptions {
+  name: string;
+  data: unknown;
+  maxAttempts: number;
+  runAt?: string;
+  /** When set, no second job with this key is queued while one is queued or running. */
+  dedupeKey?: string;
+}
+
+/** The durable job table. Claiming is a single statement, safe with several workers. */
+export class JobRepository {
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+  ) {}
+
+  async enqueue(options: EnqueueOptions, tx: DbOrTx = this.db): Promise<number> {
+    const now = nowIso();
+    if (options.dedupeKey) {
+      const existing = await tx
+        .selectFrom('jobs')
+        .select('id')
+        .where('dedupe_key', '=', options.dedupeKey)
+        .where('status', 'in', ['queued', 'running'])
+        .executeTakeFirst();
+      if (existing) return existing.id;
+    }
+    const row = await tx
+      .insertInto('jobs')
+      .values({
+        name: options.name,
+        data: JSON.stringify(options.data ?? null),
+        status: 'queued',
+        max_attempts: options.maxAttempts,
+        run_at: options.runAt ?? now,
+        dedupe_key: options.dedupeKey ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /**
+   * Takes the next due job for this worker: a queued job whose time has come, or a running job whose
+   * worker stopped reporting before `staleBefore` (it died). PostgreSQL skips rows other workers lock.
+   */
+  async claim(workerId: string, now: string, staleBefore: string): Promise<JobRow | undefined> {
+    const lock = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
+    const result = await sql<JobRow>`
+      update jobs
+         set status = 'running', locked_by = ${workerId}, locked_at = ${now},
+             attempts = attempts + 1, updated_at = ${now}
+       where id = (
+         select id from jobs
+          where (status = 'queued' and run_at <= ${now})
+             or (status = 'running' and locked_at < ${staleBefore})
+          order by run_at, id
+          limit 1
+          ${lock}
+       )
+      returning *`.execute(this.db);
+    return result.rows[0];
+  }
+
+  async reportProgress(id: number, workerId: string, progress: number, message: string | null): Promise<void> {
+    const now = nowIso();
+    await this.db
+      .updateTable('jobs')
+      .set({ progress, progress_message: message, locked_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('locked_by', '=', workerId)
+      .execute();
+  }
+
+  async complete(id: number, workerId: string, result: unknown): Promise<void> {
+    const now = nowIso();
+    await this.db
+      .updateTable('jobs')
+      .set({
+        status: 'succeeded',
+        progress: 100,
+        result: result === undefined ? null : JSON.stringify(result),
+        last_error: null,
+        locked_by: null,
+        locked_at: null,
+        finished_at: now,
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .where('locked_by', '=', workerId)
+      .execute();
+  }
+
+  /** Records a failure: back to the queue at `retryAt`, or failed for good when `retryAt` is null. */
+  async fail(id: number, workerId: string, error: string, retryAt: string | null): Promise<void> {
+    const now = nowIso();
+    await this.db
+      .updateTable('jobs')
+      .set({
+        status: retryAt ? 'queued' : 'failed',
+        run_at: retryAt ?? now,
+        last_error: error.slice(0, 4000),
+        locked_by: null,
+        locked_at: null,
+        finished_at: retryAt ? null : now,
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .where('locked_by', '=', workerId)
+      .execute();
+  }
+
+  async findById(id: number, tx: DbOrTx = this.db): Promise<JobRow | undefined> {
+    return tx.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async countByStatus(tx: DbOrTx = this.db): Promise<Record<JobStatus, number>> {
+    const rows = await tx
+      .selectFrom('jobs')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('status')
+      .execute();
+    const counts: Record<JobStatus, number> = { queued: 0, running: 0, succeeded: 0, failed: 0 };
+    for (const row of rows) {
+      if (row.status in counts) counts[row.status as JobStatus] = Number(row.n);
+    }
+    return counts;
+  }
+}

@@ -1,0 +1,42 @@
+import { sql } from 'kysely';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { HealthResponse } from '@guji/shared';
+import type { RouteModule } from '../types.ts';
+
+const VERSION = '0.1.0';
+
+/** GET /api/health: database reachability and the job queue's state. */
+export const healthRoutes: RouteModule = (app, { context, worker }) => {
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/health',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Health of the database and the job worker',
+        response: { 200: HealthResponse, 503: HealthResponse },
+      },
+    },
+    async (_request, reply) => {
+      let dbOk = true;
+      let counts = { queued: 0, running: 0, succeeded: 0, failed: 0 };
+      try {
+        await sql`select 1`.execute(context.database.db);
+        counts = await context.repos.jobs.countByStatus();
+      } catch {
+        dbOk = false;
+      }
+      const body: HealthResponse = {
+        status: dbOk ? 'ok' : 'degraded',
+        database: { ok: dbOk, dialect: context.database.dialect },
+        jobs: {
+          workerRunning: worker?.isRunning ?? false,
+          queued: counts.queued,
+          running: counts.running,
+          failed: counts.failed,
+        },
+        version: VERSION,
+      };
+      return reply.status(dbOk ? 200 : 503).send(body);
+    },
+  );
+};

@@ -1,0 +1,29 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { SiteSettings } from '@guji/shared';
+import { requireRole } from '../../http/session.ts';
+import type { RouteModule } from '../types.ts';
+
+/** Site texts for the footer and the registration form variant. */
+export const siteRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.get(
+    '/api/site',
+    { schema: { tags: ['site'], summary: 'Site name, footer texts and registration switches', response: { 200: SiteSettings } } },
+    () => context.services.settings.get(),
+  );
+  r.put(
+    '/api/admin/site',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Change site texts and switches (administrators)',
+        body: SiteSettings.partial(),
+        response: { 200: SiteSettings },
+      },
+    },
+    (request) => {
+      requireRole(request, 'admin');
+      return context.services.settings.update(request.body);
+    },
+  );
+};

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import sharp from 'sharp';
+import { AVATAR_EXTENSIONS, LIMITS, MSG, type UpdateProfileRequest } from '@guji/shared';
+import type { UserRepository, UserWithRoles } from '../repositories/user.repository.ts';
+import type { FileStorage } from '../storage/storage.ts';
+import { badRequest, conflict, notFound, unauthorized } from '../errors.ts';
+import type { SmsService } from './sms.service.ts';
+import { AUTH_MESSAGES } from './auth.service.ts';
+import { bmpSize, sniffImage } from './image-sniff.ts';
+
+/** Largest avatar accepted in pixels, against decompression bombs. */
+const AVATAR_MAX_PIXELS = 40_000_000;
+const AVATAR_SIZE = 360;
+
+/** "My information": one profile field at a time, and the avatar. */
+export class ProfileService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly sms: SmsService,
+    private readonly storage: FileStorage,
+  ) {}
+
+  async update(userId: number, change: UpdateProfileRequest): Promise<UserWithRoles> {
+    switch (change.field) {
+      case 'nickName':
+        await this.users.update(userId, { nick_name: change.value });
+        break;
+      case 'realName':
+        await this.users.update(userId, { real_name: change.value });
+        break;
+      case 'email':
+        await this.users.update(userId, { email: change.value });
+        break;
+      case 'idCard':
+        await this.users.update(userId, { id_card: change.value.toUpperCase() });
+        break;
+      case 'phone': {
+        const owner = await this.users.findByPhone(change.value);
+        if (owner && owner.id !== userId) throw conflict('PHONE_TAKEN', AUTH_MESSAGES.phoneTaken);
+        await this.sms.check(change.value, 'profile', change.phoneCode, true);
+        await this.users.update(userId, { phone: change.value });
+        break;
+      }
+    }
+    return this.mustFind(userId);
+  }
+
+  /**
+   * Stores a new avatar: jpg, jpeg, bmp or png by name *and* content, at most 2 MB. JPEG and PNG are
+   * re-encoded to a square PNG (which also drops metadata); BMP is kept as sent after a size check.
+   */
+  async setAvatar(userId: number, fileName: string, data: Buffer): Promise<UserWithRoles> {
+    const ext = fileName.split('.').pop()?.toLowerCase() ?? '';
+    const kind = sniffImage(data);
+    const allowed = (AVATAR_EXTENSIONS as readonly string[]).includes(ext);
+    if (!allowed || data.length > LIMITS.avatarMaxBytes || !kind || !['jpeg', 'png', 'bmp'].includes(kind)) {
+      throw badRequest('AVATAR_INVALID', MSG.avatarInvalid);
+    }
+    let stored: Buffer;
+    let storedExt: string;
+    if (kind === 'bmp') {
+      const size = bmpSize(data);
+      if (!size || size.width * size.height > AVATAR_MAX_PIXELS || size.width === 0) {
+        throw badRequest('AVATAR_INVALID', MSG.avatarInvalid);
+      }
+      stored = data;
+      storedExt = 'bmp';
+    } else {
+      try {
+        stored = await sharp(data, { limitInputPixels: AVATAR_MAX_PIXELS })
+          .rotate()
+          .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' })
+          .png()
+          .toBuffer();
+      } catch {
+        throw badRequest('AVATAR_INVALID', MSG.avatarInvalid);
+      }
+      storedExt = 'png';
+    }
+    const user = await this.mustFind(userId);
+    const file = `${userId}-${randomBytes(12).toString('hex')}.${storedExt}`;
+    await this.storage.put(`avatars/${file}`, stored);
+    await this.users.update(userId, { avatar_file: file });
+    if (user.avatar_file) await this.storage.delete(`avatars/${user.avatar_file}`);
+    return this.mustFind(userId);
+  }
+
+  /** An avatar's bytes and content type. Names are random, so knowing one is the permission. */
+  async readAvatar(file: string): Promise<{ data: Buffer; type: string }> {
+    if (!/^\d+-[0-9a-f]{24}\.(png|bmp)$/.test(file)) throw notFound('头像不存在');
+    const data = await this.storage.get(`avatars/${file}`);
+    if (!data) throw notFound('头像不存在');
+    return { data, type: file.endsWith('.bmp') ? 'image/bmp' : 'image/png' };
+  }
+
+  private async mustFind(userId: number): Promise<UserWithRoles> {
+    const user = await this.users.findById(userId);
+    if (!user) throw unauthorized();
+    return user;
+  }
+}

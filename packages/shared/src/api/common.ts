@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/** Body of every error response: a stable machine code and a Chinese message for the user. */
+export const ErrorBody = z.object({
+  code: z.string().describe('Stable machine-readable error code, e.g. CAPTCHA_INVALID'),
+  message: z.string().describe('Message for the user, in Chinese'),
+  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const OkBody = z.object({ ok: z.literal(true), message: z.string().optional() });
+export type OkBody = z.infer<typeof OkBody>;
+
+/** Paged list shape of spec §3: pageNum, pageSize, total, pages, records. */
+export function paged<T extends z.ZodType>(record: T) {
+  return z.object({
+    pageNum: z.number().int(),
+    pageSize: z.number().int(),
+    total: z.number().int(),
+    pages: z.number().int(),
+    records: z.array(record),
+  });
+}
+
+export const PageQuery = z.object({
+  pageNum: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(10),
+});
