@@ -20,6 +20,7 @@ const EnvSchema = z.object({
   JOBS_IN_PROCESS: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SMS_PROVIDER: z.enum(['outbox']).default('outbox'),
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
   WEB_DIST: z.string().optional(),
   SITE_NAME: z.string().optional(),
   SITE_COPYRIGHT: z.string().optional(),
@@ -47,6 +48,8 @@ export interface Config {
   jobsInProcess: boolean;
   logLevel: string;
   smsProvider: 'outbox';
+  /** Requests per minute and address to login, registration, code and recovery endpoints. */
+  authRateLimitPerMinute: number;
   webDist: string;
   /** Initial site texts; administrators can change them later in the settings table. */
   siteDefaults: {
@@ -98,6 +101,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobsInProcess: e.JOBS_IN_PROCESS === 'true',
     logLevel: e.LOG_LEVEL,
     smsProvider: e.SMS_PROVIDER,
+    authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     siteDefaults: site,
     production: e.NODE_ENV === 'production',

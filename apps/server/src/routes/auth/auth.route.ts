@@ -33,7 +33,7 @@ export const authRoutes: RouteModule = (app, { context }) => {
   const { auth, captcha } = context.services;
   const secure = context.config.cookieSecure;
   // Per-address limits on the endpoints a guesser would hammer; the account lockout sits behind them.
-  const strict = { rateLimit: { max: 20, timeWindow: '1 minute' } };
+  const strict = { rateLimit: { max: context.config.authRateLimitPerMinute, timeWindow: '1 minute' } };
 
   r.get(
     '/api/session',
