@@ -63,7 +63,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 1, fields: 20 } });
   await app.register(swagger, {
     openapi: {
-      info: { title: '古籍数字图书馆 API', version: '0.1.0', description: 'API of the digital library of ancient Chinese books.' },
+      info: {
+        title: '古籍数字图书馆 API',
+        version: '0.1.0',
+        description: 'API of the digital library of ancient Chinese books.',
+      },
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'guji_session' } } },
     },
     transform: jsonSchemaTransform,
@@ -114,10 +118,13 @@ function serveWebApp(app: FastifyInstance, webDist: string): void {
   }
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
-    const isPage = request.method === 'GET' && !pathname.startsWith('/api/') && !pathname.startsWith('/iiif/');
+    const isPage =
+      request.method === 'GET' && !pathname.startsWith('/api/') && !pathname.startsWith('/iiif/');
     if (html && isPage) {
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
     }
-    return reply.status(404).send({ code: 'NOT_FOUND', message: `接口不存在：${request.method} ${pathname}` });
+    return reply
+      .status(404)
+      .send({ code: 'NOT_FOUND', message: `接口不存在：${request.method} ${pathname}` });
   });
 }

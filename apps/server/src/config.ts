@@ -11,7 +11,10 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   SESSION_SECRET: z.string().optional(),
-  SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 7),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 7),
   COOKIE_SECURE: z.enum(['true', 'false', 'auto']).default('auto'),
   READING_ROOM_CIDRS: z.string().default('127.0.0.1/32,::1/128'),
   TRUST_PROXY: z.string().default('false'),
@@ -76,7 +79,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const url = e.DATABASE_URL;
   let database: Config['database'];
   if (url && /^postgres(ql)?:\/\//.test(url)) database = { dialect: 'postgres', url };
-  else if (url && url.startsWith('sqlite:')) database = { dialect: 'sqlite', file: path.resolve(url.slice(7)) };
+  else if (url && url.startsWith('sqlite:'))
+    database = { dialect: 'sqlite', file: path.resolve(url.slice(7)) };
   else if (url) throw new Error('Invalid configuration: DATABASE_URL must start with postgres:// or sqlite:');
   else database = { dialect: 'sqlite', file: path.join(dataDir, 'library.sqlite') };
   const site: Config['siteDefaults'] = {};
@@ -94,7 +98,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionSecret: e.SESSION_SECRET,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     cookieSecure: e.COOKIE_SECURE,
-    readingRoomCidrs: e.READING_ROOM_CIDRS.split(',').map((s) => s.trim()).filter(Boolean),
+    readingRoomCidrs: e.READING_ROOM_CIDRS.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     trustProxy: trust === 'true' ? true : trust === 'false' ? false : trust,
     ssoSecret: e.SSO_SECRET || undefined,
     publicOrigin: e.PUBLIC_ORIGIN,

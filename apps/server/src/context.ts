@@ -91,10 +91,25 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     jobs: new JobRepository(db, dialect),
   };
   const captcha = new CaptchaService(repos.captchas, secret, clock);
-  const sms = new SmsService(repos.sms, overrides.smsProvider ?? new OutboxSmsProvider(repos.sms), secret, clock);
+  const sms = new SmsService(
+    repos.sms,
+    overrides.smsProvider ?? new OutboxSmsProvider(repos.sms),
+    secret,
+    clock,
+  );
   const sessions = new SessionService(repos.sessions, repos.users, config.sessionTtlMs, clock);
   const settings = new SettingsService(repos.settings, config);
-  const auth = new AuthService(db, repos.users, repos.ssoNonces, sessions, captcha, sms, settings, clock, config.ssoSecret);
+  const auth = new AuthService(
+    db,
+    repos.users,
+    repos.ssoNonces,
+    sessions,
+    captcha,
+    sms,
+    settings,
+    clock,
+    config.ssoSecret,
+  );
   const profile = new ProfileService(repos.users, sms, storage);
   const queue = new JobQueue(repos.jobs);
   const context: AppContext = {

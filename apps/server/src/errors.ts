@@ -7,7 +7,7 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly extra?: Record<string, unknown>,
+    readonly extra?: { retryAfterSeconds?: number },
   ) {
     super(message);
     this.name = 'AppError';
@@ -17,7 +17,8 @@ export class AppError extends Error {
 export const badRequest = (code: string, message: string) => new AppError(400, code, message);
 export const unauthorized = (message = '请先登录') => new AppError(401, 'UNAUTHORIZED', message);
 export const forbidden = (message = '无权限访问', code = 'FORBIDDEN') => new AppError(403, code, message);
-export const notFound = (message = '温馨提示：暂无数据', code = 'NOT_FOUND') => new AppError(404, code, message);
+export const notFound = (message = '温馨提示：暂无数据', code = 'NOT_FOUND') =>
+  new AppError(404, code, message);
 export const conflict = (code: string, message: string) => new AppError(409, code, message);
 export const tooMany = (message: string, retryAfterSeconds?: number) =>
   new AppError(429, 'TOO_MANY_REQUESTS', message, retryAfterSeconds ? { retryAfterSeconds } : undefined);

@@ -24,13 +24,22 @@ export class FakeClock implements Clock {
 }
 
 /** A fresh database of the given dialect (a new PostgreSQL database per call) and its config. */
-export async function testConfig(dialect: Dialect, env: Record<string, string> = {}): Promise<{ config: Config; cleanup: () => Promise<void> }> {
+export async function testConfig(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+): Promise<{ config: Config; cleanup: () => Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guji-test-'));
-  const base = { DATA_DIR: dataDir, SESSION_SECRET: 'test-secret', LOG_LEVEL: 'silent', WEB_DIST: path.join(dataDir, 'no-web'), ...env };
+  const base = {
+    DATA_DIR: dataDir,
+    SESSION_SECRET: 'test-secret',
+    LOG_LEVEL: 'silent',
+    WEB_DIST: path.join(dataDir, 'no-web'),
+    ...env,
+  };
   if (dialect === 'sqlite') {
     return {
       config: loadConfig({ ...base, DATABASE_URL: `sqlite:${path.join(dataDir, 'test.sqlite')}` }),
-      cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+      cleanup: () => Promise.resolve(fs.rmSync(dataDir, { recursive: true, force: true })),
     };
   }
   const adminUrl = inject('postgresUrl');
@@ -59,7 +68,11 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-export async function createTestContext(dialect: Dialect, env: Record<string, string> = {}, overrides: ContextOverrides = {}): Promise<TestContext> {
+export async function createTestContext(
+  dialect: Dialect,
+  env: Record<string, string> = {},
+  overrides: ContextOverrides = {},
+): Promise<TestContext> {
   const { config, cleanup } = await testConfig(dialect, env);
   const clock = new FakeClock();
   const context = await createContext(config, { clock, ...overrides });

@@ -18,7 +18,9 @@ export interface HttpHarness extends TestContext {
   captcha(): Promise<{ captchaId: string; captchaCode: string }>;
   /** Sends a code through the API and reads it from the development outbox. */
   smsCode(phone: string, purpose: 'register' | 'reset' | 'profile', cookie?: string): Promise<string>;
-  register(fields: Partial<RegisterFields> & { loginName: string; phone: string }): Promise<LightMyRequestResponse>;
+  register(
+    fields: Partial<RegisterFields> & { loginName: string; phone: string },
+  ): Promise<LightMyRequestResponse>;
   login(loginName: string, password: string): Promise<{ response: LightMyRequestResponse; cookie: string }>;
 }
 
@@ -39,7 +41,10 @@ export const VALID_ID_CARD = '11010519491231002X';
 export const GOOD_PASSWORD = 'Guji#2026ok';
 
 /** Starts an app on a fresh database with an HTTP harness (app.inject; nothing listens). */
-export async function createHttpHarness(dialect: Dialect = 'sqlite', env: Record<string, string> = {}): Promise<HttpHarness> {
+export async function createHttpHarness(
+  dialect: Dialect = 'sqlite',
+  env: Record<string, string> = {},
+): Promise<HttpHarness> {
   const t = await createTestContext(dialect, { AUTH_RATE_LIMIT_PER_MINUTE: '1000', ...env });
   const app = await buildApp(t.context, { logger: false });
   await app.ready();
@@ -52,7 +57,11 @@ export async function createHttpHarness(dialect: Dialect = 'sqlite', env: Record
       const response = await app.inject({
         method,
         url,
-        headers: { ...(cookie ? { cookie } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        headers: {
+          ...(cookie ? { cookie } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
         ...(payload ? { payload } : body !== undefined ? { payload: JSON.stringify(body) } : {}),
       });
       bodies.push(response.body + JSON.stringify(response.headers));
@@ -115,11 +124,19 @@ export function sessionCookie(response: LightMyRequestResponse): string {
 }
 
 /** A multipart/form-data body with one file field. */
-export function multipartFile(field: string, filename: string, data: Buffer, type = 'application/octet-stream') {
+export function multipartFile(
+  field: string,
+  filename: string,
+  data: Buffer,
+  type = 'application/octet-stream',
+) {
   const boundary = `----guji${Date.now()}`;
   const head = Buffer.from(
     `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
   );
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  return { payload: Buffer.concat([head, data, tail]), contentType: `multipart/form-data; boundary=${boundary}` };
+  return {
+    payload: Buffer.concat([head, data, tail]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  };
 }

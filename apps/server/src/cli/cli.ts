@@ -44,6 +44,7 @@ export async function runCli(argv: string[], config: Config): Promise<number | u
       }
       return 0;
     }
+    case undefined:
     default:
       console.log(USAGE);
       return command === undefined || command === 'help' || command === '--help' ? 0 : 2;

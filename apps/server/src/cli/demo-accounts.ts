@@ -11,10 +11,34 @@ export interface DemoAccount {
 
 /** The documented demo accounts (README "Demo accounts"). Passwords follow the password rule. */
 export const DEMO_ACCOUNTS: DemoAccount[] = [
-  { loginName: 'reader', password: 'Reader#2026', roles: ['reader'], nickName: '演示读者', phone: '13800000001' },
-  { loginName: 'printadmin', password: 'Print#2026', roles: ['reader', 'printAdmin'], nickName: '打印管理员', phone: '13800000002' },
-  { loginName: 'catalogadmin', password: 'Catalog#2026', roles: ['reader', 'catalogAdmin'], nickName: '编目管理员', phone: '13800000003' },
-  { loginName: 'admin', password: 'Admin#2026', roles: ['reader', 'admin'], nickName: '系统管理员', phone: '13800000004' },
+  {
+    loginName: 'reader',
+    password: 'Reader#2026',
+    roles: ['reader'],
+    nickName: '演示读者',
+    phone: '13800000001',
+  },
+  {
+    loginName: 'printadmin',
+    password: 'Print#2026',
+    roles: ['reader', 'printAdmin'],
+    nickName: '打印管理员',
+    phone: '13800000002',
+  },
+  {
+    loginName: 'catalogadmin',
+    password: 'Catalog#2026',
+    roles: ['reader', 'catalogAdmin'],
+    nickName: '编目管理员',
+    phone: '13800000003',
+  },
+  {
+    loginName: 'admin',
+    password: 'Admin#2026',
+    roles: ['reader', 'admin'],
+    nickName: '系统管理员',
+    phone: '13800000004',
+  },
 ];
 
 /** Creates the demo accounts, or resets their passwords and roles when they exist. */

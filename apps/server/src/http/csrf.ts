@@ -10,9 +10,9 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * neither header and carry no ambient cookie risk.
  */
 export function registerCsrfCheck(app: FastifyInstance, publicOrigin: string | undefined): void {
-  app.addHook('onRequest', async (request) => {
-    if (SAFE_METHODS.has(request.method)) return;
-    if (!isSameSite(request, publicOrigin)) throw forbidden('请求来源不被允许', 'CSRF');
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (SAFE_METHODS.has(request.method) || isSameSite(request, publicOrigin)) done();
+    else done(forbidden('请求来源不被允许', 'CSRF'));
   });
 }
 

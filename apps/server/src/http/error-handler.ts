@@ -10,7 +10,8 @@ import { MSG } from '@guji/shared';
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
-      if (error.extra?.retryAfterSeconds) void reply.header('retry-after', String(error.extra.retryAfterSeconds));
+      if (error.extra?.retryAfterSeconds)
+        void reply.header('retry-after', String(error.extra.retryAfterSeconds));
       return reply.status(error.status).send({ code: error.code, message: error.message });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -31,12 +32,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.error({ err: error }, 'request failed');
       return reply.status(500).send({ code: 'INTERNAL', message: MSG.serverException });
     }
-    if (status === 429) return reply.status(429).send({ code: 'TOO_MANY_REQUESTS', message: '请求过于频繁，请稍后再试' });
+    if (status === 429)
+      return reply.status(429).send({ code: 'TOO_MANY_REQUESTS', message: '请求过于频繁，请稍后再试' });
     if (status === 413 || error.code === 'FST_REQ_FILE_TOO_LARGE') {
       return reply.status(413).send({ code: 'PAYLOAD_TOO_LARGE', message: '上传的文件过大' });
     }
-    if (status === 415) return reply.status(415).send({ code: 'UNSUPPORTED_MEDIA_TYPE', message: '不支持的请求格式' });
+    if (status === 415)
+      return reply.status(415).send({ code: 'UNSUPPORTED_MEDIA_TYPE', message: '不支持的请求格式' });
     return reply.status(status).send({ code: error.code || 'BAD_REQUEST', message: '请求有误' });
   });
-
 }

@@ -17,6 +17,10 @@ export const RETRY = {
 } as const;
 
 /** Delay before retry number `attempt` (1 = the first retry). */
-export function backoffDelayMs(attempt: number, base: number = RETRY.baseDelayMs, max: number = RETRY.maxDelayMs): number {
+export function backoffDelayMs(
+  attempt: number,
+  base: number = RETRY.baseDelayMs,
+  max: number = RETRY.maxDelayMs,
+): number {
   return Math.min(max, base * 2 ** Math.max(0, attempt - 1));
 }

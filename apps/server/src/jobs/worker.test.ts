@@ -40,7 +40,12 @@ describe.each(DIALECTS)('job worker on %s', (dialect) => {
       calls.push(`slow:${data.label}`);
     },
   };
-  const newWorker = () => new JobWorker<TestJobs>(t.context.repos.jobs, handlers, silent, { baseDelayMs: 0, maxDelayMs: 0, pollIntervalMs: 10 });
+  const newWorker = () =>
+    new JobWorker<TestJobs>(t.context.repos.jobs, handlers, silent, {
+      baseDelayMs: 0,
+      maxDelayMs: 0,
+      pollIntervalMs: 10,
+    });
 
   beforeAll(async () => {
     t = await createTestContext(dialect);
@@ -58,7 +63,11 @@ describe.each(DIALECTS)('job worker on %s', (dialect) => {
   });
 
   it('retries a failing job with backoff until it succeeds', async () => {
-    const id = await t.context.repos.jobs.enqueue({ name: 'test.flaky', data: { failTimes: 2 }, maxAttempts: 5 });
+    const id = await t.context.repos.jobs.enqueue({
+      name: 'test.flaky',
+      data: { failTimes: 2 },
+      maxAttempts: 5,
+    });
     const worker = newWorker();
     await worker.runOnce();
     let job = await t.context.repos.jobs.findById(id);
@@ -74,7 +83,11 @@ describe.each(DIALECTS)('job worker on %s', (dialect) => {
 
   it('waits for the retry time before running a job again', async () => {
     const worker = new JobWorker<TestJobs>(t.context.repos.jobs, handlers, silent, { baseDelayMs: 60_000 });
-    const id = await t.context.repos.jobs.enqueue({ name: 'test.flaky', data: { failTimes: 1 }, maxAttempts: 3 });
+    const id = await t.context.repos.jobs.enqueue({
+      name: 'test.flaky',
+      data: { failTimes: 1 },
+      maxAttempts: 3,
+    });
     await worker.runOnce();
     const job = await t.context.repos.jobs.findById(id);
     expect(job?.status).toBe('queued');
@@ -101,18 +114,37 @@ describe.each(DIALECTS)('job worker on %s', (dialect) => {
   });
 
   it('does not queue a second job with the same dedupe key while one waits', async () => {
-    const first = await t.context.repos.jobs.enqueue({ name: 'test.ok', data: { value: 1 }, maxAttempts: 1, dedupeKey: 'page:1' });
-    const second = await t.context.repos.jobs.enqueue({ name: 'test.ok', data: { value: 1 }, maxAttempts: 1, dedupeKey: 'page:1' });
+    const first = await t.context.repos.jobs.enqueue({
+      name: 'test.ok',
+      data: { value: 1 },
+      maxAttempts: 1,
+      dedupeKey: 'page:1',
+    });
+    const second = await t.context.repos.jobs.enqueue({
+      name: 'test.ok',
+      data: { value: 1 },
+      maxAttempts: 1,
+      dedupeKey: 'page:1',
+    });
     expect(second).toBe(first);
     await newWorker().runOnce();
-    const third = await t.context.repos.jobs.enqueue({ name: 'test.ok', data: { value: 1 }, maxAttempts: 1, dedupeKey: 'page:1' });
+    const third = await t.context.repos.jobs.enqueue({
+      name: 'test.ok',
+      data: { value: 1 },
+      maxAttempts: 1,
+      dedupeKey: 'page:1',
+    });
     expect(third).not.toBe(first);
     await newWorker().runOnce();
   });
 
   it('takes over a running job whose worker stopped reporting', async () => {
     const id = await t.context.repos.jobs.enqueue({ name: 'test.ok', data: { value: 7 }, maxAttempts: 3 });
-    const claimed = await t.context.repos.jobs.claim('dead-worker', new Date().toISOString(), new Date(0).toISOString());
+    const claimed = await t.context.repos.jobs.claim(
+      'dead-worker',
+      new Date().toISOString(),
+      new Date(0).toISOString(),
+    );
     expect(claimed?.id).toBe(id);
     // Within its lease the job stays with the worker that took it.
     expect(await newWorker().runOnce()).toBe(false);
@@ -125,7 +157,8 @@ describe.each(DIALECTS)('job worker on %s', (dialect) => {
   it('lets several workers share the queue without running a job twice', async () => {
     calls.length = 0;
     const labels = Array.from({ length: 12 }, (_, i) => `j${i}`);
-    for (const label of labels) await t.context.repos.jobs.enqueue({ name: 'test.slow', data: { label }, maxAttempts: 1 });
+    for (const label of labels)
+      await t.context.repos.jobs.enqueue({ name: 'test.slow', data: { label }, maxAttempts: 1 });
     const workers = [newWorker(), newWorker(), newWorker()];
     await Promise.all(
       workers.map(async (worker) => {

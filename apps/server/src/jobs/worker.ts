@@ -84,7 +84,12 @@ export class JobWorker<M extends object> {
       jobId: job.id,
       attempt: job.attempts,
       progress: (percent, message) =>
-        this.jobs.reportProgress(job.id, this.id, Math.max(0, Math.min(100, Math.round(percent))), message ?? null),
+        this.jobs.reportProgress(
+          job.id,
+          this.id,
+          Math.max(0, Math.min(100, Math.round(percent))),
+          message ?? null,
+        ),
     };
     try {
       const result = await handler(JSON.parse(job.data) as unknown, context);

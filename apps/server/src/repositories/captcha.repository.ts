@@ -4,10 +4,18 @@ import type { Db, DbOrTx } from '../db/database.ts';
 export class CaptchaRepository {
   constructor(private readonly db: Db) {}
 
-  async create(row: { id: string; answerHash: string; createdAt: string; expiresAt: string }, tx: DbOrTx = this.db) {
+  async create(
+    row: { id: string; answerHash: string; createdAt: string; expiresAt: string },
+    tx: DbOrTx = this.db,
+  ) {
     await tx
       .insertInto('captchas')
-      .values({ id: row.id, answer_hash: row.answerHash, created_at: row.createdAt, expires_at: row.expiresAt })
+      .values({
+        id: row.id,
+        answer_hash: row.answerHash,
+        created_at: row.createdAt,
+        expires_at: row.expiresAt,
+      })
       .execute();
   }
 

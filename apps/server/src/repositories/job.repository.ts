@@ -71,7 +71,12 @@ export class JobRepository {
     return result.rows[0];
   }
 
-  async reportProgress(id: number, workerId: string, progress: number, message: string | null): Promise<void> {
+  async reportProgress(
+    id: number,
+    workerId: string,
+    progress: number,
+    message: string | null,
+  ): Promise<void> {
     const now = nowIso();
     await this.db
       .updateTable('jobs')

@@ -24,8 +24,12 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
   it('refuses a second user with the same login name or phone', async () => {
     const { users } = t.context.repos;
     await users.create({ login_name: 'lisi', password_hash: 'h', phone: '13900000002' }, ['reader']);
-    await expect(users.create({ login_name: 'lisi', password_hash: 'h', phone: '13900000003' }, [])).rejects.toThrow();
-    await expect(users.create({ login_name: 'lisi2', password_hash: 'h', phone: '13900000002' }, [])).rejects.toThrow();
+    await expect(
+      users.create({ login_name: 'lisi', password_hash: 'h', phone: '13900000003' }, []),
+    ).rejects.toThrow();
+    await expect(
+      users.create({ login_name: 'lisi2', password_hash: 'h', phone: '13900000002' }, []),
+    ).rejects.toThrow();
   });
 
   it('rolls back every write of a transaction that fails', async () => {
@@ -54,8 +58,20 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
   it('finds only live sessions and revokes them', async () => {
     const { users, sessions } = t.context.repos;
     const id = await users.create({ login_name: 'sess', password_hash: 'h' }, ['reader']);
-    await sessions.create({ tokenHash: 'a'.repeat(64), userId: id, expiresAt: '2030-01-01T00:00:00.000Z', ip: null, userAgent: null });
-    await sessions.create({ tokenHash: 'b'.repeat(64), userId: id, expiresAt: '2020-01-01T00:00:00.000Z', ip: null, userAgent: null });
+    await sessions.create({
+      tokenHash: 'a'.repeat(64),
+      userId: id,
+      expiresAt: '2030-01-01T00:00:00.000Z',
+      ip: null,
+      userAgent: null,
+    });
+    await sessions.create({
+      tokenHash: 'b'.repeat(64),
+      userId: id,
+      expiresAt: '2020-01-01T00:00:00.000Z',
+      ip: null,
+      userAgent: null,
+    });
     const now = '2026-01-01T00:00:00.000Z';
     expect(await sessions.findActive('a'.repeat(64), now)).toBeDefined();
     expect(await sessions.findActive('b'.repeat(64), now)).toBeUndefined();
@@ -65,16 +81,31 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
 
   it('lets a captcha be consumed once and never after expiry', async () => {
     const { captchas } = t.context.repos;
-    await captchas.create({ id: 'c1', answerHash: 'x', createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-01T00:05:00.000Z' });
+    await captchas.create({
+      id: 'c1',
+      answerHash: 'x',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      expiresAt: '2026-01-01T00:05:00.000Z',
+    });
     expect(await captchas.consume('c1', '2026-01-01T00:01:00.000Z')).toBe('x');
     expect(await captchas.consume('c1', '2026-01-01T00:01:00.000Z')).toBeUndefined();
-    await captchas.create({ id: 'c2', answerHash: 'y', createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-01T00:05:00.000Z' });
+    await captchas.create({
+      id: 'c2',
+      answerHash: 'y',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      expiresAt: '2026-01-01T00:05:00.000Z',
+    });
     expect(await captchas.consume('c2', '2026-01-01T00:06:00.000Z')).toBeUndefined();
   });
 
   it('replaces an SMS code with a newer one and consumes it once', async () => {
     const { sms } = t.context.repos;
-    const base = { phone: '13900000009', purpose: 'register', ip: '10.0.0.1', expiresAt: '2026-01-01T00:05:00.000Z' };
+    const base = {
+      phone: '13900000009',
+      purpose: 'register',
+      ip: '10.0.0.1',
+      expiresAt: '2026-01-01T00:05:00.000Z',
+    };
     await sms.createCode({ ...base, codeHash: 'old', createdAt: '2026-01-01T00:00:00.000Z' });
     await sms.createCode({ ...base, codeHash: 'new', createdAt: '2026-01-01T00:01:00.000Z' });
     const live = await sms.findLive('13900000009', 'register');

@@ -7,7 +7,13 @@ export class SessionRepository {
   constructor(private readonly db: Db) {}
 
   async create(
-    session: { tokenHash: string; userId: number; expiresAt: string; ip: string | null; userAgent: string | null },
+    session: {
+      tokenHash: string;
+      userId: number;
+      expiresAt: string;
+      ip: string | null;
+      userAgent: string | null;
+    },
     tx: DbOrTx = this.db,
   ): Promise<void> {
     const now = nowIso();

@@ -18,7 +18,14 @@ export class SmsRepository {
   constructor(private readonly db: Db) {}
 
   async createCode(
-    row: { phone: string; purpose: string; codeHash: string; ip: string | null; createdAt: string; expiresAt: string },
+    row: {
+      phone: string;
+      purpose: string;
+      codeHash: string;
+      ip: string | null;
+      createdAt: string;
+      expiresAt: string;
+    },
     tx: DbOrTx = this.db,
   ): Promise<void> {
     // A new code replaces any earlier live one for the same phone and purpose.
@@ -55,7 +62,11 @@ export class SmsRepository {
       .executeTakeFirst();
   }
 
-  async countSince(filter: { phone?: string; ip?: string }, since: string, tx: DbOrTx = this.db): Promise<number> {
+  async countSince(
+    filter: { phone?: string; ip?: string },
+    since: string,
+    tx: DbOrTx = this.db,
+  ): Promise<number> {
     let query = tx
       .selectFrom('sms_codes')
       .select((eb) => eb.fn.countAll<number>().as('n'))

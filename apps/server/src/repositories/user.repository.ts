@@ -24,7 +24,11 @@ export class UserRepository {
   }
 
   async findByLoginName(loginName: string, tx: DbOrTx = this.db): Promise<UserWithRoles | undefined> {
-    const row = await tx.selectFrom('users').selectAll().where('login_name', '=', loginName).executeTakeFirst();
+    const row = await tx
+      .selectFrom('users')
+      .selectAll()
+      .where('login_name', '=', loginName)
+      .executeTakeFirst();
     return row ? this.withRoles(row, tx) : undefined;
   }
 
@@ -34,7 +38,11 @@ export class UserRepository {
   }
 
   /** Creates a user with roles; returns the new id. */
-  async create(user: Omit<NewUser, 'created_at' | 'updated_at'>, roles: Role[], tx: DbOrTx = this.db): Promise<number> {
+  async create(
+    user: Omit<NewUser, 'created_at' | 'updated_at'>,
+    roles: Role[],
+    tx: DbOrTx = this.db,
+  ): Promise<number> {
     const now = nowIso();
     const inserted = await tx
       .insertInto('users')
@@ -79,11 +87,19 @@ export class UserRepository {
 
   /** Locks the account until the given time and starts the failure count afresh. */
   async lock(id: number, until: string, tx: DbOrTx = this.db): Promise<void> {
-    await tx.updateTable('users').set({ failed_logins: 0, locked_until: until }).where('id', '=', id).execute();
+    await tx
+      .updateTable('users')
+      .set({ failed_logins: 0, locked_until: until })
+      .where('id', '=', id)
+      .execute();
   }
 
   async resetFailedLogins(id: number, tx: DbOrTx = this.db): Promise<void> {
-    await tx.updateTable('users').set({ failed_logins: 0, locked_until: null }).where('id', '=', id).execute();
+    await tx
+      .updateTable('users')
+      .set({ failed_logins: 0, locked_until: null })
+      .where('id', '=', id)
+      .execute();
   }
 
   private async withRoles(row: UserRow, tx: DbOrTx): Promise<UserWithRoles> {

@@ -63,7 +63,11 @@ export class AuthService {
   ) {}
 
   /** Checks the captcha and the target phone, then sends a code (spec §7 sendPhoneVCode). */
-  async sendCode(input: SendCodeRequest, client: ClientInfo, currentUserId?: number): Promise<{ countdownSeconds: number }> {
+  async sendCode(
+    input: SendCodeRequest,
+    client: ClientInfo,
+    currentUserId?: number,
+  ): Promise<{ countdownSeconds: number }> {
     await this.captcha.verify(input.captchaId, input.captchaCode);
     const owner = await this.users.findByPhone(input.phone);
     switch (input.purpose) {
@@ -93,7 +97,8 @@ export class AuthService {
       if (realName && !isValidRealName(realName)) realName = null;
       if (idCard && !isValidIdCard(idCard)) idCard = null;
     }
-    if (await this.users.findByLoginName(input.loginName)) throw conflict('LOGIN_NAME_TAKEN', AUTH_MESSAGES.loginNameTaken);
+    if (await this.users.findByLoginName(input.loginName))
+      throw conflict('LOGIN_NAME_TAKEN', AUTH_MESSAGES.loginNameTaken);
     if (await this.users.findByPhone(input.phone)) throw conflict('PHONE_TAKEN', AUTH_MESSAGES.phoneTaken);
     await this.sms.check(input.phone, 'register', input.phoneCode, true);
     const passwordHash = await hashPassword(input.loginPassword);
@@ -119,7 +124,8 @@ export class AuthService {
       );
     } catch (error) {
       // Two registrations racing for the same name or phone: the unique index decides.
-      if (await this.users.findByLoginName(input.loginName)) throw conflict('LOGIN_NAME_TAKEN', AUTH_MESSAGES.loginNameTaken);
+      if (await this.users.findByLoginName(input.loginName))
+        throw conflict('LOGIN_NAME_TAKEN', AUTH_MESSAGES.loginNameTaken);
       if (await this.users.findByPhone(input.phone)) throw conflict('PHONE_TAKEN', AUTH_MESSAGES.phoneTaken);
       throw error;
     }
@@ -221,7 +227,11 @@ export class AuthService {
     const passwordHash = await hashPassword(account.password);
     const existing = await this.users.findByLoginName(account.loginName);
     if (existing) {
-      await this.users.update(existing.id, { password_hash: passwordHash, failed_logins: 0, locked_until: null });
+      await this.users.update(existing.id, {
+        password_hash: passwordHash,
+        failed_logins: 0,
+        locked_until: null,
+      });
       await this.users.setRoles(existing.id, account.roles);
       return existing.id;
     }
@@ -240,7 +250,10 @@ export class AuthService {
 }
 
 /** The signature of a single-sign-on link; used by the server and by whoever issues links. */
-export function signSso(secret: string, link: Pick<SsoRequest, 'loginName' | 'phoneNum' | 'expires' | 'nonce'>): string {
+export function signSso(
+  secret: string,
+  link: Pick<SsoRequest, 'loginName' | 'phoneNum' | 'expires' | 'nonce'>,
+): string {
   return hmacHex(secret, `${link.loginName}\n${link.phoneNum}\n${link.expires}\n${link.nonce}`);
 }
 

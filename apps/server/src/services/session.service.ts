@@ -12,7 +12,11 @@ export class SessionService {
     private readonly clock: Clock,
   ) {}
 
-  async create(userId: number, ip: string | null, userAgent: string | null): Promise<{ token: string; expiresAt: Date }> {
+  async create(
+    userId: number,
+    ip: string | null,
+    userAgent: string | null,
+  ): Promise<{ token: string; expiresAt: Date }> {
     const token = randomToken();
     const expiresAt = new Date(this.clock.now().getTime() + this.ttlMs);
     await this.sessions.create({
@@ -33,7 +37,8 @@ export class SessionService {
     const user = await this.users.findById(session.user_id);
     if (!user || user.disabled) return undefined;
     // Record activity at most once a minute per session.
-    if (Date.parse(now) - Date.parse(session.last_seen_at) > 60_000) await this.sessions.touch(session.id, now);
+    if (Date.parse(now) - Date.parse(session.last_seen_at) > 60_000)
+      await this.sessions.touch(session.id, now);
     return user;
   }
 

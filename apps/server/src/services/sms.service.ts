@@ -52,7 +52,11 @@ export class SmsService {
     private readonly clock: Clock,
   ) {}
 
-  async sendCode(phone: string, purpose: SmsPurpose, ip: string | null): Promise<{ countdownSeconds: number }> {
+  async sendCode(
+    phone: string,
+    purpose: SmsPurpose,
+    ip: string | null,
+  ): Promise<{ countdownSeconds: number }> {
     const now = this.clock.now();
     const countdown = countdownFor(purpose);
     const last = await this.sms.latestCreatedAt(phone, purpose);
@@ -64,7 +68,10 @@ export class SmsService {
     if ((await this.sms.countSince({ phone }, dayAgo)) >= SMS_LIMITS.perPhonePerDay) {
       throw tooMany(SMS_MESSAGES.phoneDaily);
     }
-    if (ip && (await this.sms.countSince({ ip }, addSeconds(now, -3600).toISOString())) >= SMS_LIMITS.perIpPerHour) {
+    if (
+      ip &&
+      (await this.sms.countSince({ ip }, addSeconds(now, -3600).toISOString())) >= SMS_LIMITS.perIpPerHour
+    ) {
       throw tooMany(SMS_MESSAGES.ipHourly);
     }
     const code = randomSixDigits();

@@ -16,7 +16,8 @@ export class LocalFileStorage implements FileStorage {
 
   private resolve(key: string): string {
     const full = path.resolve(this.root, key);
-    if (!full.startsWith(path.resolve(this.root) + path.sep)) throw new Error(`Storage key leaves the root: ${key}`);
+    if (!full.startsWith(path.resolve(this.root) + path.sep))
+      throw new Error(`Storage key leaves the root: ${key}`);
     return full;
   }
 

@@ -70,7 +70,9 @@ export type LoginRequest = z.infer<typeof LoginRequest>;
 
 export const LoginResponse = z.object({
   user: SessionUser,
-  weakPassword: z.boolean().describe('True when the password is weak: the client sends the user to change it'),
+  weakPassword: z
+    .boolean()
+    .describe('True when the password is weak: the client sends the user to change it'),
 });
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
@@ -92,7 +94,9 @@ export type SmsPurpose = (typeof SMS_PURPOSES)[number];
 
 export const SendCodeRequest = CaptchaAnswer.extend({
   phone: required(MSG.phoneInvalidForCode).refine(isValidPhone, MSG.phoneInvalidForCode),
-  purpose: z.enum(SMS_PURPOSES).describe('register, reset (password recovery) or profile (changing the phone)'),
+  purpose: z
+    .enum(SMS_PURPOSES)
+    .describe('register, reset (password recovery) or profile (changing the phone)'),
 });
 export type SendCodeRequest = z.infer<typeof SendCodeRequest>;
 
@@ -135,7 +139,10 @@ export const UpdateProfileRequest = z.discriminatedUnion('field', [
   }),
   z.object({
     field: z.literal('idCard'),
-    value: z.string().trim().refine((v) => isValidIdCard(v), MSG.profileIdCardInvalid),
+    value: z
+      .string()
+      .trim()
+      .refine((v) => isValidIdCard(v), MSG.profileIdCardInvalid),
   }),
   z.object({
     field: z.literal('phone'),
@@ -150,7 +157,10 @@ export const SsoRequest = z.object({
   phoneNum: z.string().min(1).max(20),
   expires: z.coerce.number().int().describe('Unix time in seconds after which the link is refused'),
   nonce: z.string().min(8).max(64),
-  signature: z.string().regex(/^[0-9a-f]{64}$/).describe('Hex HMAC-SHA256 of loginName, phoneNum, expires, nonce'),
+  signature: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .describe('Hex HMAC-SHA256 of loginName, phoneNum, expires, nonce'),
 });
 export type SsoRequest = z.infer<typeof SsoRequest>;
 

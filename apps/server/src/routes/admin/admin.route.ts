@@ -13,14 +13,24 @@ export const adminRoutes: RouteModule = (app, { context }) => {
       schema: {
         tags: ['admin'],
         summary: 'Messages the development SMS provider would have sent (administrators)',
-        querystring: z.object({ phone: z.string().max(20).optional(), limit: z.coerce.number().int().min(1).max(200).default(50) }),
+        querystring: z.object({
+          phone: z.string().max(20).optional(),
+          limit: z.coerce.number().int().min(1).max(200).default(50),
+        }),
         response: { 200: z.object({ records: z.array(SmsOutboxEntry) }), 401: ErrorBody, 403: ErrorBody },
       },
     },
     async (request) => {
       requireRole(request, 'admin');
       const rows = await context.repos.sms.listOutbox(request.query.phone, request.query.limit);
-      return { records: rows.map((row) => ({ id: row.id, phone: row.phone, text: row.text, createdAt: row.created_at })) };
+      return {
+        records: rows.map((row) => ({
+          id: row.id,
+          phone: row.phone,
+          text: row.text,
+          createdAt: row.created_at,
+        })),
+      };
     },
   );
 };

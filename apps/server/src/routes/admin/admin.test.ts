@@ -5,17 +5,27 @@ describe('administrator tools and system endpoints', () => {
   let h: HttpHarness;
   beforeAll(async () => {
     h = await createHttpHarness('sqlite');
-    await h.context.services.auth.upsertAccount({ loginName: 'boss', password: GOOD_PASSWORD, roles: ['reader', 'admin'] });
+    await h.context.services.auth.upsertAccount({
+      loginName: 'boss',
+      password: GOOD_PASSWORD,
+      roles: ['reader', 'admin'],
+    });
     await h.register({ loginName: 'plain', phone: '13600000001' });
   });
   afterAll(async () => h.close());
 
   it('shows the SMS outbox to administrators only', async () => {
     const reader = await h.login('plain', GOOD_PASSWORD);
-    expect((await h.request({ method: 'GET', url: '/api/admin/sms-outbox', cookie: reader.cookie })).statusCode).toBe(403);
+    expect(
+      (await h.request({ method: 'GET', url: '/api/admin/sms-outbox', cookie: reader.cookie })).statusCode,
+    ).toBe(403);
     expect((await h.request({ method: 'GET', url: '/api/admin/sms-outbox' })).statusCode).toBe(401);
     const admin = await h.login('boss', GOOD_PASSWORD);
-    const response = await h.request({ method: 'GET', url: '/api/admin/sms-outbox?phone=13600000001', cookie: admin.cookie });
+    const response = await h.request({
+      method: 'GET',
+      url: '/api/admin/sms-outbox?phone=13600000001',
+      cookie: admin.cookie,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json<{ records: Array<{ text: string }> }>().records[0]?.text).toMatch(/验证码为 \d{6}/);
   });
@@ -24,8 +34,12 @@ describe('administrator tools and system endpoints', () => {
     const admin = await h.login('boss', GOOD_PASSWORD);
     const reader = await h.login('plain', GOOD_PASSWORD);
     const body = { filingNumber: '京ICP备00000000号', fundingNote: '本项目由古籍保护经费资助' };
-    expect((await h.request({ method: 'PUT', url: '/api/admin/site', cookie: reader.cookie, body })).statusCode).toBe(403);
-    expect((await h.request({ method: 'PUT', url: '/api/admin/site', cookie: admin.cookie, body })).statusCode).toBe(200);
+    expect(
+      (await h.request({ method: 'PUT', url: '/api/admin/site', cookie: reader.cookie, body })).statusCode,
+    ).toBe(403);
+    expect(
+      (await h.request({ method: 'PUT', url: '/api/admin/site', cookie: admin.cookie, body })).statusCode,
+    ).toBe(200);
     expect((await h.request({ method: 'GET', url: '/api/site' })).json()).toMatchObject(body);
   });
 
@@ -37,13 +51,25 @@ describe('administrator tools and system endpoints', () => {
   it('reports health of the database and the job queue', async () => {
     const response = await h.request({ method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ status: 'ok', database: { ok: true, dialect: 'sqlite' }, jobs: { workerRunning: false } });
+    expect(response.json()).toMatchObject({
+      status: 'ok',
+      database: { ok: true, dialect: 'sqlite' },
+      jobs: { workerRunning: false },
+    });
   });
 
   it('serves the OpenAPI document with the account endpoints', async () => {
     const response = await h.request({ method: 'GET', url: '/api/docs/json' });
     const doc = response.json<{ paths: Record<string, unknown> }>();
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/auth/login', '/api/auth/register', '/api/sms/send', '/api/me', '/api/health']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/auth/login',
+        '/api/auth/register',
+        '/api/sms/send',
+        '/api/me',
+        '/api/health',
+      ]),
+    );
   });
 
   it('sends security headers and a JSON 404 for unknown API paths', async () => {

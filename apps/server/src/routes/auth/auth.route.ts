@@ -25,7 +25,14 @@ const client = (request: FastifyRequest): ClientInfo => ({
   userAgent: request.headers['user-agent'] ?? null,
 });
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 423: ErrorBody, 429: ErrorBody };
+const errors = {
+  400: ErrorBody,
+  401: ErrorBody,
+  403: ErrorBody,
+  409: ErrorBody,
+  423: ErrorBody,
+  429: ErrorBody,
+};
 
 /** Session, captcha, registration, login, logout, SMS codes, recovery and single sign-on. */
 export const authRoutes: RouteModule = (app, { context }) => {
@@ -37,15 +44,28 @@ export const authRoutes: RouteModule = (app, { context }) => {
 
   r.get(
     '/api/session',
-    { schema: { tags: ['auth'], summary: 'The signed-in user (or null) and the reading-room flag', response: { 200: SessionInfo } } },
-    (request) => ({ user: request.user ? toSessionUser(request.user) : null, readingRoom: request.readingRoom }),
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The signed-in user (or null) and the reading-room flag',
+        response: { 200: SessionInfo },
+      },
+    },
+    (request) => ({
+      user: request.user ? toSessionUser(request.user) : null,
+      readingRoom: request.readingRoom,
+    }),
   );
 
   r.get(
     '/api/captcha',
     {
       config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
-      schema: { tags: ['auth'], summary: 'A new image captcha (single use, valid 5 minutes)', response: { 200: Captcha } },
+      schema: {
+        tags: ['auth'],
+        summary: 'A new image captcha (single use, valid 5 minutes)',
+        response: { 200: Captcha },
+      },
     },
     async (_request, reply) => {
       const { answer: _answer, ...body } = await captcha.create();
@@ -58,7 +78,12 @@ export const authRoutes: RouteModule = (app, { context }) => {
     '/api/auth/login',
     {
       config: strict,
-      schema: { tags: ['auth'], summary: 'Log in with name, password and image captcha', body: LoginRequest, response: { 200: LoginResponse, ...errors } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Log in with name, password and image captcha',
+        body: LoginRequest,
+        response: { 200: LoginResponse, ...errors },
+      },
     },
     async (request, reply) => {
       const result = await auth.login(request.body, client(request));
@@ -81,7 +106,12 @@ export const authRoutes: RouteModule = (app, { context }) => {
     '/api/auth/register',
     {
       config: strict,
-      schema: { tags: ['auth'], summary: 'Register (spec §7 registerUser)', body: RegisterRequest, response: { 200: OkBody, ...errors } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Register (spec §7 registerUser)',
+        body: RegisterRequest,
+        response: { 200: OkBody, ...errors },
+      },
     },
     async (request) => {
       await auth.register(request.body);
@@ -110,7 +140,12 @@ export const authRoutes: RouteModule = (app, { context }) => {
     '/api/auth/recovery/verify',
     {
       config: strict,
-      schema: { tags: ['auth'], summary: 'Recovery step 1: check the SMS code', body: VerifyCodeRequest, response: { 200: OkBody, ...errors } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Recovery step 1: check the SMS code',
+        body: VerifyCodeRequest,
+        response: { 200: OkBody, ...errors },
+      },
     },
     async (request) => {
       await auth.verifyRecoveryCode(request.body.phone, request.body.code);

@@ -30,14 +30,20 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
     expect(registered.statusCode).toBe(200);
     const { response, cookie } = await h.login('reader1', GOOD_PASSWORD);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ weakPassword: false, user: { loginName: 'reader1', phone, roles: ['reader'] } });
+    expect(response.json()).toMatchObject({
+      weakPassword: false,
+      user: { loginName: 'reader1', phone, roles: ['reader'] },
+    });
     expect(response.json<{ user: { channels: string[] } }>().user.channels).toContain('ChangePassword');
     expect(response.json<{ user: { channels: string[] } }>().user.channels).not.toContain('AdminPrint');
     const setCookie = String(response.headers['set-cookie']);
     expect(setCookie).toMatch(/HttpOnly/i);
     expect(setCookie).toMatch(/SameSite=Lax/i);
     const session = await h.request({ method: 'GET', url: '/api/session', cookie });
-    expect(session.json()).toMatchObject({ user: { loginName: 'reader1', idCard: '110***********002X' }, readingRoom: true });
+    expect(session.json()).toMatchObject({
+      user: { loginName: 'reader1', idCard: '110***********002X' },
+      readingRoom: true,
+    });
   });
 
   it('refuses a wrong captcha and a captcha used twice', async () => {
@@ -45,15 +51,28 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
     const wrong = await h.request({
       method: 'POST',
       url: '/api/auth/login',
-      body: { loginName, password: GOOD_PASSWORD, captchaId: (await h.captcha()).captchaId, captchaCode: 'zzzz' },
+      body: {
+        loginName,
+        password: GOOD_PASSWORD,
+        captchaId: (await h.captcha()).captchaId,
+        captchaCode: 'zzzz',
+      },
     });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json()).toMatchObject({ code: 'CAPTCHA_INVALID', message: '图形验证码错误' });
 
     const captcha = await h.captcha();
-    const first = await h.request({ method: 'POST', url: '/api/auth/login', body: { loginName, password: GOOD_PASSWORD, ...captcha } });
+    const first = await h.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { loginName, password: GOOD_PASSWORD, ...captcha },
+    });
     expect(first.statusCode).toBe(200);
-    const reused = await h.request({ method: 'POST', url: '/api/auth/login', body: { loginName, password: GOOD_PASSWORD, ...captcha } });
+    const reused = await h.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { loginName, password: GOOD_PASSWORD, ...captcha },
+    });
     expect(reused.statusCode).toBe(400);
     expect(reused.json()).toMatchObject({ code: 'CAPTCHA_EXPIRED' });
   });
@@ -62,7 +81,11 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
     const { loginName } = await newUser();
     const captcha = await h.captcha();
     h.clock.advance(301);
-    const response = await h.request({ method: 'POST', url: '/api/auth/login', body: { loginName, password: GOOD_PASSWORD, ...captcha } });
+    const response = await h.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { loginName, password: GOOD_PASSWORD, ...captcha },
+    });
     expect(response.json()).toMatchObject({ code: 'CAPTCHA_EXPIRED' });
   });
 
@@ -72,7 +95,10 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
     h.clock.advance(301);
     const response = await h.register({ loginName: 'late', phone, phoneCode: code });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'SMS_CODE_EXPIRED', message: '短信验证码已过期，请重新获取' });
+    expect(response.json()).toMatchObject({
+      code: 'SMS_CODE_EXPIRED',
+      message: '短信验证码已过期，请重新获取',
+    });
   });
 
   it('voids an SMS code after 5 wrong guesses', async () => {
@@ -80,7 +106,8 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
     const code = await h.smsCode(phone, 'register');
     const wrongCode = code === '000000' ? '111111' : '000000';
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await h.register({ loginName: 'guesser', phone, phoneCode: wrongCode })).statusCode);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await h.register({ loginName: 'guesser', phone, phoneCode: wrongCode })).statusCode);
     expect(statuses).toEqual([400, 400, 400, 400, 429]);
     const right = await h.register({ loginName: 'guesser', phone, phoneCode: code });
     expect(right.statusCode).toBe(429);
@@ -90,7 +117,11 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
   it('makes the client wait out the countdown before another code', async () => {
     const phone = nextPhone();
     await h.smsCode(phone, 'register');
-    const again = await h.request({ method: 'POST', url: '/api/sms/send', body: { phone, purpose: 'register', ...(await h.captcha()) } });
+    const again = await h.request({
+      method: 'POST',
+      url: '/api/sms/send',
+      body: { phone, purpose: 'register', ...(await h.captcha()) },
+    });
     expect(again.statusCode).toBe(429);
     expect(again.json<{ message: string }>().message).toMatch(/^请\d+秒后再获取验证码$/);
     h.clock.advance(300);
@@ -103,7 +134,11 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
     const sameName = await h.register({ loginName: 'twin', phone: nextPhone() });
     expect(sameName.statusCode).toBe(409);
     expect(sameName.json()).toMatchObject({ code: 'LOGIN_NAME_TAKEN', message: '该用户名已被注册' });
-    const samePhone = await h.request({ method: 'POST', url: '/api/sms/send', body: { phone, purpose: 'register', ...(await h.captcha()) } });
+    const samePhone = await h.request({
+      method: 'POST',
+      url: '/api/sms/send',
+      body: { phone, purpose: 'register', ...(await h.captcha()) },
+    });
     expect(samePhone.statusCode).toBe(409);
     expect(samePhone.json()).toMatchObject({ code: 'PHONE_TAKEN', message: '该手机号已被注册' });
   });
@@ -135,7 +170,12 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
 
   it('registers without real name and ID card when the site does not ask for them', async () => {
     await h.context.services.settings.update({ requireRealName: false });
-    const response = await h.register({ loginName: 'shortform', phone: nextPhone(), realName: '', idCard: '' });
+    const response = await h.register({
+      loginName: 'shortform',
+      phone: nextPhone(),
+      realName: '',
+      idCard: '',
+    });
     await h.context.services.settings.update({ requireRealName: true });
     expect(response.statusCode).toBe(200);
     expect((await h.context.repos.users.findByLoginName('shortform'))?.real_name).toBeNull();
@@ -157,11 +197,26 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
     await h.register({ loginName: 'changer', phone });
     const a = await h.login('changer', GOOD_PASSWORD);
     const b = await h.login('changer', GOOD_PASSWORD);
-    const wrongOld = await h.request({ method: 'POST', url: '/api/me/password', cookie: a.cookie, body: { oldPassword: 'Wrong#1234', newPassword: 'Newpass#2026' } });
+    const wrongOld = await h.request({
+      method: 'POST',
+      url: '/api/me/password',
+      cookie: a.cookie,
+      body: { oldPassword: 'Wrong#1234', newPassword: 'Newpass#2026' },
+    });
     expect(wrongOld.json()).toMatchObject({ code: 'OLD_PASSWORD_WRONG', message: '原密码错误' });
-    const weakNew = await h.request({ method: 'POST', url: '/api/me/password', cookie: a.cookie, body: { oldPassword: GOOD_PASSWORD, newPassword: '12345678' } });
+    const weakNew = await h.request({
+      method: 'POST',
+      url: '/api/me/password',
+      cookie: a.cookie,
+      body: { oldPassword: GOOD_PASSWORD, newPassword: '12345678' },
+    });
     expect(weakNew.json()).toMatchObject({ message: MSG.passwordPattern });
-    const changed = await h.request({ method: 'POST', url: '/api/me/password', cookie: a.cookie, body: { oldPassword: GOOD_PASSWORD, newPassword: 'Newpass#2026' } });
+    const changed = await h.request({
+      method: 'POST',
+      url: '/api/me/password',
+      cookie: a.cookie,
+      body: { oldPassword: GOOD_PASSWORD, newPassword: 'Newpass#2026' },
+    });
     expect(changed.statusCode).toBe(200);
     expect((await h.request({ method: 'GET', url: '/api/me', cookie: a.cookie })).statusCode).toBe(401);
     expect((await h.request({ method: 'GET', url: '/api/me', cookie: b.cookie })).statusCode).toBe(401);
@@ -199,18 +254,38 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
     const phone = nextPhone();
     await h.register({ loginName: 'forgetful', phone });
     const old = await h.login('forgetful', GOOD_PASSWORD);
-    const unknown = await h.request({ method: 'POST', url: '/api/sms/send', body: { phone: nextPhone(), purpose: 'reset', ...(await h.captcha()) } });
+    const unknown = await h.request({
+      method: 'POST',
+      url: '/api/sms/send',
+      body: { phone: nextPhone(), purpose: 'reset', ...(await h.captcha()) },
+    });
     expect(unknown.json()).toMatchObject({ code: 'PHONE_UNKNOWN' });
     const code = await h.smsCode(phone, 'reset');
-    const wrong = await h.request({ method: 'POST', url: '/api/auth/recovery/verify', body: { phone, code: code === '000000' ? '111111' : '000000' } });
+    const wrong = await h.request({
+      method: 'POST',
+      url: '/api/auth/recovery/verify',
+      body: { phone, code: code === '000000' ? '111111' : '000000' },
+    });
     expect(wrong.json()).toMatchObject({ code: 'SMS_CODE_INVALID', message: '短信验证码错误' });
-    const verified = await h.request({ method: 'POST', url: '/api/auth/recovery/verify', body: { phone, code } });
+    const verified = await h.request({
+      method: 'POST',
+      url: '/api/auth/recovery/verify',
+      body: { phone, code },
+    });
     expect(verified.statusCode).toBe(200);
-    const reset = await h.request({ method: 'POST', url: '/api/auth/recovery/reset', body: { phone, code, newPassword: 'Fresh#2026' } });
+    const reset = await h.request({
+      method: 'POST',
+      url: '/api/auth/recovery/reset',
+      body: { phone, code, newPassword: 'Fresh#2026' },
+    });
     expect(reset.statusCode).toBe(200);
     expect((await h.request({ method: 'GET', url: '/api/me', cookie: old.cookie })).statusCode).toBe(401);
     expect((await h.login('forgetful', 'Fresh#2026')).response.statusCode).toBe(200);
-    const reuse = await h.request({ method: 'POST', url: '/api/auth/recovery/reset', body: { phone, code, newPassword: 'Other#2026' } });
+    const reuse = await h.request({
+      method: 'POST',
+      url: '/api/auth/recovery/reset',
+      body: { phone, code, newPassword: 'Other#2026' },
+    });
     expect(reuse.statusCode).toBe(400);
   });
 
@@ -218,13 +293,31 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
     const { loginName } = await newUser();
     const { cookie, response: loginResponse } = await h.login(loginName, GOOD_PASSWORD);
     expect(loginResponse.statusCode, loginResponse.body).toBe(200);
-    const evil = await h.request({ method: 'POST', url: '/api/auth/logout', cookie, headers: { origin: 'https://evil.example' } });
+    const evil = await h.request({
+      method: 'POST',
+      url: '/api/auth/logout',
+      cookie,
+      headers: { origin: 'https://evil.example' },
+    });
     expect(evil.statusCode).toBe(403);
     expect(evil.json()).toMatchObject({ code: 'CSRF' });
-    const crossSite = await h.request({ method: 'PATCH', url: '/api/me', cookie, body: { field: 'nickName', value: '黑客' }, headers: { 'sec-fetch-site': 'cross-site' } });
+    const crossSite = await h.request({
+      method: 'PATCH',
+      url: '/api/me',
+      cookie,
+      body: { field: 'nickName', value: '黑客' },
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
     expect(crossSite.statusCode).toBe(403);
-    expect((await h.request({ method: 'GET', url: '/api/me', cookie })).json()).toMatchObject({ nickName: null });
-    const sameOrigin = await h.request({ method: 'POST', url: '/api/auth/logout', cookie, headers: { origin: 'http://library.test:3000', host: 'library.test:3000' } });
+    expect((await h.request({ method: 'GET', url: '/api/me', cookie })).json()).toMatchObject({
+      nickName: null,
+    });
+    const sameOrigin = await h.request({
+      method: 'POST',
+      url: '/api/auth/logout',
+      cookie,
+      headers: { origin: 'http://library.test:3000', host: 'library.test:3000' },
+    });
     expect(sameOrigin.statusCode).toBe(200);
   });
 
@@ -240,10 +333,18 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
     const replay = await h.request({ method: 'POST', url: '/api/auth/sso', body: { ...link, signature } });
     expect(replay.statusCode).toBe(401);
     const forged = { ...link, nonce: 'nonce-abcdef-2', loginName: 'someone-else' };
-    const forgedRes = await h.request({ method: 'POST', url: '/api/auth/sso', body: { ...forged, signature: signSso('wrong-secret', forged) } });
+    const forgedRes = await h.request({
+      method: 'POST',
+      url: '/api/auth/sso',
+      body: { ...forged, signature: signSso('wrong-secret', forged) },
+    });
     expect(forgedRes.statusCode).toBe(401);
     const old = { ...link, nonce: 'nonce-abcdef-3', expires: expires - 600 };
-    const expired = await h.request({ method: 'POST', url: '/api/auth/sso', body: { ...old, signature: signSso('sso-test-secret', old) } });
+    const expired = await h.request({
+      method: 'POST',
+      url: '/api/auth/sso',
+      body: { ...old, signature: signSso('sso-test-secret', old) },
+    });
     expect(expired.json()).toMatchObject({ code: 'SSO_INVALID' });
   });
 
@@ -262,7 +363,11 @@ describe('single sign-on without a secret', () => {
   it('is switched off', async () => {
     const h = await createHttpHarness('sqlite');
     const link = { loginName: 'x', phoneNum: '13900000000', expires: 9_999_999_999, nonce: 'nonce-xyz-123' };
-    const response = await h.request({ method: 'POST', url: '/api/auth/sso', body: { ...link, signature: signSso('anything', link) } });
+    const response = await h.request({
+      method: 'POST',
+      url: '/api/auth/sso',
+      body: { ...link, signature: signSso('anything', link) },
+    });
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ code: 'SSO_DISABLED' });
     await h.close();

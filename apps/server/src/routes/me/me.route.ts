@@ -1,6 +1,14 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ChangePasswordRequest, ErrorBody, LIMITS, MSG, OkBody, SessionUser, UpdateProfileRequest } from '@guji/shared';
+import {
+  ChangePasswordRequest,
+  ErrorBody,
+  LIMITS,
+  MSG,
+  OkBody,
+  SessionUser,
+  UpdateProfileRequest,
+} from '@guji/shared';
 import { badRequest } from '../../errors.ts';
 import { clearSessionCookie, requireUser } from '../../http/session.ts';
 import { toSessionUser } from '../../services/user-view.ts';
@@ -13,8 +21,10 @@ export const meRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { profile, auth } = context.services;
 
-  r.get('/api/me', { schema: { tags: ['me'], summary: 'My information', response: { 200: SessionUser, 401: ErrorBody } } }, (request) =>
-    toSessionUser(requireUser(request)),
+  r.get(
+    '/api/me',
+    { schema: { tags: ['me'], summary: 'My information', response: { 200: SessionUser, 401: ErrorBody } } },
+    (request) => toSessionUser(requireUser(request)),
   );
 
   r.patch(

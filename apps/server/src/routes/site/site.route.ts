@@ -8,7 +8,13 @@ export const siteRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
     '/api/site',
-    { schema: { tags: ['site'], summary: 'Site name, footer texts and registration switches', response: { 200: SiteSettings } } },
+    {
+      schema: {
+        tags: ['site'],
+        summary: 'Site name, footer texts and registration switches',
+        response: { 200: SiteSettings },
+      },
+    },
     () => context.services.settings.get(),
   );
   r.put(

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The README's test command: installs what the tests need, then runs every test
+# (lint, format, type-check, unit, repository tests on SQLite and PostgreSQL, HTTP tests,
+# build, and the browser tests in Chromium).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$major" -lt 22 ]; then
+  echo "Node 22 or newer is needed (found $(node --version))." >&2
+  exit 1
+fi
+
+# Debian's Chromium for the browser tests (Playwright cannot download browsers here).
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing Chromium from Debian"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "Chromium is missing: install Debian's chromium package (sudo apt-get install chromium)." >&2
+    exit 1
+  fi
+fi
+
+npm ci --no-audit --no-fund
+npm test
