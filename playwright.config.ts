@@ -3,7 +3,10 @@ import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const port = 3217;
-const dataDir = path.join(os.tmpdir(), `guji-e2e-${process.pid}`);
+/** Fixed, so the tests can read the SMS outbox and set captcha answers in the same database. */
+export const E2E_DATA_DIR = path.join(os.tmpdir(), 'guji-e2e');
+export const E2E_SECRET = 'e2e-session-secret';
+const dataDir = E2E_DATA_DIR;
 
 /** Browser tests drive the built site in Debian's Chromium against a fresh SQLite database. */
 export default defineConfig({
@@ -42,6 +45,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      SESSION_SECRET: E2E_SECRET,
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
       SSO_SECRET: 'e2e-sso-secret',
       SITE_FILING_NUMBER: '京ICP备12345678号',

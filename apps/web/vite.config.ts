@@ -5,7 +5,16 @@ export default defineConfig({
   plugins: [react()],
   server: {
     port: 5173,
-    proxy: { '/api': 'http://localhost:3000', '/iiif': 'http://localhost:3000' },
+    // Keep the browser's Host header: the server's CSRF check compares it with the Origin header.
+    proxy: {
+      '/api': { target: 'http://localhost:3000', changeOrigin: false },
+      '/iiif': { target: 'http://localhost:3000', changeOrigin: false },
+    },
   },
-  build: { outDir: 'dist', sourcemap: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    // The simplified→traditional dictionary of opencc-js is one lazy 1.1 MB chunk, loaded only on 繁.
+    chunkSizeWarningLimit: 1200,
+  },
 });

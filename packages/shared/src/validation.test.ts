@@ -11,12 +11,18 @@ import {
 import { channelsForRoles } from './permissions.ts';
 
 describe('password rule (8–16 characters, at least two kinds)', () => {
-  it.each(['abcd1234', 'ABCD.efgh', '12345678_', 'Aa1~!@#$', 'a1234567890123456'.slice(0, 16)])('accepts %s', (p) => {
-    expect(isValidPassword(p)).toBe(true);
-  });
-  it.each(['abcdefgh', '12345678', '~!@#$%^&*', 'Ab1', 'Abcdefgh123456789', 'abcd 1234', '密码密码1234'])('refuses %s', (p) => {
-    expect(isValidPassword(p)).toBe(false);
-  });
+  it.each(['abcd1234', 'ABCD.efgh', '12345678_', 'Aa1~!@#$', 'a1234567890123456'.slice(0, 16)])(
+    'accepts %s',
+    (p) => {
+      expect(isValidPassword(p)).toBe(true);
+    },
+  );
+  it.each(['abcdefgh', '12345678', '~!@#$%^&*', 'Ab1', 'Abcdefgh123456789', 'abcd 1234', '密码密码1234'])(
+    'refuses %s',
+    (p) => {
+      expect(isValidPassword(p)).toBe(false);
+    },
+  );
 });
 
 describe('ID card numbers', () => {

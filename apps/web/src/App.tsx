@@ -1,0 +1,111 @@
+import { lazy, Suspense } from 'react';
+import { App as AntApp, ConfigProvider } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
+import { ErrorBoundary } from './components/error-boundary.tsx';
+import { NotFoundPage } from './components/not-found-page.tsx';
+import { SiteLayout } from './components/site-layout.tsx';
+import { ToastBridge } from './components/toast-bridge.tsx';
+import { PageLoading } from './components/page-loading.tsx';
+import { RequireLogin } from './features/account/components/require-login.tsx';
+import { SignedOutHandler } from './features/account/components/signed-out-handler.tsx';
+import { SsoHandler } from './features/account/components/sso-handler.tsx';
+import { LanguageProvider } from './features/language/language-provider.tsx';
+import { HomePage } from './pages/home-page.tsx';
+import { theme } from './theme.ts';
+
+// Screens with forms load on first visit, keeping the home page's script small.
+const LoginPage = lazy(() =>
+  import('./features/account/pages/login-page.tsx').then((m) => ({ default: m.LoginPage })),
+);
+const RegisterPage = lazy(() =>
+  import('./features/account/pages/register-page.tsx').then((m) => ({ default: m.RegisterPage })),
+);
+const ForgetPage = lazy(() =>
+  import('./features/account/pages/forget-page.tsx').then((m) => ({ default: m.ForgetPage })),
+);
+const PersonalPage = lazy(() =>
+  import('./features/account/pages/personal-page.tsx').then((m) => ({ default: m.PersonalPage })),
+);
+const MobileSuccessPage = lazy(() =>
+  import('./features/payment/pages/mobile-success-page.tsx').then((m) => ({ default: m.MobileSuccessPage })),
+);
+const MobileErrorPage = lazy(() =>
+  import('./features/payment/pages/mobile-error-page.tsx').then((m) => ({ default: m.MobileErrorPage })),
+);
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    // The client already shows every failure; a retry would show it again.
+    queries: { retry: false, refetchOnWindowFocus: false },
+    mutations: { retry: false },
+  },
+});
+
+/** Toasts go into a labelled landmark of index.html, so every piece of the page sits in one. */
+function toastContainer(): HTMLElement {
+  return document.getElementById('toasts') ?? document.body;
+}
+
+/** Routes of spec §2 that this build implements; anything else is a 404 page. */
+function AppRoutes() {
+  const location = useLocation();
+  // Spec §2: paths containing /service render nothing at all.
+  if (location.pathname.includes('/service')) return null;
+  return (
+    <ErrorBoundary resetKey={location.pathname + location.search} landmark>
+      <SignedOutHandler />
+      <SsoHandler />
+      <Suspense fallback={<PageLoading />}>
+        <Routes>
+          <Route path="/MobileSuccess" element={<MobileSuccessPage />} />
+          <Route path="/MobileError" element={<MobileErrorPage />} />
+          <Route element={<SiteLayout header={false} />}>
+            <Route path="/Login" element={<LoginPage />} />
+            <Route path="/Register" element={<RegisterPage />} />
+          </Route>
+          <Route element={<SiteLayout />}>
+            <Route path="/" element={<HomePage />} />
+            <Route path="/home" element={<HomePage />} />
+            <Route path="/Forget" element={<ForgetPage />} />
+            <Route
+              path="/PersonalPage"
+              element={
+                <RequireLogin>
+                  <PersonalPage />
+                </RequireLogin>
+              }
+            />
+            <Route
+              path="/PersonalPage/:channel"
+              element={
+                <RequireLogin>
+                  <PersonalPage />
+                </RequireLogin>
+              }
+            />
+            <Route path="*" element={<NotFoundPage />} />
+          </Route>
+        </Routes>
+      </Suspense>
+    </ErrorBoundary>
+  );
+}
+
+export function App() {
+  return (
+    <ConfigProvider locale={zhCN} theme={theme} button={{ autoInsertSpace: false }}>
+      <AntApp message={{ maxCount: 1, getContainer: toastContainer }}>
+        <ToastBridge />
+        <QueryClientProvider client={queryClient}>
+          <LanguageProvider>
+            <BrowserRouter>
+              <AppRoutes />
+            </BrowserRouter>
+          </LanguageProvider>
+        </QueryClientProvider>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

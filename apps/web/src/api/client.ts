@@ -1,0 +1,117 @@
+import { MSG, type ErrorBody } from '@guji/shared';
+import { toast } from '../components/toast.ts';
+import { isSignedOutError } from './signed-out.ts';
+
+/** A failed API call: the HTTP status (0 when the network failed) and the server's code and message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+  /** A JSON body. */
+  json?: unknown;
+  /** A multipart body (file uploads). */
+  form?: FormData;
+  /** Show no error toast: the caller words the failure itself. */
+  quiet?: boolean;
+  /**
+   * Skip the signed-out handling of a 401. For sign-in calls (login, single sign-on), where a 401
+   * answers the credentials rather than an expired session.
+   */
+  ignoreUnauthorized?: boolean;
+  signal?: AbortSignal;
+}
+
+type UnauthorizedHandler = () => void;
+let onUnauthorized: UnauthorizedHandler = () => undefined;
+
+/** Installs what happens when a call finds the session ended (clear it, then navigate). */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
+  onUnauthorized = handler;
+}
+
+async function readErrorBody(response: Response): Promise<Partial<ErrorBody>> {
+  try {
+    const body: unknown = await response.json();
+    if (body && typeof body === 'object') {
+      const { code, message } = body as Record<string, unknown>;
+      return {
+        code: typeof code === 'string' || typeof code === 'number' ? String(code) : undefined,
+        message: typeof message === 'string' ? message : undefined,
+      };
+    }
+  } catch {
+    // A proxy's HTML error page or an empty body: fall back to the default message.
+  }
+  return {};
+}
+
+/**
+ * Calls the API with the session cookie. Resolves with the response body; rejects with an
+ * `ApiError` after showing its message (unless `quiet`) and handling an ended session.
+ */
+export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  let body: BodyInit | undefined;
+  if (options.form) {
+    body = options.form;
+  } else if (options.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: options.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      body,
+      credentials: 'same-origin',
+      signal: options.signal,
+    });
+  } catch (cause) {
+    if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
+    const error = new ApiError(0, 'NETWORK', MSG.serverException);
+    if (!options.quiet) toast.error(error.message);
+    throw error;
+  }
+
+  if (response.ok) {
+    if (response.status === 204) return undefined as T;
+    return (await response.json()) as T;
+  }
+
+  const errorBody = await readErrorBody(response);
+  const error = new ApiError(
+    response.status,
+    errorBody.code ?? String(response.status),
+    errorBody.message || MSG.serverException,
+  );
+  if (!options.quiet) toast.error(error.message);
+  if (!options.ignoreUnauthorized && isSignedOutError(response.status, errorBody.code)) onUnauthorized();
+  throw error;
+}
+
+export const api = {
+  get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'json' | 'form'>) =>
+    request<T>(path, { ...options, method: 'GET' }),
+  post: <T>(path: string, json?: unknown, options?: Omit<RequestOptions, 'method' | 'json'>) =>
+    request<T>(path, { ...options, method: 'POST', json: json ?? {} }),
+  patch: <T>(path: string, json: unknown, options?: Omit<RequestOptions, 'method' | 'json'>) =>
+    request<T>(path, { ...options, method: 'PATCH', json }),
+  upload: <T>(path: string, form: FormData, options?: Omit<RequestOptions, 'method' | 'json' | 'form'>) =>
+    request<T>(path, { ...options, method: 'POST', form }),
+};
+
+/** The server's message of a failed call, if it gave one. */
+export function serverMessage(error: unknown): string | null {
+  return error instanceof ApiError && error.message ? error.message : null;
+}

@@ -1,0 +1,14 @@
+import { useQuery } from '@tanstack/react-query';
+import type { SiteSettings } from '@guji/shared';
+import { api } from './client.ts';
+
+export const siteQueryKey = ['site'] as const;
+
+/** Site texts (name, footer, introduction) and the registration switch, from GET /api/site. */
+export function useSiteSettings() {
+  return useQuery({
+    queryKey: siteQueryKey,
+    queryFn: () => api.get<SiteSettings>('/api/site'),
+    staleTime: 10 * 60_000,
+  });
+}

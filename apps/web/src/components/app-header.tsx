@@ -1,0 +1,73 @@
+import { Avatar, Button, Dropdown } from 'antd';
+import { DownOutlined, UserOutlined } from '@ant-design/icons';
+import { Link, NavLink, useNavigate } from 'react-router';
+import type { SessionUser } from '@guji/shared';
+import { useSiteSettings } from '../api/site.ts';
+import { useSession } from '../features/account/queries.ts';
+import { useSignOut } from '../features/account/use-sign-out.ts';
+import { LanguageToggle } from '../features/language/language-toggle.tsx';
+
+/** The site header: name, navigation, 简/繁 switch and the login state. */
+export function AppHeader() {
+  const siteName = useSiteSettings().data?.siteName ?? '古籍数字图书馆';
+  const session = useSession();
+  const user = session.data?.user ?? null;
+
+  return (
+    <header className="site-header">
+      <div className="site-header-inner">
+        <Link to="/" className="site-brand">
+          {siteName}
+        </Link>
+        <nav aria-label="主导航" className="site-nav">
+          <NavLink to="/" end>
+            首页
+          </NavLink>
+          {user && <NavLink to="/PersonalPage">个人中心</NavLink>}
+        </nav>
+        <div className="site-header-tools">
+          <LanguageToggle />
+          {user ? (
+            <UserMenu user={user} />
+          ) : (
+            !session.isPending && (
+              <span className="site-auth-links">
+                <Link to="/Login">登录</Link>
+                <span aria-hidden="true">/</span>
+                <Link to="/Register">注册</Link>
+              </span>
+            )
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}
+
+function UserMenu({ user }: { user: SessionUser }) {
+  const navigate = useNavigate();
+  const { signOut } = useSignOut();
+  const name = user.nickName || user.loginName;
+  return (
+    <Dropdown
+      trigger={['click']}
+      getPopupContainer={(trigger) => trigger.parentElement ?? document.body}
+      menu={{
+        items: [
+          { key: 'personal', label: '个人中心' },
+          { key: 'logout', label: '退出登录' },
+        ],
+        onClick: ({ key }) => {
+          if (key === 'personal') void navigate('/PersonalPage');
+          else if (key === 'logout') signOut();
+        },
+      }}
+    >
+      <Button type="text" className="user-trigger" aria-label={`${name}，用户菜单`}>
+        <Avatar size={28} src={user.avatarUrl ?? undefined} icon={<UserOutlined />} alt="用户头像" />
+        <span className="user-name">{name}</span>
+        <DownOutlined aria-hidden />
+      </Button>
+    </Dropdown>
+  );
+}

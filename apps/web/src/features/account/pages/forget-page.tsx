@@ -1,0 +1,238 @@
+import { useState } from 'react';
+import { Button, Form, Input, Steps } from 'antd';
+import { Link, useNavigate } from 'react-router';
+import { LIMITS, MSG, SMS_CODE_PATTERN, isValidPassword, isValidPhone } from '@guji/shared';
+import { toast } from '../../../components/toast.ts';
+import { useDelayedAction } from '../../../components/use-delayed-action.ts';
+import { useDocumentTitle } from '../../../components/use-document-title.ts';
+import { AuthCard } from '../components/auth-card.tsx';
+import { CaptchaInput } from '../components/captcha-input.tsx';
+import { SendCodeButton } from '../components/send-code-button.tsx';
+import { PASSWORD_HINT, requiredRule, sameAsRule, validRule } from '../form-rules.ts';
+import { useCaptcha, useResetPassword, useSendSmsCode, useVerifyRecoveryCode } from '../queries.ts';
+import { useCountdown } from '../use-countdown.ts';
+
+interface PhoneFields {
+  phone: string;
+  captchaCode: string;
+}
+interface CodeFields {
+  code: string;
+}
+interface PasswordFields {
+  newPassword: string;
+  confirmPassword: string;
+}
+
+type Step = 0 | 1 | 2;
+
+const STEP_TITLES = ['验证手机号', '输入验证码', '设置新密码'];
+
+/** Spec §4: success redirects to /Login after 2 s. */
+const REDIRECT_DELAY_MS = 2000;
+
+const CODE_MINUTES = LIMITS.smsCodeTtlSeconds / 60;
+
+/** /Forget: password recovery in three steps (phone and captcha, SMS code, new password). */
+export function ForgetPage() {
+  useDocumentTitle('找回密码');
+  const navigate = useNavigate();
+  const [step, setStep] = useState<Step>(0);
+  const [phone, setPhone] = useState('');
+  const [code, setCode] = useState('');
+  const [leaving, setLeaving] = useState(false);
+  const [phoneForm] = Form.useForm<PhoneFields>();
+  const captcha = useCaptcha(step === 0);
+  const sendCode = useSendSmsCode();
+  const verify = useVerifyRecoveryCode();
+  const reset = useResetPassword();
+  const countdown = useCountdown(LIMITS.smsCountdownLongSeconds);
+  const later = useDelayedAction();
+
+  const onSendCode = (values: PhoneFields) => {
+    const current = captcha.captcha;
+    if (!current) {
+      captcha.refresh();
+      return;
+    }
+    const number = values.phone.trim();
+    sendCode.mutate(
+      {
+        phone: number,
+        purpose: 'reset',
+        captchaId: current.captchaId,
+        captchaCode: values.captchaCode.trim(),
+      },
+      {
+        onSuccess: () => {
+          countdown.start();
+          setPhone(number);
+          toast.success(MSG.codeSent);
+          setStep(1);
+        },
+        onSettled: () => {
+          phoneForm.setFieldValue('captchaCode', '');
+          captcha.refresh();
+        },
+      },
+    );
+  };
+
+  const onVerify = (values: CodeFields) => {
+    const entered = values.code.trim();
+    verify.mutate(
+      { phone, code: entered },
+      {
+        onSuccess: () => {
+          setCode(entered);
+          toast.success(MSG.codeVerified);
+          setStep(2);
+        },
+      },
+    );
+  };
+
+  const onReset = (values: PasswordFields) => {
+    reset.mutate(
+      { phone, code, newPassword: values.newPassword },
+      {
+        onSuccess: () => {
+          setLeaving(true);
+          toast.success(MSG.passwordSetSuccess);
+          later(() => void navigate('/Login', { replace: true }), REDIRECT_DELAY_MS);
+        },
+      },
+    );
+  };
+
+  return (
+    <AuthCard title="找回密码" wide>
+      <Steps
+        className="forget-steps"
+        current={step}
+        size="small"
+        responsive
+        items={STEP_TITLES.map((title) => ({ title }))}
+      />
+      {step === 0 && (
+        <Form<PhoneFields>
+          form={phoneForm}
+          name="forget-phone"
+          layout="vertical"
+          onFinish={onSendCode}
+          initialValues={{ phone }}
+        >
+          <Form.Item
+            label="手机号"
+            name="phone"
+            rules={[requiredRule(MSG.phoneRequired), validRule(isValidPhone, MSG.phoneInvalid)]}
+          >
+            <Input
+              maxLength={LIMITS.phoneLength}
+              inputMode="tel"
+              autoComplete="tel"
+              placeholder="请输入注册时使用的手机号"
+            />
+          </Form.Item>
+          <Form.Item label="图形验证码" name="captchaCode" rules={[requiredRule(MSG.imageCaptchaRequired)]}>
+            <CaptchaInput captcha={captcha} />
+          </Form.Item>
+          <Form.Item>
+            <Button type="primary" htmlType="submit" block loading={sendCode.isPending}>
+              获取验证码
+            </Button>
+          </Form.Item>
+        </Form>
+      )}
+      {step === 1 && (
+        <Form<CodeFields> name="forget-code" layout="vertical" onFinish={onVerify}>
+          <p className="form-note">
+            验证码已发送至手机 {maskPhone(phone)}，{CODE_MINUTES}分钟内有效。
+          </p>
+          <Form.Item
+            label="短信验证码"
+            name="code"
+            rules={[
+              requiredRule(MSG.smsCodeRequired),
+              validRule((v) => SMS_CODE_PATTERN.test(v), MSG.smsCodeDigits),
+            ]}
+          >
+            <Input
+              maxLength={LIMITS.smsCodeLength}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              placeholder="请输入6位验证码"
+            />
+          </Form.Item>
+          <Form.Item>
+            <Button type="primary" htmlType="submit" block loading={verify.isPending}>
+              验证
+            </Button>
+          </Form.Item>
+          <SendCodeButton
+            remaining={countdown.remaining}
+            loading={false}
+            label="重新获取验证码"
+            onSend={() => {
+              setStep(0);
+              captcha.refresh();
+            }}
+          />
+        </Form>
+      )}
+      {step === 2 && (
+        <Form<PasswordFields> name="forget-password" layout="vertical" onFinish={onReset}>
+          <Form.Item
+            label="新密码"
+            name="newPassword"
+            extra={`密码为${PASSWORD_HINT}`}
+            rules={[
+              { required: true, message: MSG.newPasswordRequired },
+              validRule(isValidPassword, MSG.passwordPattern, false),
+            ]}
+          >
+            <Input.Password
+              maxLength={LIMITS.passwordMax}
+              autoComplete="new-password"
+              placeholder="请输入新密码"
+            />
+          </Form.Item>
+          <Form.Item
+            label="确认密码"
+            name="confirmPassword"
+            dependencies={['newPassword']}
+            rules={[
+              { required: true, message: MSG.confirmRequired },
+              sameAsRule('newPassword', MSG.passwordMismatchRecovery),
+            ]}
+          >
+            <Input.Password
+              maxLength={LIMITS.passwordMax}
+              autoComplete="new-password"
+              placeholder="请再次输入密码"
+            />
+          </Form.Item>
+          <Form.Item>
+            <Button
+              type="primary"
+              htmlType="submit"
+              block
+              loading={reset.isPending || leaving}
+              disabled={leaving}
+            >
+              确定
+            </Button>
+          </Form.Item>
+        </Form>
+      )}
+      <div className="auth-links">
+        <Link to="/Login">返回登录</Link>
+      </div>
+    </AuthCard>
+  );
+}
+
+/** 138****5678: enough to recognise the number without showing it. */
+function maskPhone(phone: string): string {
+  return phone.length === 11 ? `${phone.slice(0, 3)}****${phone.slice(7)}` : phone;
+}

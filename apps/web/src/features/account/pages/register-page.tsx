@@ -1,0 +1,238 @@
+import { useState } from 'react';
+import { Button, Form, Input } from 'antd';
+import { Link, useNavigate } from 'react-router';
+import {
+  LIMITS,
+  MSG,
+  SMS_CODE_PATTERN,
+  isValidEmail,
+  isValidIdCard,
+  isValidPassword,
+  isValidPhone,
+  isValidRealName,
+} from '@guji/shared';
+import { useSiteSettings } from '../../../api/site.ts';
+import { toast } from '../../../components/toast.ts';
+import { useDelayedAction } from '../../../components/use-delayed-action.ts';
+import { useDocumentTitle } from '../../../components/use-document-title.ts';
+import { AuthCard } from '../components/auth-card.tsx';
+import { CaptchaInput } from '../components/captcha-input.tsx';
+import { SendCodeButton } from '../components/send-code-button.tsx';
+import { SmsCodeInput } from '../components/sms-code-input.tsx';
+import { PASSWORD_HINT, requiredRule, validRule } from '../form-rules.ts';
+import { useCaptcha, useRegister, useSendSmsCode } from '../queries.ts';
+import { registerSendCodeError } from '../send-code-checks.ts';
+import { useCountdown } from '../use-countdown.ts';
+import { PageLoading } from '../../../components/page-loading.tsx';
+
+interface RegisterFields {
+  post: string;
+  loginName: string;
+  realName?: string;
+  idCard?: string;
+  phone: string;
+  captchaCode?: string;
+  phoneCode: string;
+  loginPassword: string;
+  email: string;
+  address?: string;
+}
+
+/** Spec §4: registration success redirects to /Login after 2 s. */
+const REDIRECT_DELAY_MS = 2000;
+
+/** /Register: the registration form; real name and ID card only when the site asks for them. */
+export function RegisterPage() {
+  useDocumentTitle('用户注册');
+  const site = useSiteSettings();
+  const [form] = Form.useForm<RegisterFields>();
+  const navigate = useNavigate();
+  const captcha = useCaptcha();
+  const sendCode = useSendSmsCode();
+  const register = useRegister();
+  const countdown = useCountdown(LIMITS.smsCountdownLongSeconds);
+  const later = useDelayedAction();
+  const [codeSent, setCodeSent] = useState(false);
+  const [leaving, setLeaving] = useState(false);
+
+  if (!site.data) {
+    return (
+      <AuthCard title="用户注册">
+        <PageLoading />
+      </AuthCard>
+    );
+  }
+  const requireRealName = site.data.requireRealName;
+
+  const onSendCode = () => {
+    const values = form.getFieldsValue();
+    const problem = registerSendCodeError(values, requireRealName);
+    const current = captcha.captcha;
+    if (problem) {
+      toast.error(problem);
+      return;
+    }
+    if (!current) {
+      captcha.refresh();
+      return;
+    }
+    sendCode.mutate(
+      {
+        phone: values.phone.trim(),
+        purpose: 'register',
+        captchaId: current.captchaId,
+        captchaCode: values.captchaCode?.trim() ?? '',
+      },
+      {
+        onSuccess: () => {
+          countdown.start();
+          setCodeSent(true);
+          toast.success(MSG.codeSent);
+        },
+        onSettled: () => {
+          // The server consumes the captcha on every attempt.
+          form.setFieldValue('captchaCode', '');
+          captcha.refresh();
+        },
+      },
+    );
+  };
+
+  const onFinish = (values: RegisterFields) => {
+    register.mutate(
+      {
+        post: values.post.trim(),
+        loginName: values.loginName.trim(),
+        realName: requireRealName ? values.realName?.trim() : undefined,
+        idCard: requireRealName ? values.idCard?.trim().toUpperCase() : undefined,
+        phone: values.phone.trim(),
+        phoneCode: values.phoneCode.trim(),
+        loginPassword: values.loginPassword,
+        email: values.email.trim(),
+        address: values.address?.trim() || undefined,
+      },
+      {
+        onSuccess: () => {
+          setLeaving(true);
+          toast.success(MSG.registerSuccess);
+          later(() => void navigate('/Login', { replace: true }), REDIRECT_DELAY_MS);
+        },
+      },
+    );
+  };
+
+  const busy = register.isPending || leaving;
+
+  return (
+    <AuthCard title="用户注册" wide>
+      <Form<RegisterFields> form={form} name="register" layout="vertical" onFinish={onFinish}>
+        <Form.Item label="工作单位" name="post" rules={[requiredRule(MSG.postRequired)]}>
+          <Input maxLength={LIMITS.postMax} autoComplete="organization" placeholder="请输入工作单位" />
+        </Form.Item>
+        <Form.Item label="用户名" name="loginName" rules={[requiredRule(MSG.loginNameRequired)]}>
+          <Input maxLength={LIMITS.loginNameMax} autoComplete="username" placeholder="请输入用户名" />
+        </Form.Item>
+        {requireRealName && (
+          <>
+            <Form.Item
+              label="真实姓名"
+              name="realName"
+              rules={[requiredRule(MSG.realNameRequired), validRule(isValidRealName, MSG.realNameRequired)]}
+            >
+              <Input maxLength={LIMITS.realNameMax} autoComplete="name" placeholder="请输入真实姓名" />
+            </Form.Item>
+            <Form.Item
+              label="身份证号"
+              name="idCard"
+              rules={[requiredRule(MSG.idCardInvalid), validRule((v) => isValidIdCard(v), MSG.idCardInvalid)]}
+            >
+              <Input maxLength={LIMITS.idCardLength} autoComplete="off" placeholder="请输入18位身份证号" />
+            </Form.Item>
+          </>
+        )}
+        <Form.Item
+          label="手机号"
+          name="phone"
+          rules={[requiredRule(MSG.phoneRequired), validRule(isValidPhone, MSG.phoneInvalid)]}
+        >
+          <Input
+            maxLength={LIMITS.phoneLength}
+            inputMode="tel"
+            autoComplete="tel"
+            placeholder="请输入手机号"
+          />
+        </Form.Item>
+        <Form.Item
+          label="图形验证码"
+          name="captchaCode"
+          extra="获取短信验证码前请先输入图形验证码"
+          rules={[{ required: !codeSent, whitespace: true, message: MSG.imageCaptchaRequired }]}
+        >
+          <CaptchaInput captcha={captcha} />
+        </Form.Item>
+        <Form.Item
+          label="短信验证码"
+          name="phoneCode"
+          rules={[
+            requiredRule(MSG.smsCodeRequired),
+            validRule((v) => SMS_CODE_PATTERN.test(v), MSG.smsCodeDigits),
+          ]}
+        >
+          <SmsCodeInput
+            action={
+              <SendCodeButton
+                remaining={countdown.remaining}
+                loading={sendCode.isPending}
+                onSend={onSendCode}
+              />
+            }
+          />
+        </Form.Item>
+        <Form.Item
+          label="密码"
+          name="loginPassword"
+          extra={`密码为${PASSWORD_HINT}`}
+          rules={[
+            { required: true, message: MSG.passwordRequired },
+            validRule(isValidPassword, MSG.passwordPattern, false),
+          ]}
+        >
+          <Input.Password
+            maxLength={LIMITS.passwordMax}
+            autoComplete="new-password"
+            placeholder="请输入密码"
+          />
+        </Form.Item>
+        <Form.Item
+          label="邮箱"
+          name="email"
+          rules={[requiredRule(MSG.emailRequired), validRule(isValidEmail, MSG.emailInvalid)]}
+        >
+          <Input
+            maxLength={LIMITS.emailMax}
+            inputMode="email"
+            autoComplete="email"
+            placeholder="请输入邮箱"
+          />
+        </Form.Item>
+        <Form.Item label="地址" name="address">
+          <Input
+            maxLength={LIMITS.addressMax}
+            autoComplete="street-address"
+            placeholder="请输入地址（选填）"
+          />
+        </Form.Item>
+        <Form.Item>
+          <Button type="primary" htmlType="submit" block loading={busy} disabled={busy}>
+            注册
+          </Button>
+        </Form.Item>
+      </Form>
+      <div className="auth-links">
+        <span>
+          已有账号？<Link to="/Login">立即登录</Link>
+        </span>
+      </div>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,83 @@
+import { expect, test } from '@playwright/test';
+import { MSG } from '@guji/shared';
+import { expectAccessible } from './support.ts';
+
+test('the footer shows the site texts and the language toggle converts header and footer', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const footer = page.locator('footer');
+  await expect(footer).toContainText('京ICP备12345678号');
+  await expect(footer).toContainText('国家古籍保护工程资助项目');
+  await expectAccessible(page);
+
+  await page.getByRole('button', { name: '繁體中文' }).click();
+  // The page converts 500 ms after the choice.
+  await expect(footer).toContainText('國家古籍保護工程資助項目', { timeout: 3000 });
+  await expect(page.locator('header')).toContainText('古籍數字圖書館');
+  await expect(page.locator('header')).toContainText('首頁');
+  await page.screenshot({ path: 'test-results/home-traditional.png', fullPage: true });
+
+  await page.reload();
+  await expect(footer).toContainText('國家古籍保護工程資助項目', { timeout: 3000 });
+  expect(await page.evaluate(() => localStorage.getItem('language'))).toBe('t');
+
+  await page.getByRole('button', { name: '简体中文' }).click();
+  await expect(footer).toContainText('国家古籍保护工程资助项目', { timeout: 3000 });
+  await expect(page.locator('header')).toContainText('古籍数字图书馆');
+});
+
+test('a render crash shows the fallback error page with a link home', async ({ page }) => {
+  await page.goto('/?__crash=1');
+  await expect(page.getByRole('heading', { name: '抱歉，页面无法打开' })).toBeVisible();
+  await expect(page.getByText('网络连接异常')).toBeVisible();
+  await page.getByRole('link', { name: '返回首页' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('heading', { name: '抱歉，页面无法打开' })).toHaveCount(0);
+});
+
+test('payment result pages have no header or footer and the spec’s texts', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 700 });
+  await page.goto('/MobileSuccess?pay_result=1');
+  await expect(page.getByText(MSG.paySuccess)).toBeVisible();
+  await expect(page.locator('header')).toHaveCount(0);
+  await expect(page.locator('footer')).toHaveCount(0);
+  await expectAccessible(page);
+  await page.goto('/MobileSuccess?pay_result=0');
+  await expect(page.getByText(MSG.payFailed)).toBeVisible();
+  await page.goto('/MobileSuccess');
+  await expect(page.getByText(MSG.payFailed)).toBeVisible();
+  await page.goto('/MobileError');
+  await expect(page.locator('header')).toHaveCount(0);
+  await expect(page.locator('body')).not.toBeEmpty();
+});
+
+test('paths containing /service render nothing, and unknown paths a 404 page', async ({ page }) => {
+  await page.goto('/api-gateway/service/anything');
+  await expect(page.locator('#root')).toBeEmpty();
+  await page.goto('/NoSuchPage');
+  await expect(page.getByText('404').first()).toBeVisible();
+  await expect(page.getByRole('link', { name: /首页/ }).first()).toBeVisible();
+});
+
+test('the personal area sends a visitor to login, and login and register have no header', async ({
+  page,
+}) => {
+  await page.goto('/PersonalPage/Infor');
+  await expect(page).toHaveURL(/\/Login/);
+  await expect(page.locator('header')).toHaveCount(0);
+  await page.goto('/Register');
+  await expect(page.locator('header')).toHaveCount(0);
+});
+
+test('forms fit a narrow window', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  for (const path of ['/Login', '/Register', '/Forget']) {
+    await page.goto(path);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow, path).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `test-results/mobile${path.replace('/', '-')}.png`, fullPage: true });
+  }
+});

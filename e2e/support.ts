@@ -1,0 +1,93 @@
+import { createHmac } from 'node:crypto';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page } from '@playwright/test';
+import { E2E_DATA_DIR, E2E_SECRET } from '../playwright.config.ts';
+
+/**
+ * The browser tests cannot read a captcha image, so they set the answer of the captcha the page shows
+ * directly in the test database (the server stores only a keyed hash of it), and read SMS codes from
+ * the development outbox. Nothing in the product is weakened for tests.
+ */
+const db = () => new BetterSqlite3(path.join(E2E_DATA_DIR, 'library.sqlite'), { timeout: 5000 });
+
+export const CAPTCHA_ANSWER = 'e2et';
+
+const trackers = new WeakMap<Page, { latest(): Promise<string> }>();
+
+/**
+ * Tracks the captcha ids a page loads; the newest is the one on screen. Call it before the page
+ * loads its first captcha (a beforeEach does); later calls return the same tracker.
+ */
+export function trackCaptchas(page: Page): { latest(): Promise<string> } {
+  const existing = trackers.get(page);
+  if (existing) return existing;
+  const ids: string[] = [];
+  page.on('response', async (response) => {
+    if (response.url().endsWith('/api/captcha') && response.ok()) {
+      const body = (await response.json()) as { captchaId: string };
+      ids.push(body.captchaId);
+    }
+  });
+  const tracker = {
+    async latest() {
+      await expect.poll(() => ids.length).toBeGreaterThan(0);
+      return ids[ids.length - 1]!;
+    },
+  };
+  trackers.set(page, tracker);
+  return tracker;
+}
+
+/** Makes the captcha on screen answerable with CAPTCHA_ANSWER and returns that answer. */
+export async function solveCaptcha(captchas: { latest(): Promise<string> }): Promise<string> {
+  const id = await captchas.latest();
+  const hash = createHmac('sha256', E2E_SECRET).update(`captcha:${id}:${CAPTCHA_ANSWER}`).digest('hex');
+  const conn = db();
+  conn.prepare('update captchas set answer_hash = ? where id = ?').run(hash, id);
+  conn.close();
+  return CAPTCHA_ANSWER;
+}
+
+/** The newest SMS code sent to a phone, from the development outbox. */
+export async function latestSmsCode(phone: string): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(() => {
+      const conn = db();
+      const row = conn
+        .prepare('select text from sms_outbox where phone = ? order by id desc limit 1')
+        .get(phone) as { text: string } | undefined;
+      conn.close();
+      code = /验证码为 (\d{6})/.exec(row?.text ?? '')?.[1];
+      return code;
+    })
+    .toBeTruthy();
+  return code!;
+}
+
+let seq = Date.now() % 100_000_000;
+/** A phone number and login name no other test uses. */
+export function uniqueUser(): { loginName: string; phone: string } {
+  seq++;
+  return { loginName: `u${seq}`, phone: `135${String(seq).padStart(8, '0')}` };
+}
+
+/** Runs axe-core on the page and fails on WCAG 2.1 A/AA violations. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const summary = results.violations.map(
+    (v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+  );
+  expect(summary).toEqual([]);
+}
+
+/** Waits for a toast (antd message) with this text; an older toast may still be fading out beside it. */
+export async function expectToast(page: Page, text: string): Promise<void> {
+  await expect(
+    page.locator('.ant-message-notice:not(.ant-message-fade-leave)', { hasText: text }).first(),
+  ).toBeVisible();
+}
