@@ -45,6 +45,8 @@ async function register(page: Page, user: { loginName: string; phone: string }, 
 async function login(page: Page, loginName: string, password: string) {
   const captchas = trackCaptchas(page);
   if (!page.url().endsWith('/Login')) await page.goto('/Login');
+  // After a client-side redirect the previous page may still be on screen for a moment.
+  await expect(page.getByRole('heading', { name: '用户登录' })).toBeVisible();
   await page.getByLabel('用户名').fill(loginName);
   await page.getByLabel('密码', { exact: true }).fill(password);
   await page.getByLabel('验证码').fill(await solveCaptcha(captchas));
