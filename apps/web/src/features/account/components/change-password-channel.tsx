@@ -2,11 +2,11 @@ import { useState } from 'react';
 import { Button, Form, Input } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
-import { LIMITS, MSG, isValidPassword } from '@guji/shared';
+import { MSG } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
 import { useDelayedAction } from '../../../components/use-delayed-action.ts';
-import { PASSWORD_HINT, sameAsRule, validRule } from '../form-rules.ts';
 import { clearSession, useChangePassword } from '../queries.ts';
+import { ConfirmPasswordItem, NewPasswordItem } from './password-items.tsx';
 
 interface ChangePasswordFields {
   oldPassword: string;
@@ -55,36 +55,19 @@ export function ChangePasswordChannel() {
       >
         <Input.Password autoComplete="current-password" placeholder="请输入原密码" />
       </Form.Item>
-      <Form.Item
+      <NewPasswordItem
         label="新密码"
         name="newPassword"
-        extra={`密码为${PASSWORD_HINT}`}
-        rules={[
-          { required: true, message: MSG.newPasswordRequired },
-          validRule(isValidPassword, MSG.passwordPattern, false),
-        ]}
-      >
-        <Input.Password
-          maxLength={LIMITS.passwordMax}
-          autoComplete="new-password"
-          placeholder="请输入新密码"
-        />
-      </Form.Item>
-      <Form.Item
+        requiredMessage={MSG.newPasswordRequired}
+        placeholder="请输入新密码"
+      />
+      <ConfirmPasswordItem
         label="确认新密码"
-        name="confirmPassword"
-        dependencies={['newPassword']}
-        rules={[
-          { required: true, message: MSG.confirmNewPasswordRequired },
-          sameAsRule('newPassword', MSG.passwordMismatch),
-        ]}
-      >
-        <Input.Password
-          maxLength={LIMITS.passwordMax}
-          autoComplete="new-password"
-          placeholder="请再次输入新密码"
-        />
-      </Form.Item>
+        of="newPassword"
+        requiredMessage={MSG.confirmNewPasswordRequired}
+        mismatchMessage={MSG.passwordMismatch}
+        placeholder="请再次输入新密码"
+      />
       <Form.Item>
         <Button
           type="primary"

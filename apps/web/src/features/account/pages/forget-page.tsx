@@ -1,14 +1,15 @@
 import { useState } from 'react';
 import { Button, Form, Input, Steps } from 'antd';
 import { Link, useNavigate } from 'react-router';
-import { LIMITS, MSG, SMS_CODE_PATTERN, isValidPassword, isValidPhone } from '@guji/shared';
+import { LIMITS, MSG, SMS_CODE_PATTERN, isValidPhone } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
 import { useDelayedAction } from '../../../components/use-delayed-action.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { CaptchaInput } from '../components/captcha-input.tsx';
 import { SendCodeButton } from '../components/send-code-button.tsx';
-import { PASSWORD_HINT, requiredRule, sameAsRule, validRule } from '../form-rules.ts';
+import { ConfirmPasswordItem, NewPasswordItem } from '../components/password-items.tsx';
+import { requiredRule, validRule } from '../form-rules.ts';
 import { useCaptcha, useResetPassword, useSendSmsCode, useVerifyRecoveryCode } from '../queries.ts';
 import { useCountdown } from '../use-countdown.ts';
 
@@ -182,36 +183,19 @@ export function ForgetPage() {
       )}
       {step === 2 && (
         <Form<PasswordFields> name="forget-password" layout="vertical" onFinish={onReset}>
-          <Form.Item
+          <NewPasswordItem
             label="新密码"
             name="newPassword"
-            extra={`密码为${PASSWORD_HINT}`}
-            rules={[
-              { required: true, message: MSG.newPasswordRequired },
-              validRule(isValidPassword, MSG.passwordPattern, false),
-            ]}
-          >
-            <Input.Password
-              maxLength={LIMITS.passwordMax}
-              autoComplete="new-password"
-              placeholder="请输入新密码"
-            />
-          </Form.Item>
-          <Form.Item
+            requiredMessage={MSG.newPasswordRequired}
+            placeholder="请输入新密码"
+          />
+          <ConfirmPasswordItem
             label="确认密码"
-            name="confirmPassword"
-            dependencies={['newPassword']}
-            rules={[
-              { required: true, message: MSG.confirmRequired },
-              sameAsRule('newPassword', MSG.passwordMismatchRecovery),
-            ]}
-          >
-            <Input.Password
-              maxLength={LIMITS.passwordMax}
-              autoComplete="new-password"
-              placeholder="请再次输入密码"
-            />
-          </Form.Item>
+            of="newPassword"
+            requiredMessage={MSG.confirmRequired}
+            mismatchMessage={MSG.passwordMismatchRecovery}
+            placeholder="请再次输入密码"
+          />
           <Form.Item>
             <Button
               type="primary"

@@ -7,7 +7,6 @@ import {
   SMS_CODE_PATTERN,
   isValidEmail,
   isValidIdCard,
-  isValidPassword,
   isValidPhone,
   isValidRealName,
 } from '@guji/shared';
@@ -19,7 +18,8 @@ import { AuthCard } from '../components/auth-card.tsx';
 import { CaptchaInput } from '../components/captcha-input.tsx';
 import { SendCodeButton } from '../components/send-code-button.tsx';
 import { SmsCodeInput } from '../components/sms-code-input.tsx';
-import { PASSWORD_HINT, requiredRule, validRule } from '../form-rules.ts';
+import { NewPasswordItem } from '../components/password-items.tsx';
+import { requiredRule, validRule } from '../form-rules.ts';
 import { useCaptcha, useRegister, useSendSmsCode } from '../queries.ts';
 import { registerSendCodeError } from '../send-code-checks.ts';
 import { useCountdown } from '../use-countdown.ts';
@@ -188,21 +188,12 @@ export function RegisterPage() {
             }
           />
         </Form.Item>
-        <Form.Item
+        <NewPasswordItem
           label="密码"
           name="loginPassword"
-          extra={`密码为${PASSWORD_HINT}`}
-          rules={[
-            { required: true, message: MSG.passwordRequired },
-            validRule(isValidPassword, MSG.passwordPattern, false),
-          ]}
-        >
-          <Input.Password
-            maxLength={LIMITS.passwordMax}
-            autoComplete="new-password"
-            placeholder="请输入密码"
-          />
-        </Form.Item>
+          requiredMessage={MSG.passwordRequired}
+          placeholder="请输入密码"
+        />
         <Form.Item
           label="邮箱"
           name="email"
