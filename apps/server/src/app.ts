@@ -20,6 +20,8 @@ import { siteRoutes } from './routes/site/site.route.ts';
 import { authRoutes } from './routes/auth/auth.route.ts';
 import { meRoutes } from './routes/me/me.route.ts';
 import { adminRoutes } from './routes/admin/admin.route.ts';
+import { catalogRoutes } from './routes/catalog/catalog.route.ts';
+import { iiifRoutes } from './routes/iiif/iiif.route.ts';
 
 export interface BuildAppOptions {
   /** Run jobs in this process (the default for `serve`). */
@@ -80,7 +82,16 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
 
   const worker = options.runWorker ? context.createWorker(app.log) : undefined;
   const deps: RouteDeps = { context, worker };
-  for (const routes of [healthRoutes, siteRoutes, authRoutes, meRoutes, adminRoutes]) routes(app, deps);
+  for (const routes of [
+    healthRoutes,
+    siteRoutes,
+    authRoutes,
+    meRoutes,
+    adminRoutes,
+    catalogRoutes,
+    iiifRoutes,
+  ])
+    routes(app, deps);
 
   serveWebApp(app, config.webDist);
 

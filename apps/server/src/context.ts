@@ -11,6 +11,10 @@ import { SmsRepository } from './repositories/sms.repository.ts';
 import { SettingsRepository } from './repositories/settings.repository.ts';
 import { SsoNonceRepository } from './repositories/sso-nonce.repository.ts';
 import { JobRepository } from './repositories/job.repository.ts';
+import { CatalogRepository } from './repositories/catalog.repository.ts';
+import { CatalogService } from './services/catalog.service.ts';
+import { IiifImageService } from './iiif/image.service.ts';
+import { IngestService } from './services/ingest.service.ts';
 import { CaptchaService } from './services/captcha.service.ts';
 import { OutboxSmsProvider, SmsService, type SmsProvider } from './services/sms.service.ts';
 import { SessionService } from './services/session.service.ts';
@@ -39,6 +43,7 @@ export interface AppContext {
     settings: SettingsRepository;
     ssoNonces: SsoNonceRepository;
     jobs: JobRepository;
+    catalog: CatalogRepository;
   };
   services: {
     captcha: CaptchaService;
@@ -47,7 +52,10 @@ export interface AppContext {
     settings: SettingsService;
     auth: AuthService;
     profile: ProfileService;
+    catalog: CatalogService;
+    ingest: IngestService;
   };
+  iiifImages: IiifImageService;
   queue: JobQueue;
   createWorker(log: FastifyBaseLogger): JobWorker<JobDataMap>;
   close(): Promise<void>;
@@ -89,6 +97,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     settings: new SettingsRepository(db),
     ssoNonces: new SsoNonceRepository(db),
     jobs: new JobRepository(db, dialect),
+    catalog: new CatalogRepository(db),
   };
   const captcha = new CaptchaService(repos.captchas, secret, clock);
   const sms = new SmsService(
@@ -118,7 +127,17 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     clock,
     storage,
     repos,
-    services: { captcha, sms, sessions, settings, auth, profile },
+    services: {
+      captcha,
+      sms,
+      sessions,
+      settings,
+      auth,
+      profile,
+      catalog: new CatalogService(repos.catalog, clock),
+      ingest: new IngestService(db, repos.catalog, queue, config.dataDir),
+    },
+    iiifImages: new IiifImageService(config.dataDir),
     queue,
     createWorker: (log) => new JobWorker<JobDataMap>(repos.jobs, createJobHandlers(context), log),
     close: () => database.destroy(),

@@ -14,6 +14,7 @@ export interface HttpHarness extends TestContext {
     cookie?: string;
     headers?: Record<string, string>;
     payload?: Buffer;
+    remoteAddress?: string;
   }): Promise<LightMyRequestResponse>;
   captcha(): Promise<{ captchaId: string; captchaCode: string }>;
   /** Sends a code through the API and reads it from the development outbox. */
@@ -53,10 +54,11 @@ export async function createHttpHarness(
     ...t,
     app,
     bodies,
-    async request({ method, url, body, cookie, headers, payload }) {
+    async request({ method, url, body, cookie, headers, payload, remoteAddress }) {
       const response = await app.inject({
         method,
         url,
+        ...(remoteAddress ? { remoteAddress } : {}),
         headers: {
           ...(cookie ? { cookie } : {}),
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),

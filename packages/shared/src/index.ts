@@ -4,3 +4,4 @@ export * from './permissions.ts';
 export * from './api/common.ts';
 export * from './api/auth.ts';
 export * from './api/site.ts';
+export * from './api/catalog.ts';

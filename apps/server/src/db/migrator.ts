@@ -1,10 +1,12 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import type { Db, Dialect } from './database.ts';
 import { migration0001 } from './migrations/0001-accounts-jobs.ts';
+import { migration0002 } from './migrations/0002-catalogue.ts';
 
 /** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0001-accounts-jobs': migration0001,
+  '0002-catalogue': migration0002,
 };
 
 class StaticProvider implements MigrationProvider {

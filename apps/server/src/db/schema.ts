@@ -99,7 +99,101 @@ export interface JobsTable {
   finished_at: string | null;
 }
 
+export interface ClassificationsTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+  parent_id: number | null;
+  sort: Generated<number>;
+}
+
+export interface BooksTable {
+  id: Generated<number>;
+  /** Stable key of an imported book (e.g. `demo:lunyu`), so a re-run updates instead of duplicating. */
+  source_key: string | null;
+  title: string;
+  author: string | null;
+  publish_dynasty: string | null;
+  coverage_dynasty: string | null;
+  edition_type: string | null;
+  call_number: string | null;
+  class_code: string | null;
+  /** The spec's isHide = 1. */
+  is_visible: Generated<number>;
+  /** The spec's isRecommend = 1: open for online reading. */
+  is_open: Generated<number>;
+  /** The spec's consumerId: the user who added an own book; null for the library's books. */
+  owner_id: number | null;
+  /** Own-book review state: '0' not submitted, '1' under review, '2' public, '3' refused. */
+  audit_status: Generated<string>;
+  actual_volume: number | null;
+  book_number: number | null;
+  view_count: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface VolumesTable {
+  id: Generated<number>;
+  book_id: number;
+  name: string;
+  introduction: string | null;
+  sort: Generated<number>;
+  created_at: string;
+}
+
+export interface PagesTable {
+  id: Generated<number>;
+  volume_id: number;
+  book_id: number;
+  /** 1-based order in the volume. */
+  seq: number;
+  name: string;
+  width: number;
+  height: number;
+  master_key: string;
+  pyramid_key: string | null;
+  /** 'pending' until the pyramid is made, then 'ready' (or 'failed'). */
+  status: Generated<string>;
+  ocr_json: string | null;
+  created_at: string;
+}
+
+export interface DirectoriesTable {
+  id: Generated<number>;
+  volume_id: number;
+  book_id: number;
+  parent_id: number | null;
+  name: string;
+  page_id: number | null;
+  sort: Generated<number>;
+}
+
+export interface BookPrivilegesTable {
+  id: Generated<number>;
+  user_id: number;
+  book_id: number;
+  starts_at: string;
+  expires_at: string;
+  created_at: string;
+}
+
+export interface FootprintsTable {
+  id: Generated<number>;
+  user_id: number;
+  book_id: number;
+  volume_id: number | null;
+  created_at: string;
+}
+
 export interface Database {
+  classifications: ClassificationsTable;
+  books: BooksTable;
+  volumes: VolumesTable;
+  pages: PagesTable;
+  directories: DirectoriesTable;
+  book_privileges: BookPrivilegesTable;
+  footprints: FootprintsTable;
   users: UsersTable;
   user_roles: UserRolesTable;
   sessions: SessionsTable;
@@ -116,3 +210,8 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type JobRow = Selectable<JobsTable>;
+export type BookRow = Selectable<BooksTable>;
+export type VolumeRow = Selectable<VolumesTable>;
+export type PageRow = Selectable<PagesTable>;
+export type DirectoryRow = Selectable<DirectoriesTable>;
+export type ClassificationRow = Selectable<ClassificationsTable>;

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from '../errors.ts';
+import { IiifRequestError } from '../iiif/image-request.ts';
 import { MSG } from '@guji/shared';
 
 /**
@@ -13,6 +14,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       if (error.extra?.retryAfterSeconds)
         void reply.header('retry-after', String(error.extra.retryAfterSeconds));
       return reply.status(error.status).send({ code: error.code, message: error.message });
+    }
+    if (error instanceof IiifRequestError) {
+      return reply.status(error.status).send({ code: 'IIIF_BAD_REQUEST', message: error.message });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = error.validation.map((issue) => ({

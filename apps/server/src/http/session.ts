@@ -4,6 +4,7 @@ import type { UserWithRoles } from '../repositories/user.repository.ts';
 import type { AppContext } from '../context.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import type { ReadingRoom } from './reading-room.ts';
+import type { Viewer } from '../services/catalog.service.ts';
 
 export const SESSION_COOKIE = 'guji_session';
 
@@ -57,6 +58,15 @@ export function clearSessionCookie(reply: FastifyReply): void {
 export function requireUser(request: FastifyRequest): UserWithRoles {
   if (!request.user) throw unauthorized();
   return request.user;
+}
+
+/** Who is asking, for access decisions. */
+export function viewerOf(request: FastifyRequest): Viewer {
+  return {
+    userId: request.user?.id ?? null,
+    roles: request.user?.roles ?? [],
+    readingRoom: request.readingRoom,
+  };
 }
 
 export function requireRole(request: FastifyRequest, role: Role): UserWithRoles {

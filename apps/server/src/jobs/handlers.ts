@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { AppContext } from '../context.ts';
+import { makePyramid } from '../iiif/image.service.ts';
 import type { JobDataMap } from './registry.ts';
 import type { JobHandlers } from './worker.ts';
 
@@ -11,6 +13,19 @@ export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> 
       await job.progress(50, 'sessions');
       await context.repos.captchas.purgeExpired(now);
       return { purgedBefore: now };
+    },
+    'images.pyramid': async ({ pageId }, job) => {
+      const page = await context.repos.catalog.findPage(pageId);
+      if (!page) return { skipped: 'page deleted' };
+      const key = `pyramids/${page.book_id}/${page.id}.tif`;
+      await job.progress(10, '生成金字塔图像');
+      await makePyramid(
+        path.join(context.config.dataDir, page.master_key),
+        path.join(context.config.dataDir, key),
+      );
+      await context.repos.catalog.setPyramid(page.id, key, 'ready');
+      await context.iiifImages.invalidate(page.id);
+      return { pyramid: key };
     },
   };
 }

@@ -5,6 +5,8 @@
 export interface JobDataMap {
   /** Deletes expired sessions, captchas and SMS codes. */
   'maintenance.purge': Record<string, never>;
+  /** Makes the tiled pyramidal TIFF of a page from its master; replaces an older one. */
+  'images.pyramid': { pageId: number };
 }
 
 export type JobName = keyof JobDataMap;

@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { PageRow } from '../db/schema.ts';
+import { canonicalPath, resolveRequest, type Format, type ImageRequest } from './image-request.ts';
+
+const CONTENT_TYPES: Record<Format, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+
+export interface RenderedImage {
+  data: Buffer;
+  contentType: string;
+  etag: string;
+  /** True when served from the disk cache. */
+  cached: boolean;
+}
+
+interface Level {
+  page: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Makes IIIF image responses from a page's tiled pyramidal TIFF (or its master while the pyramid is
+ * being made): reads the smallest pyramid level that still has enough pixels, crops, scales, mirrors,
+ * rotates, converts quality and encodes; keeps every response in a disk cache under DATA_DIR.
+ */
+export class IiifImageService {
+  private readonly levels = new Map<string, Promise<Level[]>>();
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly cacheDir: string = path.join(dataDir, 'cache', 'iiif'),
+  ) {}
+
+  async render(page: PageRow, request: ImageRequest): Promise<RenderedImage> {
+    const resolved = resolveRequest(request, page.width, page.height);
+    const canonical = canonicalPath(resolved, request, page.width, page.height);
+    const source = page.pyramid_key ?? page.master_key;
+    const etag = `"${createHash('sha1').update(`${source}|${canonical}`).digest('hex').slice(0, 27)}"`;
+    const cacheFile = path.join(
+      this.cacheDir,
+      String(page.id),
+      `${createHash('sha1').update(`${source}|${canonical}`).digest('hex')}.${request.format}`,
+    );
+    const contentType = CONTENT_TYPES[request.format];
+    try {
+      return { data: await fs.readFile(cacheFile), contentType, etag, cached: true };
+    } catch {
+      // Not cached yet.
+    }
+    const file = path.join(this.dataDir, source);
+    const levels = await this.levelsOf(file);
+    const { region, width, height } = resolved;
+    // The smallest level whose pixels still cover the output without upscaling.
+    const scale = Math.min(width / region.w, height / region.h);
+    const level = [...levels].reverse().find((l) => l.width / page.width >= scale * 0.999) ?? levels[0]!;
+    const fx = level.width / page.width;
+    const fy = level.height / page.height;
+    const left = Math.min(level.width - 1, Math.floor(region.x * fx));
+    const top = Math.min(level.height - 1, Math.floor(region.y * fy));
+    const extract = {
+      left,
+      top,
+      width: Math.max(1, Math.min(level.width - left, Math.round(region.w * fx))),
+      height: Math.max(1, Math.min(level.height - top, Math.round(region.h * fy))),
+    };
+    let image = sharp(file, { page: level.page, limitInputPixels: false })
+      .extract(extract)
+      .resize(width, height, { fit: 'fill' });
+    if (request.rotation.mirror) image = image.flop();
+    if (request.rotation.degrees !== 0) {
+      const background = request.format === 'jpg' ? '#ffffff' : { r: 255, g: 255, b: 255, alpha: 0 };
+      image = sharp(await image.png().toBuffer()).rotate(request.rotation.degrees, { background });
+    }
+    if (request.quality === 'gray') image = image.grayscale();
+    if (request.quality === 'bitonal') image = image.grayscale().threshold(128);
+    switch (request.format) {
+      case 'jpg':
+        image = image.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: false });
+        break;
+      case 'png':
+        image = image.png({ compressionLevel: 6 });
+        break;
+      case 'webp':
+        image = image.webp({ quality: 85 });
+        break;
+    }
+    const data = await image.toBuffer();
+    await fs.mkdir(path.dirname(cacheFile), { recursive: true });
+    await fs.writeFile(`${cacheFile}.${process.pid}.tmp`, data);
+    await fs.rename(`${cacheFile}.${process.pid}.tmp`, cacheFile);
+    return { data, contentType, etag, cached: false };
+  }
+
+  /** Forgets cached responses of a page (its image changed). */
+  async invalidate(pageId: number): Promise<void> {
+    await fs.rm(path.join(this.cacheDir, String(pageId)), { recursive: true, force: true });
+  }
+
+  private levelsOf(file: string): Promise<Level[]> {
+    let levels = this.levels.get(file);
+    if (!levels) {
+      levels = readLevels(file);
+      levels.catch(() => this.levels.delete(file));
+      this.levels.set(file, levels);
+      if (this.levels.size > 5000) this.levels.delete(this.levels.keys().next().value!);
+    }
+    return levels;
+  }
+}
+
+async function readLevels(file: string): Promise<Level[]> {
+  const meta = await sharp(file).metadata();
+  const levels: Level[] = [{ page: 0, width: meta.width, height: meta.height }];
+  if (meta.format === 'tiff') {
+    for (let page = 1; page < (meta.pages ?? 1); page++) {
+      const m = await sharp(file, { page }).metadata();
+      levels.push({ page, width: m.width, height: m.height });
+    }
+  }
+  return levels;
+}
+
+/** Makes the tiled pyramidal TIFF of a page master (256² JPEG tiles, each level half the last). */
+export async function makePyramid(masterFile: string, pyramidFile: string): Promise<void> {
+  await fs.mkdir(path.dirname(pyramidFile), { recursive: true });
+  const temp = `${pyramidFile}.${process.pid}.tmp`;
+  await sharp(masterFile, { limitInputPixels: 400_000_000 })
+    .tiff({ tile: true, pyramid: true, compression: 'jpeg', quality: 88, tileWidth: 256, tileHeight: 256 })
+    .toFile(temp);
+  await fs.rename(temp, pyramidFile);
+}

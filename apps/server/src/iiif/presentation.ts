@@ -1,0 +1,193 @@
+import type { BookRow, PageRow } from '../db/schema.ts';
+import type { DirectoryNode } from '@guji/shared';
+import { collectionUrl, iiifImageBase, manifestUrl, thumbnailUrl } from '../services/catalog.service.ts';
+
+/**
+ * IIIF Presentation API 3.0 documents (https://iiif.io/api/presentation/3.0/): a Manifest per
+ * volume (right-to-left, paged, ranges from the directory tree), a Collection per book with several
+ * volumes, and the top Collection of public books. `base` is the absolute origin, e.g. https://host.
+ */
+const CONTEXT = 'http://iiif.io/api/presentation/3/context.json';
+const zh = (text: string) => ({ zh: [text] });
+
+export interface ManifestInput {
+  base: string;
+  book: BookRow;
+  volume: { id: number; name: string; introduction: string | null };
+  volumeCount: number;
+  pages: PageRow[];
+  directory: DirectoryNode[];
+}
+
+export function buildManifest({ base, book, volume, volumeCount, pages, directory }: ManifestInput) {
+  const id = base + manifestUrl(volume.id);
+  const canvasId = (pageId: number) => `${base}/iiif/presentation/volumes/${volume.id}/canvas/${pageId}`;
+  const metadata = [
+    ['题名', book.title],
+    ['著者', book.author],
+    ['版本', book.coverage_dynasty],
+    ['出版年代', book.publish_dynasty],
+    ['索书号', book.call_number],
+    ['卷册', volume.name],
+  ]
+    .filter((entry): entry is [string, string] => !!entry[1])
+    .map(([label, value]) => ({ label: zh(label), value: zh(value) }));
+  const seqToId = new Map(pages.map((p) => [p.seq, p.id]));
+  return {
+    '@context': CONTEXT,
+    id,
+    type: 'Manifest',
+    label: zh(volumeCount > 1 ? `${book.title} ${volume.name}` : book.title),
+    ...(volume.introduction ? { summary: zh(volume.introduction) } : {}),
+    metadata,
+    requiredStatement: { label: zh('提供者'), value: zh('古籍数字图书馆') },
+    viewingDirection: 'right-to-left',
+    behavior: ['paged'],
+    ...(pages[0] ? { thumbnail: [thumbnail(base, pages[0].id)] } : {}),
+    ...(volumeCount > 1 ? { partOf: [{ id: base + collectionUrl(book.id), type: 'Collection' }] } : {}),
+    homepage: [
+      {
+        id: `${base}/SearchPage/${book.id}`,
+        type: 'Text',
+        label: zh(book.title),
+        format: 'text/html',
+        language: ['zh'],
+      },
+    ],
+    items: pages.map((page) => ({
+      id: canvasId(page.id),
+      type: 'Canvas',
+      label: zh(page.name),
+      width: page.width,
+      height: page.height,
+      thumbnail: [thumbnail(base, page.id)],
+      items: [
+        {
+          id: `${canvasId(page.id)}/page`,
+          type: 'AnnotationPage',
+          items: [
+            {
+              id: `${canvasId(page.id)}/page/image`,
+              type: 'Annotation',
+              motivation: 'painting',
+              target: canvasId(page.id),
+              body: {
+                id: `${base}${iiifImageBase(page.id)}/full/max/0/default.jpg`,
+                type: 'Image',
+                format: 'image/jpeg',
+                width: page.width,
+                height: page.height,
+                service: [{ id: base + iiifImageBase(page.id), type: 'ImageService3', profile: 'level2' }],
+              },
+            },
+          ],
+        },
+      ],
+    })),
+    structures: ranges(
+      directory,
+      pages.length,
+      (seq) => {
+        const pageId = seqToId.get(seq);
+        return pageId === undefined ? undefined : canvasId(pageId);
+      },
+      `${id.replace(/manifest\.json$/, '')}range`,
+    ),
+  };
+}
+
+function thumbnail(base: string, pageId: number) {
+  return {
+    id: base + thumbnailUrl(pageId),
+    type: 'Image',
+    format: 'image/jpeg',
+    service: [{ id: base + iiifImageBase(pageId), type: 'ImageService3', profile: 'level2' }],
+  };
+}
+
+interface RangeDoc {
+  id: string;
+  type: 'Range';
+  label: { zh: string[] };
+  items: Array<{ id: string; type: 'Canvas' } | RangeDoc>;
+}
+
+/**
+ * Ranges from the directory tree: each entry spans from its page up to the page before the next
+ * entry (in reading order), or the end of the volume; children become nested ranges.
+ */
+function ranges(
+  directory: DirectoryNode[],
+  pageCount: number,
+  canvas: (seq: number) => string | undefined,
+  prefix: string,
+): RangeDoc[] {
+  const flat: DirectoryNode[] = [];
+  const walk = (nodes: DirectoryNode[]) => {
+    for (const node of nodes) {
+      flat.push(node);
+      walk(node.children);
+    }
+  };
+  walk(directory);
+  const starts = flat
+    .map((n) => n.pageNumber)
+    .filter((n): n is number => n !== null)
+    .sort((a, b) => a - b);
+  const endOf = (start: number) => {
+    const next = starts.find((s) => s > start);
+    return next === undefined ? pageCount : next - 1;
+  };
+  const build = (node: DirectoryNode): RangeDoc => {
+    const canvases: Array<{ id: string; type: 'Canvas' }> = [];
+    if (node.pageNumber !== null && node.children.length === 0) {
+      for (let seq = node.pageNumber; seq <= endOf(node.pageNumber); seq++) {
+        const id = canvas(seq);
+        if (id) canvases.push({ id, type: 'Canvas' });
+      }
+    } else if (node.pageNumber !== null) {
+      const id = canvas(node.pageNumber);
+      if (id) canvases.push({ id, type: 'Canvas' });
+    }
+    return {
+      id: `${prefix}/${node.directoryId}`,
+      type: 'Range',
+      label: zh(node.name),
+      items: [...canvases, ...node.children.map(build)],
+    };
+  };
+  return directory.map(build);
+}
+
+export function buildBookCollection(
+  base: string,
+  book: BookRow,
+  volumes: Array<{ id: number; name: string }>,
+) {
+  return {
+    '@context': CONTEXT,
+    id: base + collectionUrl(book.id),
+    type: 'Collection',
+    label: zh(book.title),
+    viewingDirection: 'right-to-left',
+    items: volumes.map((volume) => ({
+      id: base + manifestUrl(volume.id),
+      type: 'Manifest',
+      label: zh(`${book.title} ${volume.name}`),
+    })),
+  };
+}
+
+export function buildTopCollection(base: string, books: Array<{ book: BookRow; volumeIds: number[] }>) {
+  return {
+    '@context': CONTEXT,
+    id: `${base}/iiif/collection/top`,
+    type: 'Collection',
+    label: zh('古籍数字图书馆 公开古籍'),
+    items: books.map(({ book, volumeIds }) =>
+      volumeIds.length === 1
+        ? { id: base + manifestUrl(volumeIds[0]!), type: 'Manifest', label: zh(book.title) }
+        : { id: base + collectionUrl(book.id), type: 'Collection', label: zh(book.title) },
+    ),
+  };
+}

@@ -1,0 +1,419 @@
+import { sql } from 'kysely';
+import type { Db, DbOrTx } from '../db/database.ts';
+import { nowIso } from '../db/database.ts';
+import type {
+  BookRow,
+  BooksTable,
+  ClassificationRow,
+  DirectoryRow,
+  PageRow,
+  VolumeRow,
+} from '../db/schema.ts';
+import type { Insertable, Updateable } from 'kysely';
+
+export interface VolumeWithCount extends VolumeRow {
+  image_count: number;
+}
+
+export interface BookSearch {
+  title?: string | undefined;
+  /** Classification codes to match (a code and its descendants). */
+  classCodes?: string[] | undefined;
+  visibleOnly: boolean;
+  offset: number;
+  limit: number;
+}
+
+/** Books, volumes, pages, directory entries and classifications. */
+export class CatalogRepository {
+  constructor(private readonly db: Db) {}
+
+  // Classifications
+
+  async listClassifications(tx: DbOrTx = this.db): Promise<ClassificationRow[]> {
+    return tx.selectFrom('classifications').selectAll().orderBy('sort').orderBy('id').execute();
+  }
+
+  /** Creates or renames a classification by code; returns its id. */
+  async upsertClassification(
+    entry: { code: string; name: string; parentId: number | null; sort: number },
+    tx: DbOrTx = this.db,
+  ): Promise<number> {
+    const row = await tx
+      .insertInto('classifications')
+      .values({ code: entry.code, name: entry.name, parent_id: entry.parentId, sort: entry.sort })
+      .onConflict((oc) =>
+        oc.column('code').doUpdateSet({ name: entry.name, parent_id: entry.parentId, sort: entry.sort }),
+      )
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  // Books
+
+  async findBook(id: number, tx: DbOrTx = this.db): Promise<BookRow | undefined> {
+    return tx.selectFrom('books').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async findBookBySourceKey(key: string, tx: DbOrTx = this.db): Promise<BookRow | undefined> {
+    return tx.selectFrom('books').selectAll().where('source_key', '=', key).executeTakeFirst();
+  }
+
+  async createBook(
+    book: Omit<Insertable<BooksTable>, 'created_at' | 'updated_at'>,
+    tx: DbOrTx = this.db,
+  ): Promise<number> {
+    const now = nowIso();
+    const row = await tx
+      .insertInto('books')
+      .values({ ...book, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async updateBook(id: number, changes: Updateable<BooksTable>, tx: DbOrTx = this.db): Promise<void> {
+    await tx
+      .updateTable('books')
+      .set({ ...changes, updated_at: nowIso() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async deleteBook(id: number, tx: DbOrTx = this.db): Promise<void> {
+    await tx.deleteFrom('books').where('id', '=', id).execute();
+  }
+
+  /**
+   * Title search (substring, case-insensitive for Latin) with a classification filter, newest first;
+   * returns one page of rows and the exact total.
+   */
+  async searchBooks(search: BookSearch, tx: DbOrTx = this.db): Promise<{ rows: BookRow[]; total: number }> {
+    let query = tx.selectFrom('books');
+    if (search.visibleOnly) query = query.where('is_visible', '=', 1).where('audit_status', '=', '2');
+    if (search.title)
+      query = query.where(
+        sql<boolean>`lower(title) like ${`%${escapeLike(search.title.toLowerCase())}%`} escape '\\'`,
+      );
+    if (search.classCodes && search.classCodes.length > 0) {
+      const codes = search.classCodes;
+      query = query.where((eb) =>
+        eb.or(
+          codes.flatMap((code) => [
+            eb('class_code', '=', code),
+            eb('class_code', 'like', `${escapeLike(code)}.%`),
+          ]),
+        ),
+      );
+    }
+    const [rows, count] = await Promise.all([
+      query.selectAll().orderBy('id', 'asc').limit(search.limit).offset(search.offset).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
+  /** The most-read visible books that have at least one volume. */
+  async hotBooks(
+    offset: number,
+    limit: number,
+    tx: DbOrTx = this.db,
+  ): Promise<{ rows: BookRow[]; total: number }> {
+    const base = tx
+      .selectFrom('books')
+      .where('is_visible', '=', 1)
+      .where('audit_status', '=', '2')
+      .where((eb) =>
+        eb.exists(eb.selectFrom('volumes').select('volumes.id').whereRef('volumes.book_id', '=', 'books.id')),
+      );
+    const [rows, count] = await Promise.all([
+      base
+        .selectAll('books')
+        .orderBy('view_count', 'desc')
+        .orderBy('id', 'asc')
+        .limit(limit)
+        .offset(offset)
+        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
+  async incrementViews(id: number, tx: DbOrTx = this.db): Promise<void> {
+    await tx
+      .updateTable('books')
+      .set((eb) => ({ view_count: eb('view_count', '+', 1) }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Visible, published, open books with their volume ids: what IIIF clients may read without a login. */
+  async publicBooks(tx: DbOrTx = this.db): Promise<Array<{ book: BookRow; volumeIds: number[] }>> {
+    const books = await tx
+      .selectFrom('books')
+      .selectAll()
+      .where('is_visible', '=', 1)
+      .where('audit_status', '=', '2')
+      .where('is_open', '=', 1)
+      .orderBy('id')
+      .execute();
+    if (books.length === 0) return [];
+    const volumes = await tx
+      .selectFrom('volumes')
+      .select(['id', 'book_id'])
+      .where(
+        'book_id',
+        'in',
+        books.map((b) => b.id),
+      )
+      .orderBy('sort')
+      .orderBy('id')
+      .execute();
+    return books
+      .map((book) => ({ book, volumeIds: volumes.filter((v) => v.book_id === book.id).map((v) => v.id) }))
+      .filter((entry) => entry.volumeIds.length > 0);
+  }
+
+  // Volumes
+
+  async listVolumes(bookId: number, tx: DbOrTx = this.db): Promise<VolumeWithCount[]> {
+    const rows = await tx
+      .selectFrom('volumes')
+      .selectAll('volumes')
+      .select((eb) =>
+        eb
+          .selectFrom('pages')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('pages.volume_id', '=', 'volumes.id')
+          .as('image_count'),
+      )
+      .where('book_id', '=', bookId)
+      .orderBy('sort')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => ({ ...row, image_count: Number(row.image_count ?? 0) }));
+  }
+
+  async findVolume(id: number, tx: DbOrTx = this.db): Promise<VolumeRow | undefined> {
+    return tx.selectFrom('volumes').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async createVolume(
+    volume: { bookId: number; name: string; introduction: string | null; sort: number },
+    tx: DbOrTx = this.db,
+  ) {
+    const row = await tx
+      .insertInto('volumes')
+      .values({
+        book_id: volume.bookId,
+        name: volume.name,
+        introduction: volume.introduction,
+        sort: volume.sort,
+        created_at: nowIso(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async deleteVolumesOfBook(bookId: number, tx: DbOrTx = this.db): Promise<void> {
+    await tx.deleteFrom('volumes').where('book_id', '=', bookId).execute();
+  }
+
+  // Pages
+
+  async listPages(volumeId: number, tx: DbOrTx = this.db): Promise<PageRow[]> {
+    return tx.selectFrom('pages').selectAll().where('volume_id', '=', volumeId).orderBy('seq').execute();
+  }
+
+  async findPage(id: number, tx: DbOrTx = this.db): Promise<PageRow | undefined> {
+    return tx.selectFrom('pages').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** The first page of the book's first volume: its cover. */
+  async coverPage(bookId: number, tx: DbOrTx = this.db): Promise<PageRow | undefined> {
+    return tx
+      .selectFrom('pages')
+      .innerJoin('volumes', 'volumes.id', 'pages.volume_id')
+      .selectAll('pages')
+      .where('pages.book_id', '=', bookId)
+      .orderBy('volumes.sort')
+      .orderBy('volumes.id')
+      .orderBy('pages.seq')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /** Cover page ids of several books at once, for lists. */
+  async coverPageIds(bookIds: number[], tx: DbOrTx = this.db): Promise<Map<number, number>> {
+    const covers = new Map<number, number>();
+    if (bookIds.length === 0) return covers;
+    const rows = await tx
+      .selectFrom('pages')
+      .innerJoin('volumes', 'volumes.id', 'pages.volume_id')
+      .select(['pages.book_id', 'pages.id', 'volumes.sort', 'volumes.id as volume_id', 'pages.seq'])
+      .where('pages.book_id', 'in', bookIds)
+      .where('pages.seq', '=', 1)
+      .orderBy('volumes.sort')
+      .orderBy('volumes.id')
+      .execute();
+    for (const row of rows) if (!covers.has(row.book_id)) covers.set(row.book_id, row.id);
+    return covers;
+  }
+
+  async createPage(
+    page: {
+      volumeId: number;
+      bookId: number;
+      seq: number;
+      name: string;
+      width: number;
+      height: number;
+      masterKey: string;
+      ocrJson: string | null;
+    },
+    tx: DbOrTx = this.db,
+  ): Promise<number> {
+    const row = await tx
+      .insertInto('pages')
+      .values({
+        volume_id: page.volumeId,
+        book_id: page.bookId,
+        seq: page.seq,
+        name: page.name,
+        width: page.width,
+        height: page.height,
+        master_key: page.masterKey,
+        ocr_json: page.ocrJson,
+        created_at: nowIso(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  async setPyramid(
+    pageId: number,
+    pyramidKey: string | null,
+    status: 'ready' | 'failed',
+    tx: DbOrTx = this.db,
+  ) {
+    await tx.updateTable('pages').set({ pyramid_key: pyramidKey, status }).where('id', '=', pageId).execute();
+  }
+
+  async pendingPageIds(tx: DbOrTx = this.db): Promise<number[]> {
+    const rows = await tx
+      .selectFrom('pages')
+      .select('id')
+      .where('status', '=', 'pending')
+      .orderBy('id')
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  // Directory
+
+  async listDirectory(
+    volumeId: number,
+    tx: DbOrTx = this.db,
+  ): Promise<Array<DirectoryRow & { page_seq: number | null }>> {
+    return tx
+      .selectFrom('directories')
+      .leftJoin('pages', 'pages.id', 'directories.page_id')
+      .selectAll('directories')
+      .select('pages.seq as page_seq')
+      .where('directories.volume_id', '=', volumeId)
+      .orderBy('directories.sort')
+      .orderBy('directories.id')
+      .execute();
+  }
+
+  async createDirectoryEntry(
+    entry: {
+      volumeId: number;
+      bookId: number;
+      parentId: number | null;
+      name: string;
+      pageId: number | null;
+      sort: number;
+    },
+    tx: DbOrTx = this.db,
+  ): Promise<number> {
+    const row = await tx
+      .insertInto('directories')
+      .values({
+        volume_id: entry.volumeId,
+        book_id: entry.bookId,
+        parent_id: entry.parentId,
+        name: entry.name,
+        page_id: entry.pageId,
+        sort: entry.sort,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  // Privileges and footprints
+
+  async hasActivePrivilege(
+    userId: number,
+    bookId: number,
+    now: string,
+    tx: DbOrTx = this.db,
+  ): Promise<boolean> {
+    const row = await tx
+      .selectFrom('book_privileges')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('book_id', '=', bookId)
+      .where('starts_at', '<=', now)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async grantPrivilege(
+    userId: number,
+    bookId: number,
+    startsAt: string,
+    expiresAt: string,
+    tx: DbOrTx = this.db,
+  ) {
+    await tx
+      .insertInto('book_privileges')
+      .values({
+        user_id: userId,
+        book_id: bookId,
+        starts_at: startsAt,
+        expires_at: expiresAt,
+        created_at: nowIso(),
+      })
+      .execute();
+  }
+
+  async addFootprint(
+    userId: number,
+    bookId: number,
+    volumeId: number | null,
+    tx: DbOrTx = this.db,
+  ): Promise<void> {
+    await tx
+      .insertInto('footprints')
+      .values({ user_id: userId, book_id: bookId, volume_id: volumeId, created_at: nowIso() })
+      .execute();
+  }
+
+  async countFootprints(userId: number, tx: DbOrTx = this.db): Promise<number> {
+    const row = await tx
+      .selectFrom('footprints')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+}
+
+/** Escapes LIKE wildcards so a search for "100%" matches the text literally. */
+export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -1,0 +1,133 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  BookDetail,
+  BookPage,
+  BookSearchQuery,
+  Classification,
+  DirectoryNode,
+  ErrorBody,
+  PageQuery,
+  ReaderData,
+  UpdateBookRequest,
+  Volume,
+} from '@guji/shared';
+import { viewerOf } from '../../http/session.ts';
+import type { RouteModule } from '../types.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const Id = z.coerce.number().int().positive();
+
+/** Catalogue: classification tree, hot list, title search, book detail, volumes, directory, reader. */
+export const catalogRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const catalog = context.services.catalog;
+
+  r.get(
+    '/api/classifications',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Classification dictionary as a tree (spec getFirstClassCode/getLowClassCode)',
+        response: { 200: z.array(Classification) },
+      },
+    },
+    () => catalog.classificationTree(),
+  );
+
+  r.get(
+    '/api/books/hot',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Most-read visible books (spec topViews)',
+        querystring: PageQuery.extend({ pageSize: z.coerce.number().int().min(1).max(48).default(8) }),
+        response: { 200: BookPage },
+      },
+    },
+    (request) => catalog.hot(request.query.pageNum, request.query.pageSize),
+  );
+
+  r.get(
+    '/api/books',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Title search with a classification filter (spec queryCatalogBySort)',
+        querystring: BookSearchQuery,
+        response: { 200: BookPage, ...errors },
+      },
+    },
+    (request) => catalog.search(request.query, viewerOf(request)),
+  );
+
+  r.get(
+    '/api/books/:catalogId',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Book detail with the access decision for this viewer (spec getDetailCatalog)',
+        params: z.object({ catalogId: Id }),
+        response: { 200: BookDetail, ...errors },
+      },
+    },
+    (request) => catalog.detail(request.params.catalogId, viewerOf(request)),
+  );
+
+  r.patch(
+    '/api/books/:catalogId',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Change a book’s fields, visibility and online reading (catalogue staff)',
+        params: z.object({ catalogId: Id }),
+        body: UpdateBookRequest,
+        response: { 200: BookDetail, ...errors },
+      },
+    },
+    (request) => catalog.update(request.params.catalogId, request.body, viewerOf(request)),
+  );
+
+  r.get(
+    '/api/books/:catalogId/volumes',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Volumes of a book (spec getFasciclesByCataId)',
+        params: z.object({ catalogId: Id }),
+        response: { 200: z.array(Volume), ...errors },
+      },
+    },
+    (request) => catalog.volumes(request.params.catalogId, viewerOf(request)),
+  );
+
+  r.get(
+    '/api/volumes/:fascicleId/directory',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Directory tree of a volume (spec getDirectorys)',
+        params: z.object({ fascicleId: Id }),
+        response: { 200: z.array(DirectoryNode), ...errors },
+      },
+    },
+    (request) => catalog.directory(request.params.fascicleId, viewerOf(request)),
+  );
+
+  r.get(
+    '/api/reader',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary:
+          'Open a volume in the reader: access rule, pages and directory; records a view and a footprint',
+        querystring: z.object({ catalogId: Id, fascicleId: Id.optional() }),
+        response: { 200: ReaderData, ...errors },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      return catalog.reader(request.query.catalogId, request.query.fascicleId, viewerOf(request));
+    },
+  );
+};

@@ -1,0 +1,214 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Db } from '../db/database.ts';
+import type { CatalogRepository } from '../repositories/catalog.repository.ts';
+import type { JobQueue } from '../jobs/queue.ts';
+import { badRequest } from '../errors.ts';
+import { sniffImage } from './image-sniff.ts';
+
+/** Largest page accepted, in pixels (decompression bombs). */
+export const MAX_PAGE_PIXELS = 200_000_000;
+
+export interface IngestPage {
+  name: string;
+  /** Where the image comes from, named in error messages. */
+  source: string;
+  data: Buffer;
+  /** Ground-truth or imported OCR JSON (spec §3), stored as is. */
+  ocrJson?: unknown;
+}
+
+export interface IngestDirectoryEntry {
+  name: string;
+  /** 0-based index of the page the entry opens, or null for a heading. */
+  pageIndex: number | null;
+  children?: IngestDirectoryEntry[];
+}
+
+export interface IngestVolume {
+  name: string;
+  introduction?: string | null;
+  pages: IngestPage[];
+  directory: IngestDirectoryEntry[];
+}
+
+export interface IngestBook {
+  /** Stable key: importing the same key again replaces the book instead of adding a second. */
+  sourceKey: string;
+  title: string;
+  author?: string | null;
+  publishDynasty?: string | null;
+  coverageDynasty?: string | null;
+  editionType?: string | null;
+  callNumber?: string | null;
+  classCode?: string | null;
+  isVisible: boolean;
+  isOpen: boolean;
+  actualVolume?: number | null;
+  bookNumber?: number | null;
+  volumes: IngestVolume[];
+}
+
+const EXTENSIONS: Record<string, string> = { jpeg: 'jpg', png: 'png', tiff: 'tif' };
+
+/**
+ * Imports a book: checks every page first (type by content, size, pixel limit) so a bad file stops the
+ * import before anything is written, stores the masters, writes all rows in one transaction, then
+ * queues the pyramid of every page. Importing the same source key again replaces the earlier book.
+ */
+export class IngestService {
+  constructor(
+    private readonly db: Db,
+    private readonly catalog: CatalogRepository,
+    private readonly queue: JobQueue,
+    private readonly dataDir: string,
+  ) {}
+
+  async importBook(book: IngestBook): Promise<{ bookId: number; pageIds: number[] }> {
+    const checked = await Promise.all(
+      book.volumes.map((volume) => Promise.all(volume.pages.map((page) => checkPage(page)))),
+    );
+    for (const volume of book.volumes) checkDirectory(volume);
+
+    const stamp = Date.now().toString(36);
+    const written: string[] = [];
+    const masterKey = (v: number, p: number, kind: string) =>
+      `masters/${safeKey(book.sourceKey)}-${stamp}/${v + 1}/${String(p + 1).padStart(4, '0')}.${EXTENSIONS[kind]}`;
+    try {
+      for (const [v, volume] of book.volumes.entries()) {
+        for (const [p, page] of volume.pages.entries()) {
+          const key = masterKey(v, p, checked[v]![p]!.kind);
+          await fs.mkdir(path.dirname(path.join(this.dataDir, key)), { recursive: true });
+          await fs.writeFile(path.join(this.dataDir, key), page.data);
+          written.push(key);
+        }
+      }
+      const previous = await this.catalog.findBookBySourceKey(book.sourceKey);
+      const result = await this.db.transaction().execute(async (tx) => {
+        if (previous) await this.catalog.deleteBook(previous.id, tx);
+        const bookId = await this.catalog.createBook(
+          {
+            source_key: book.sourceKey,
+            title: book.title,
+            author: book.author ?? null,
+            publish_dynasty: book.publishDynasty ?? null,
+            coverage_dynasty: book.coverageDynasty ?? null,
+            edition_type: book.editionType ?? null,
+            call_number: book.callNumber ?? null,
+            class_code: book.classCode ?? null,
+            is_visible: book.isVisible ? 1 : 0,
+            is_open: book.isOpen ? 1 : 0,
+            actual_volume: book.actualVolume ?? book.volumes.length,
+            book_number: book.bookNumber ?? book.volumes.length,
+            view_count: previous?.view_count ?? 0,
+          },
+          tx,
+        );
+        const pageIds: number[] = [];
+        for (const [v, volume] of book.volumes.entries()) {
+          const volumeId = await this.catalog.createVolume(
+            { bookId, name: volume.name, introduction: volume.introduction ?? null, sort: v },
+            tx,
+          );
+          const ids: number[] = [];
+          for (const [p, page] of volume.pages.entries()) {
+            const info = checked[v]![p]!;
+            ids.push(
+              await this.catalog.createPage(
+                {
+                  volumeId,
+                  bookId,
+                  seq: p + 1,
+                  name: page.name,
+                  width: info.width,
+                  height: info.height,
+                  masterKey: masterKey(v, p, info.kind),
+                  ocrJson: page.ocrJson === undefined ? null : JSON.stringify(page.ocrJson),
+                },
+                tx,
+              ),
+            );
+          }
+          let sort = 0;
+          const addEntries = async (entries: IngestDirectoryEntry[], parentId: number | null) => {
+            for (const entry of entries) {
+              const id = await this.catalog.createDirectoryEntry(
+                {
+                  volumeId,
+                  bookId,
+                  parentId,
+                  name: entry.name,
+                  pageId: entry.pageIndex === null ? null : ids[entry.pageIndex]!,
+                  sort: sort++,
+                },
+                tx,
+              );
+              await addEntries(entry.children ?? [], id);
+            }
+          };
+          await addEntries(volume.directory, null);
+          pageIds.push(...ids);
+        }
+        return { bookId, pageIds };
+      });
+      for (const pageId of result.pageIds)
+        await this.queue.enqueue('images.pyramid', { pageId }, { dedupeKey: `pyramid:${pageId}` });
+      if (previous) await this.removeOldFiles(previous.id, written);
+      return result;
+    } catch (error) {
+      await Promise.all(written.map((key) => fs.rm(path.join(this.dataDir, key), { force: true })));
+      throw error;
+    }
+  }
+
+  /** Deletes master and pyramid folders of a replaced book that the new import does not use. */
+  private async removeOldFiles(oldBookId: number, keep: string[]): Promise<void> {
+    await fs.rm(path.join(this.dataDir, 'pyramids', String(oldBookId)), { recursive: true, force: true });
+    const keepDirs = new Set(keep.map((key) => key.split('/').slice(0, 2).join('/')));
+    const mastersRoot = path.join(this.dataDir, 'masters');
+    const prefix = keep[0]?.split('/')[1]?.replace(/-[^-]+$/, '');
+    if (!prefix) return;
+    for (const entry of await fs.readdir(mastersRoot).catch(() => [] as string[])) {
+      if (entry.startsWith(`${prefix}-`) && !keepDirs.has(`masters/${entry}`)) {
+        await fs.rm(path.join(mastersRoot, entry), { recursive: true, force: true });
+      }
+    }
+  }
+}
+
+async function checkPage(page: IngestPage): Promise<{ kind: string; width: number; height: number }> {
+  const kind = sniffImage(page.data);
+  if (!kind || !(kind in EXTENSIONS))
+    throw badRequest('INGEST_IMAGE_TYPE', `${page.source}：不是 JPEG、PNG 或 TIFF 图像`);
+  let meta;
+  try {
+    meta = await sharp(page.data, { limitInputPixels: MAX_PAGE_PIXELS }).metadata();
+  } catch {
+    throw badRequest('INGEST_IMAGE_BROKEN', `${page.source}：图像已损坏，无法读取`);
+  }
+  if (!meta.width || !meta.height)
+    throw badRequest('INGEST_IMAGE_BROKEN', `${page.source}：无法读取图像尺寸`);
+  if (meta.width * meta.height > MAX_PAGE_PIXELS)
+    throw badRequest('INGEST_IMAGE_TOO_LARGE', `${page.source}：图像超过 2 亿像素`);
+  return { kind, width: meta.width, height: meta.height };
+}
+
+function checkDirectory(volume: IngestVolume): void {
+  const walk = (entries: IngestDirectoryEntry[]) => {
+    for (const entry of entries) {
+      if (!entry.name.trim()) throw badRequest('INGEST_DIRECTORY', `${volume.name}：目录条目缺少名称`);
+      if (entry.pageIndex !== null && (entry.pageIndex < 0 || entry.pageIndex >= volume.pages.length)) {
+        throw badRequest(
+          'INGEST_DIRECTORY',
+          `${volume.name}：目录“${entry.name}”指向不存在的第 ${entry.pageIndex + 1} 页`,
+        );
+      }
+      walk(entry.children ?? []);
+    }
+  };
+  if (volume.pages.length === 0) throw badRequest('INGEST_EMPTY_VOLUME', `${volume.name}：没有页面图像`);
+  walk(volume.directory);
+}
+
+const safeKey = (key: string): string => key.replace(/[^A-Za-z0-9_-]/g, '_');

@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import { paged } from './common.ts';
+
+/** A node of the classification dictionary (spec §3: dictionaryId, dictionaryName, dictionaryValue). */
+export interface Classification {
+  dictionaryId: number;
+  dictionaryName: string;
+  /** The code books carry in `classCode`, e.g. `JING` for 經部, `JING.LUNYU` for a child. */
+  dictionaryValue: string;
+  children: Classification[];
+}
+export const Classification: z.ZodType<Classification> = z.lazy(() =>
+  z.object({
+    dictionaryId: z.number().int(),
+    dictionaryName: z.string(),
+    dictionaryValue: z.string(),
+    children: z.array(Classification),
+  }),
+);
+
+/** Why a book cannot be read, mirroring DESIGN.md §7. */
+export const ACCESS_REASONS = ['ok', 'login', 'noData', 'readingRoom'] as const;
+export type AccessReason = (typeof ACCESS_REASONS)[number];
+
+export const Access = z.object({
+  canRead: z.boolean(),
+  reason: z.enum(ACCESS_REASONS),
+  message: z.string().describe('Empty when readable; otherwise the exact notice of DESIGN.md §7'),
+});
+export type Access = z.infer<typeof Access>;
+
+/** A book in lists: hot list, search results (spec §3 Catalog). */
+export const BookSummary = z.object({
+  catalogId: z.number().int(),
+  title: z.string(),
+  author: z.string().nullable(),
+  publishDynasty: z.string().nullable(),
+  coverageDynasty: z.string().nullable().describe('Edition (版本)'),
+  callNumber: z.string().nullable(),
+  classCode: z.string().nullable(),
+  coverUrl: z.string().nullable().describe('IIIF thumbnail of the first page'),
+  /** The spec's isRecommend = 1: open for online reading outside the reading room. */
+  isOpen: z.boolean(),
+  viewCount: z.number().int(),
+});
+export type BookSummary = z.infer<typeof BookSummary>;
+
+export const BookPage = paged(BookSummary);
+export type BookPage = z.infer<typeof BookPage>;
+
+export const BookDetail = BookSummary.extend({
+  /** The spec's isHide = 1: visible to the public. */
+  isVisible: z.boolean(),
+  actualVolume: z.number().int().nullable().describe('Volumes (卷數) the work has'),
+  bookNumber: z.number().int().nullable().describe('Physical books (冊數) held'),
+  volumeCount: z.number().int().describe('Digitised volumes here'),
+  editionType: z.string().nullable(),
+  iiifManifestUrl: z.string().nullable().describe('IIIF Collection (several volumes) or Manifest (one)'),
+  access: Access,
+  canEdit: z.boolean().describe('Whether the current user may change this book'),
+});
+export type BookDetail = z.infer<typeof BookDetail>;
+
+export const Volume = z.object({
+  fascicleId: z.number().int(),
+  catalogId: z.number().int(),
+  name: z.string(),
+  introduction: z.string().nullable(),
+  imageCount: z.number().int(),
+  manifestUrl: z.string(),
+});
+export type Volume = z.infer<typeof Volume>;
+
+export interface DirectoryNode {
+  directoryId: number;
+  name: string;
+  /** The page this entry opens; null for a heading without its own page. */
+  imageId: number | null;
+  /** 1-based position of that page in its volume. */
+  pageNumber: number | null;
+  children: DirectoryNode[];
+}
+export const DirectoryNode: z.ZodType<DirectoryNode> = z.lazy(() =>
+  z.object({
+    directoryId: z.number().int(),
+    name: z.string(),
+    imageId: z.number().int().nullable(),
+    pageNumber: z.number().int().nullable(),
+    children: z.array(DirectoryNode),
+  }),
+);
+
+export const PageImage = z.object({
+  imageId: z.number().int(),
+  pageNumber: z.number().int().describe('1-based position in the volume'),
+  name: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  iiifBase: z.string().describe('IIIF Image API base URI; append /info.json'),
+  thumbnailUrl: z.string(),
+});
+export type PageImage = z.infer<typeof PageImage>;
+
+/** Everything the reader needs for one volume, returned only when the book may be read. */
+export const ReaderData = z.object({
+  book: z.object({ catalogId: z.number().int(), title: z.string(), callNumber: z.string().nullable() }),
+  volumes: z.array(Volume),
+  volume: Volume,
+  directory: z.array(DirectoryNode),
+  pages: z.array(PageImage),
+});
+export type ReaderData = z.infer<typeof ReaderData>;
+
+export const BookSearchQuery = z.object({
+  title: z.string().trim().max(100).optional(),
+  classCode: z.string().trim().max(60).optional(),
+  pageNum: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(50).default(6),
+});
+export type BookSearchQuery = z.infer<typeof BookSearchQuery>;
+
+export const UpdateBookRequest = z.object({
+  title: z.string().trim().min(1, '请输入书名').max(200).optional(),
+  author: z.string().trim().max(200).nullable().optional(),
+  publishDynasty: z.string().trim().max(100).nullable().optional(),
+  coverageDynasty: z.string().trim().max(200).nullable().optional(),
+  callNumber: z.string().trim().max(100).nullable().optional(),
+  classCode: z.string().trim().max(60).nullable().optional(),
+  actualVolume: z.number().int().min(0).max(100000).nullable().optional(),
+  bookNumber: z.number().int().min(0).max(100000).nullable().optional(),
+  isVisible: z.boolean().optional(),
+  isOpen: z.boolean().optional(),
+});
+export type UpdateBookRequest = z.infer<typeof UpdateBookRequest>;
+
+/** Zoom levels of the reader in percent (spec §9): 10–100 step 10, then 120–200 step 20. */
+export const ZOOM_LEVELS: readonly number[] = [
+  ...Array.from({ length: 10 }, (_, i) => (i + 1) * 10),
+  ...Array.from({ length: 5 }, (_, i) => 120 + i * 20),
+];
+
+/** The largest zoom level (percent) at which a page of this size fits the viewport. */
+export function fittingZoom(
+  page: { width: number; height: number },
+  viewport: { width: number; height: number },
+): number {
+  const fit = Math.min(viewport.width / page.width, viewport.height / page.height) * 100;
+  const levels = ZOOM_LEVELS.filter((level) => level <= fit);
+  return levels.length ? levels[levels.length - 1]! : ZOOM_LEVELS[0]!;
+}
+
+/** The reader's page box: digits only, clamped to 1..total; empty or 0 gives 1 (spec §5). */
+export function clampPageNumber(input: string, total: number): number {
+  const digits = input.replace(/\D/g, '');
+  const value = digits === '' ? 0 : Number(digits);
+  if (value < 1) return 1;
+  return Math.min(value, Math.max(1, total));
+}
+
+/** Page sizes of spec §9. */
+export const PAGE_SIZES = {
+  hot: 8,
+  search: 6,
+  advanced: 8,
+  personal: 10,
+  ownPrints: 6,
+  adminPrint: 8,
+} as const;
