@@ -19,7 +19,7 @@ import { healthRoutes } from './routes/health/health.route.ts';
 import { siteRoutes } from './routes/site/site.route.ts';
 import { authRoutes } from './routes/auth/auth.route.ts';
 import { meRoutes } from './routes/me/me.route.ts';
-import { adminRoutes } from './routes/admin/admin.route.ts';
+import { adminRoutes, importRoutes } from './routes/admin/admin.route.ts';
 import { catalogRoutes } from './routes/catalog/catalog.route.ts';
 import { iiifRoutes } from './routes/iiif/iiif.route.ts';
 
@@ -62,7 +62,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   });
   await app.register(cookie);
   await app.register(rateLimit, { global: false });
-  await app.register(multipart, { limits: { fileSize: 50 * 1024 * 1024, files: 1, fields: 20 } });
+  await app.register(multipart, { limits: { fileSize: 2 * 1024 ** 3, files: 1, fields: 20 } });
   await app.register(swagger, {
     openapi: {
       info: {
@@ -88,6 +88,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     authRoutes,
     meRoutes,
     adminRoutes,
+    importRoutes,
     catalogRoutes,
     iiifRoutes,
   ])

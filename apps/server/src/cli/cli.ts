@@ -7,6 +7,18 @@ import { buildApp } from '../app.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 import { openDatabase } from '../db/database.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import {
+  FolderSource,
+  ZipSource,
+  importPackage,
+  parseCsvMetadata,
+  parseJsonMetadata,
+  readPackageMetadata,
+  type BookInput,
+  type ImageSource,
+} from '../services/import-package.ts';
 
 const USAGE = `用法: guji <命令> [选项]
   serve                 启动网站与 API（默认同时在进程内运行后台任务；JOBS_IN_PROCESS=false 关闭）
@@ -15,6 +27,8 @@ const USAGE = `用法: guji <命令> [选项]
   create-admin --login NAME --password PASS [--phone PHONE] [--role admin]
                         创建管理员账号（已存在则重设密码与角色）
   demo-accounts         创建演示账号（见 README）
+  import <metadata.json | metadata.csv | package.zip>
+                        导入古籍：元数据文件与各卷图像目录，或含 metadata.json/csv 的 zip；可重复执行
 `;
 
 /** Runs one command; returns the exit code for short commands, undefined for long-running ones. */
@@ -34,6 +48,8 @@ export async function runCli(argv: string[], config: Config): Promise<number | u
     }
     case 'create-admin':
       return createAdmin(config, rest);
+    case 'import':
+      return importCommand(config, rest);
     case 'demo-accounts': {
       const context = await createContext(config);
       try {
@@ -105,6 +121,40 @@ async function worker(config: Config, once: boolean): Promise<number | undefined
   jobWorker.start();
   log.info({ worker: jobWorker.id }, 'worker started');
   return undefined;
+}
+
+async function importCommand(config: Config, args: string[]): Promise<number> {
+  const [file] = args;
+  if (!file) {
+    console.error('需要元数据文件或 zip 包的路径');
+    return 2;
+  }
+  const context = await createContext(config);
+  try {
+    let source: ImageSource;
+    let books: BookInput[];
+    if (file.toLowerCase().endsWith('.zip')) {
+      source = await ZipSource.open(await fs.readFile(file), path.basename(file));
+      books = await readPackageMetadata(source);
+    } else {
+      source = new FolderSource(path.dirname(path.resolve(file)));
+      const text = await fs.readFile(file, 'utf8');
+      books = file.toLowerCase().endsWith('.csv')
+        ? parseCsvMetadata(text, path.basename(file))
+        : parseJsonMetadata(text, path.basename(file));
+    }
+    const results = await importPackage(context.services.ingest, books, source);
+    for (const r of results)
+      console.log(
+        `已导入《${r.title}》（id ${r.bookId}），${r.pageIds.length} 页；金字塔图像在后台任务中生成`,
+      );
+    return 0;
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    return 1;
+  } finally {
+    await context.close();
+  }
 }
 
 async function createAdmin(config: Config, args: string[]): Promise<number> {

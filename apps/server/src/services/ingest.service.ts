@@ -65,11 +65,17 @@ export class IngestService {
     private readonly dataDir: string,
   ) {}
 
-  async importBook(book: IngestBook): Promise<{ bookId: number; pageIds: number[] }> {
+  /** Checks every page and directory entry of a book without writing anything. */
+  async validate(book: IngestBook): Promise<Array<Array<{ kind: string; width: number; height: number }>>> {
     const checked = await Promise.all(
       book.volumes.map((volume) => Promise.all(volume.pages.map((page) => checkPage(page)))),
     );
     for (const volume of book.volumes) checkDirectory(volume);
+    return checked;
+  }
+
+  async importBook(book: IngestBook): Promise<{ bookId: number; pageIds: number[] }> {
+    const checked = await this.validate(book);
 
     const stamp = Date.now().toString(36);
     const written: string[] = [];

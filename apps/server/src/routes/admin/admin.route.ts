@@ -2,6 +2,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorBody, SmsOutboxEntry } from '@guji/shared';
 import { requireRole } from '../../http/session.ts';
+import { badRequest } from '../../errors.ts';
+import { ZipSource, importPackage, readPackageMetadata } from '../../services/import-package.ts';
 import type { RouteModule } from '../types.ts';
 
 /** Administrator tools of the account system. */
@@ -31,6 +33,43 @@ export const adminRoutes: RouteModule = (app, { context }) => {
           createdAt: row.created_at,
         })),
       };
+    },
+  );
+};
+
+/** Administrator import of a package zip (metadata.json or metadata.csv plus image folders). */
+export const importRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post(
+    '/api/admin/import',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Import books from a zip package (catalogue staff); re-importing the same sourceKey replaces the book',
+        consumes: ['multipart/form-data'],
+        response: {
+          200: z.object({
+            books: z.array(
+              z.object({ title: z.string(), bookId: z.number().int(), pages: z.number().int() }),
+            ),
+          }),
+          400: ErrorBody,
+          401: ErrorBody,
+          403: ErrorBody,
+          413: ErrorBody,
+        },
+      },
+    },
+    async (request) => {
+      requireRole(request, 'catalogAdmin');
+      const file = await request.file({ limits: { fileSize: 2 * 1024 ** 3, files: 1 } });
+      if (!file) throw badRequest('IMPORT_ZIP', '请上传 zip 包');
+      if (!file.filename.toLowerCase().endsWith('.zip')) throw badRequest('IMPORT_ZIP', '只接受 .zip 文件');
+      const data = await file.toBuffer();
+      const source = await ZipSource.open(data, file.filename);
+      const results = await importPackage(context.services.ingest, await readPackageMetadata(source), source);
+      return { books: results.map((r) => ({ title: r.title, bookId: r.bookId, pages: r.pageIds.length })) };
     },
   );
 };

@@ -148,18 +148,16 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
         repo.listVolumes(book.id),
         catalog.directory(volume.id, { userId: null, roles: ['catalogAdmin'], readingRoom: false }),
       ]);
-      return reply
-        .type('application/ld+json;profile="http://iiif.io/api/presentation/3/context.json"')
-        .send(
-          buildManifest({
-            base: baseOf(request),
-            book,
-            volume,
-            volumeCount: volumes.length,
-            pages,
-            directory,
-          }),
-        );
+      return reply.type('application/ld+json;profile="http://iiif.io/api/presentation/3/context.json"').send(
+        buildManifest({
+          base: baseOf(request),
+          book,
+          volume,
+          volumeCount: volumes.length,
+          pages,
+          directory,
+        }),
+      );
     },
   );
 

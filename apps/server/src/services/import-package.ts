@@ -1,0 +1,381 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import yauzl from 'yauzl';
+import { z } from 'zod';
+import { badRequest } from '../errors.ts';
+import type { IngestBook, IngestDirectoryEntry, IngestService } from './ingest.service.ts';
+
+/**
+ * Import packages: a metadata file (JSON or CSV) naming, per volume, a folder of page images, either
+ * on disk or inside a zip. Everything is checked before anything is written; errors name the file,
+ * row and field. Page order is the natural order of file names (2.jpg before 10.jpg).
+ */
+
+export const IMAGE_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.tif', '.tiff'];
+export const ZIP_LIMITS = {
+  maxEntries: 5000,
+  maxTotalBytes: 4 * 1024 ** 3,
+  maxEntryBytes: 300 * 1024 ** 2,
+} as const;
+
+interface DirectoryInput {
+  name: string;
+  page?: number | null | undefined;
+  children?: DirectoryInput[] | undefined;
+}
+const DirectoryInput: z.ZodType<DirectoryInput> = z.lazy(() =>
+  z.object({
+    name: z.string().trim().min(1, '目录名称不能为空'),
+    page: z.number().int().min(1, '目录页码从 1 开始').nullable().optional(),
+    children: z.array(DirectoryInput).optional(),
+  }),
+);
+
+const VolumeInput = z.object({
+  name: z.string().trim().min(1, '请填写卷册名称'),
+  introduction: z.string().trim().optional(),
+  /** Folder of this volume's images, relative to the metadata file (or the zip's root). */
+  images: z.string().trim().min(1, '请填写图像目录'),
+  directory: z.array(DirectoryInput).default([]),
+});
+
+const BookInput = z.object({
+  sourceKey: z.string().trim().min(1, '请填写 sourceKey（用于重复导入时识别同一部书）').max(200),
+  title: z.string().trim().min(1, '请填写书名').max(200),
+  author: z.string().trim().max(200).optional(),
+  publishDynasty: z.string().trim().max(100).optional(),
+  coverageDynasty: z.string().trim().max(200).optional(),
+  editionType: z.string().trim().max(100).optional(),
+  callNumber: z.string().trim().max(100).optional(),
+  classCode: z.string().trim().max(60).optional(),
+  isVisible: z.boolean().default(true),
+  isOpen: z.boolean().default(false),
+  volumes: z.array(VolumeInput).min(1, '至少需要一个卷册'),
+});
+export type BookInput = z.infer<typeof BookInput>;
+
+const MetadataFile = z.union([BookInput, z.object({ books: z.array(BookInput).min(1) })]);
+
+function zodMessage(file: string, error: z.ZodError, row?: number): string {
+  const issue = error.issues[0]!;
+  const where = [
+    row !== undefined ? `第 ${row} 行` : '',
+    issue.path.length ? `字段 ${issue.path.join('.')}` : '',
+  ]
+    .filter(Boolean)
+    .join('，');
+  return `${file}${where ? `（${where}）` : ''}：${issue.message}`;
+}
+
+/** Reads the books of a JSON metadata file: one book, or `{ books: [...] }`. */
+export function parseJsonMetadata(text: string, file: string): BookInput[] {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw badRequest(
+      'IMPORT_METADATA',
+      `${file}：不是有效的 JSON（${error instanceof Error ? error.message : ''}）`,
+    );
+  }
+  const parsed = MetadataFile.safeParse(data);
+  if (!parsed.success) throw badRequest('IMPORT_METADATA', zodMessage(file, parsed.error));
+  return 'books' in parsed.data ? parsed.data.books : [parsed.data];
+}
+
+export const CSV_COLUMNS = [
+  'sourceKey',
+  'title',
+  'author',
+  'publishDynasty',
+  'coverageDynasty',
+  'callNumber',
+  'classCode',
+  'isVisible',
+  'isOpen',
+  'volumeName',
+  'images',
+  'directory',
+] as const;
+
+/**
+ * Reads a CSV metadata file: one row per volume, rows of the same sourceKey form one book (book fields
+ * from its first row). `directory` is `名稱:頁碼|名稱:頁碼`; booleans are 1/0 or true/false.
+ */
+export function parseCsvMetadata(text: string, file: string): BookInput[] {
+  const rows = parseCsv(text.replace(/^\uFEFF/, ''));
+  const header = rows.shift();
+  if (!header) throw badRequest('IMPORT_METADATA', `${file}：文件为空`);
+  const missing = ['sourceKey', 'title', 'volumeName', 'images'].filter((c) => !header.includes(c));
+  if (missing.length) throw badRequest('IMPORT_METADATA', `${file}：缺少列 ${missing.join('、')}`);
+  const books = new Map<string, { input: Record<string, unknown>; row: number }>();
+  rows.forEach((cells, index) => {
+    const row = index + 2;
+    if (cells.every((c) => c.trim() === '')) return;
+    const value = (column: string) => cells[header.indexOf(column)]?.trim() ?? '';
+    const bool = (column: string, fallback: boolean) => {
+      const text = value(column).toLowerCase();
+      if (text === '') return fallback;
+      if (['1', 'true', '是'].includes(text)) return true;
+      if (['0', 'false', '否'].includes(text)) return false;
+      throw badRequest('IMPORT_METADATA', `${file}（第 ${row} 行，字段 ${column}）：应为 1 或 0`);
+    };
+    const directory = value('directory')
+      .split('|')
+      .filter(Boolean)
+      .map((entry) => {
+        const match = /^(.*):(\d+)$/.exec(entry.trim());
+        if (!match)
+          throw badRequest(
+            'IMPORT_METADATA',
+            `${file}（第 ${row} 行，字段 directory）：“${entry}”应为 名称:页码`,
+          );
+        return { name: match[1]!.trim(), page: Number(match[2]) };
+      });
+    const key = value('sourceKey');
+    const volume = { name: value('volumeName'), images: value('images'), directory };
+    const existing = books.get(key);
+    if (existing) {
+      (existing.input.volumes as unknown[]).push(volume);
+      return;
+    }
+    const optional = (column: string) => (value(column) ? { [column]: value(column) } : {});
+    books.set(key, {
+      row,
+      input: {
+        sourceKey: key,
+        title: value('title'),
+        ...optional('author'),
+        ...optional('publishDynasty'),
+        ...optional('coverageDynasty'),
+        ...optional('callNumber'),
+        ...optional('classCode'),
+        isVisible: bool('isVisible', true),
+        isOpen: bool('isOpen', false),
+        volumes: [volume],
+      },
+    });
+  });
+  if (books.size === 0) throw badRequest('IMPORT_METADATA', `${file}：没有数据行`);
+  return [...books.values()].map(({ input, row }) => {
+    const parsed = BookInput.safeParse(input);
+    if (!parsed.success) throw badRequest('IMPORT_METADATA', zodMessage(file, parsed.error, row));
+    return parsed.data;
+  });
+}
+
+/** A small RFC 4180 CSV reader: quoted fields, doubled quotes, CRLF or LF. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || row.length) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** Where page images come from: a folder on disk or a zip. Paths use forward slashes. */
+export interface ImageSource {
+  /** Image files directly inside `folder`, in natural name order. */
+  list(folder: string): Promise<string[]>;
+  read(file: string): Promise<Buffer>;
+  readText(file: string): Promise<string | undefined>;
+}
+
+const naturalOrder = new Intl.Collator('zh', { numeric: true }).compare;
+const isImage = (name: string) => IMAGE_EXTENSIONS.includes(path.extname(name).toLowerCase());
+const normalizeFolder = (folder: string) =>
+  folder.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');
+
+/** Refuses paths that leave the package: absolute, drive letters, `..` segments. */
+export function assertInside(name: string, where: string): void {
+  const normal = name.replace(/\\/g, '/');
+  if (normal.startsWith('/') || /^[A-Za-z]:/.test(normal) || normal.split('/').includes('..')) {
+    throw badRequest('IMPORT_UNSAFE_PATH', `${where}：路径“${name}”指向包外，已拒绝`);
+  }
+}
+
+export class FolderSource implements ImageSource {
+  constructor(private readonly root: string) {}
+  async list(folder: string): Promise<string[]> {
+    assertInside(folder, '元数据');
+    const dir = path.join(this.root, normalizeFolder(folder));
+    let names: string[];
+    try {
+      names = await fs.readdir(dir);
+    } catch {
+      throw badRequest('IMPORT_FOLDER', `图像目录不存在：${folder}`);
+    }
+    return names
+      .filter(isImage)
+      .sort(naturalOrder)
+      .map((name) => `${normalizeFolder(folder)}/${name}`);
+  }
+  read(file: string): Promise<Buffer> {
+    return fs.readFile(path.join(this.root, file));
+  }
+  async readText(file: string): Promise<string | undefined> {
+    return fs.readFile(path.join(this.root, file), 'utf8').catch(() => undefined);
+  }
+}
+
+/** A zip read fully into memory after its entries are checked (paths, count, sizes). */
+export class ZipSource implements ImageSource {
+  private constructor(private readonly files: Map<string, Buffer>) {}
+
+  static async open(data: Buffer, where = 'zip'): Promise<ZipSource> {
+    const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+      yauzl.fromBuffer(
+        data,
+        { lazyEntries: true, validateEntrySizes: true, strictFileNames: false },
+        (error, file) =>
+          error || !file ? reject(badRequest('IMPORT_ZIP', `${where}：不是有效的 zip 文件`)) : resolve(file),
+      ),
+    );
+    const files = new Map<string, Buffer>();
+    let total = 0;
+    let count = 0;
+    await new Promise<void>((resolve, reject) => {
+      const fail = (error: unknown) => {
+        zip.close();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      };
+      zip.on('error', (error: Error) => {
+        // yauzl refuses `../` and absolute names itself; say so in the same words as our own check.
+        const unsafe = /(invalid relative path|absolute path): (.*)$/.exec(error.message);
+        fail(
+          unsafe
+            ? badRequest('IMPORT_UNSAFE_PATH', `${where}：路径“${unsafe[2]}”指向包外，已拒绝`)
+            : badRequest('IMPORT_ZIP', `${where}：zip 文件已损坏`),
+        );
+      });
+      zip.on('end', resolve);
+      zip.on('entry', (entry: yauzl.Entry) => {
+        try {
+          assertInside(entry.fileName, where);
+          if (++count > ZIP_LIMITS.maxEntries)
+            throw badRequest('IMPORT_ZIP', `${where}：文件数超过 ${ZIP_LIMITS.maxEntries}`);
+          if (entry.fileName.endsWith('/') || entry.fileName.startsWith('__MACOSX/')) return zip.readEntry();
+          if (entry.uncompressedSize > ZIP_LIMITS.maxEntryBytes)
+            throw badRequest('IMPORT_ZIP', `${where}：${entry.fileName} 过大`);
+          total += entry.uncompressedSize;
+          if (total > ZIP_LIMITS.maxTotalBytes)
+            throw badRequest('IMPORT_ZIP', `${where}：解压后总大小超过上限`);
+        } catch (error) {
+          return fail(error);
+        }
+        zip.openReadStream(entry, (error, stream) => {
+          if (error || !stream) return fail(badRequest('IMPORT_ZIP', `${where}：无法读取 ${entry.fileName}`));
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('error', () => fail(badRequest('IMPORT_ZIP', `${where}：${entry.fileName} 已损坏`)));
+          stream.on('end', () => {
+            files.set(entry.fileName.replace(/\\/g, '/'), Buffer.concat(chunks));
+            zip.readEntry();
+          });
+        });
+      });
+      zip.readEntry();
+    });
+    return new ZipSource(files);
+  }
+
+  list(folder: string): Promise<string[]> {
+    assertInside(folder, '元数据');
+    const prefix = normalizeFolder(folder);
+    const inFolder = [...this.files.keys()].filter((name) => {
+      const dir = name.includes('/') ? name.slice(0, name.lastIndexOf('/')) : '';
+      return dir === prefix && isImage(name);
+    });
+    if (inFolder.length === 0 && ![...this.files.keys()].some((n) => n.startsWith(`${prefix}/`))) {
+      return Promise.reject(badRequest('IMPORT_FOLDER', `图像目录不存在：${folder}`));
+    }
+    return Promise.resolve(inFolder.sort(naturalOrder));
+  }
+  read(file: string): Promise<Buffer> {
+    const data = this.files.get(file);
+    return data ? Promise.resolve(data) : Promise.reject(badRequest('IMPORT_FOLDER', `文件不存在：${file}`));
+  }
+  readText(file: string): Promise<string | undefined> {
+    return Promise.resolve(this.files.get(file)?.toString('utf8'));
+  }
+}
+
+/** The metadata file of a package: metadata.json or metadata.csv at its root. */
+export async function readPackageMetadata(source: ImageSource): Promise<BookInput[]> {
+  const json = await source.readText('metadata.json');
+  if (json !== undefined) return parseJsonMetadata(json, 'metadata.json');
+  const csv = await source.readText('metadata.csv');
+  if (csv !== undefined) return parseCsvMetadata(csv, 'metadata.csv');
+  throw badRequest('IMPORT_METADATA', '包中缺少 metadata.json 或 metadata.csv');
+}
+
+/** Checks every book and page of a package, then imports the books one by one. */
+export async function importPackage(ingest: IngestService, books: BookInput[], source: ImageSource) {
+  const prepared: IngestBook[] = [];
+  for (const book of books) {
+    const volumes = [];
+    for (const volume of book.volumes) {
+      const files = await source.list(volume.images);
+      if (files.length === 0)
+        throw badRequest(
+          'IMPORT_FOLDER',
+          `${book.title} ${volume.name}：目录 ${volume.images} 中没有 JPEG、PNG 或 TIFF 图像`,
+        );
+      const toEntries = (entries: DirectoryInput[]): IngestDirectoryEntry[] =>
+        entries.map((entry) => {
+          if (entry.page && entry.page > files.length) {
+            throw badRequest(
+              'IMPORT_DIRECTORY',
+              `${book.title} ${volume.name}：目录“${entry.name}”的页码 ${entry.page} 超过图像数 ${files.length}`,
+            );
+          }
+          return {
+            name: entry.name,
+            pageIndex: entry.page ? entry.page - 1 : null,
+            children: toEntries(entry.children ?? []),
+          };
+        });
+      volumes.push({
+        name: volume.name,
+        introduction: volume.introduction ?? null,
+        directory: toEntries(volume.directory),
+        pages: await Promise.all(
+          files.map(async (file, index) => ({
+            name: `第${index + 1}頁`,
+            source: file,
+            data: await source.read(file),
+          })),
+        ),
+      });
+    }
+    prepared.push({ ...book, volumes });
+  }
+  for (const book of prepared) await ingest.validate(book);
+  const results = [];
+  for (const book of prepared) results.push({ title: book.title, ...(await ingest.importBook(book)) });
+  return results;
+}
