@@ -21,6 +21,7 @@ const EnvSchema = z.object({
   SSO_SECRET: z.string().optional(),
   PUBLIC_ORIGIN: z.string().optional(),
   JOBS_IN_PROCESS: z.enum(['true', 'false']).default('true'),
+  DEMO_LIBRARY: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SMS_PROVIDER: z.enum(['outbox']).default('outbox'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
@@ -49,6 +50,8 @@ export interface Config {
   /** Extra origins accepted by the CSRF check besides the request's own host. */
   publicOrigin: string | undefined;
   jobsInProcess: boolean;
+  /** Typeset and import the demo library when `serve` finds no books. */
+  demoLibrary: boolean;
   logLevel: string;
   smsProvider: 'outbox';
   /** Requests per minute and address to login, registration, code and recovery endpoints. */
@@ -105,6 +108,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ssoSecret: e.SSO_SECRET || undefined,
     publicOrigin: e.PUBLIC_ORIGIN,
     jobsInProcess: e.JOBS_IN_PROCESS === 'true',
+    demoLibrary: e.DEMO_LIBRARY === 'true',
     logLevel: e.LOG_LEVEL,
     smsProvider: e.SMS_PROVIDER,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,

@@ -7,6 +7,7 @@ import { buildApp } from '../app.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 import { openDatabase } from '../db/database.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';
+import { importDemoLibrary } from '../demo/demo.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -27,6 +28,7 @@ const USAGE = `用法: guji <命令> [选项]
   create-admin --login NAME --password PASS [--phone PHONE] [--role admin]
                         创建管理员账号（已存在则重设密码与角色）
   demo-accounts         创建演示账号（见 README）
+  demo                  排印并导入演示书库（可重复执行），并生成全部金字塔图像
   import <metadata.json | metadata.csv | package.zip>
                         导入古籍：元数据文件与各卷图像目录，或含 metadata.json/csv 的 zip；可重复执行
 `;
@@ -50,6 +52,25 @@ export async function runCli(argv: string[], config: Config): Promise<number | u
       return createAdmin(config, rest);
     case 'import':
       return importCommand(config, rest);
+    case 'demo': {
+      const context = await createContext(config);
+      try {
+        const started = performance.now();
+        const result = await importDemoLibrary(context, (line) => console.log(line));
+        const worker = context.createWorker(pino({ level: 'warn' }));
+        let jobs = 0;
+        while (await worker.runOnce()) jobs++;
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        console.log(
+          `演示书库：${result.books} 部书，${result.leaves} 葉，${jobs} 个图像任务，用时 ${seconds} 秒`,
+        );
+        if (result.omittedCharacters.length)
+          console.log(`字体缺字（排印时略去）：${result.omittedCharacters.join('')}`);
+        return 0;
+      } finally {
+        await context.close();
+      }
+    }
     case 'demo-accounts': {
       const context = await createContext(config);
       try {
@@ -72,6 +93,11 @@ async function serve(config: Config): Promise<undefined> {
   if (await context.repos.users.isEmpty()) {
     const accounts = await seedDemoAccounts(context);
     console.log(`空数据库：已创建演示账号 ${accounts.map((a) => a.loginName).join(', ')}（密码见 README）`);
+  }
+  if (config.demoLibrary && !(await context.repos.catalog.hasBooks())) {
+    console.log('空书库：正在排印演示书库…');
+    const result = await importDemoLibrary(context, (line) => console.log(`  ${line}`));
+    console.log(`演示书库已导入：${result.books} 部书，${result.leaves} 葉（金字塔图像在后台生成）`);
   }
   const app = await buildApp(context, { runWorker: config.jobsInProcess });
   let closing = false;

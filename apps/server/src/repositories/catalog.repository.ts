@@ -52,6 +52,10 @@ export class CatalogRepository {
 
   // Books
 
+  async hasBooks(tx: DbOrTx = this.db): Promise<boolean> {
+    return (await tx.selectFrom('books').select('id').limit(1).executeTakeFirst()) !== undefined;
+  }
+
   async findBook(id: number, tx: DbOrTx = this.db): Promise<BookRow | undefined> {
     return tx.selectFrom('books').selectAll().where('id', '=', id).executeTakeFirst();
   }

@@ -1,0 +1,98 @@
+import path from 'node:path';
+import type { AppContext } from '../context.ts';
+import type { IngestBook } from '../services/ingest.service.ts';
+import { DEMO_CLASSIFICATION, loadDemoBooks, type DemoClass } from './books.ts';
+import { loadGlyphs } from './fonts.ts';
+import { layoutVolume } from './layout.ts';
+import { leafCharacters, renderLeaf } from './render.ts';
+import { chineseNumeral } from './chinese-numeral.ts';
+
+/** The demo texts shipped with the project (public domain; MIT-licensed collection, see its README). */
+export const CLASSICS_DIR = path.resolve(import.meta.dirname, '../../demo-data/classics');
+
+const INTRODUCTION =
+  '本站演示书库收录《論語》《孟子》《大學》《中庸》《詩經》《千字文》六部经典。书页由本系统依公有领域的传世文本排印为木刻版式：' +
+  '四周双边、界行分栏、版心鱼尾，文字自右而左竖排，以演示古籍的检索、分卷目录、影像阅读与识别文字等功能。' +
+  '这些书页为本站排印的演示本，并非某一历史版本的扫描件。其中《孟子》《中庸》仅在阅览室开放阅读，其余各书登录后即可在线阅读。';
+
+export interface DemoResult {
+  books: number;
+  leaves: number;
+  omittedCharacters: string[];
+}
+
+/**
+ * Typesets the demo library into woodblock-style page images with ground-truth OCR JSON, imports it
+ * (replacing an earlier demo import) and sets the collection introduction if none is set.
+ */
+export async function importDemoLibrary(
+  context: AppContext,
+  log: (line: string) => void = () => {},
+): Promise<DemoResult> {
+  const cat = context.repos.catalog;
+  const addClasses = async (nodes: DemoClass[], parentId: number | null) => {
+    for (const [sort, node] of nodes.entries()) {
+      const id = await cat.upsertClassification({ code: node.code, name: node.name, parentId, sort });
+      await addClasses(node.children, id);
+    }
+  };
+  await addClasses(DEMO_CLASSIFICATION, null);
+
+  const books = loadDemoBooks(CLASSICS_DIR);
+  let leaves = 0;
+  const omitted = new Set<string>();
+  for (const book of books) {
+    const layouts = book.volumes.map((volume) => layoutVolume(volume.chapters));
+    const chars = new Set<string>();
+    layouts.forEach((layout, v) => {
+      for (const leaf of layout.leaves)
+        for (const ch of leafCharacters(leaf, book.title, book.volumes[v]!.name)) chars.add(ch);
+    });
+    const glyphs = await loadGlyphs(chars);
+    const missing = new Set(glyphs.missing);
+    for (const ch of missing) omitted.add(ch);
+    const volumes: IngestBook['volumes'] = [];
+    for (const [v, volume] of book.volumes.entries()) {
+      const layout = missing.size > 0 ? layoutVolume(volume.chapters, { omitChars: missing }) : layouts[v]!;
+      const pages = [];
+      for (const leaf of layout.leaves) {
+        const rendered = await renderLeaf(leaf, {
+          bookTitle: book.title,
+          volumeName: volume.name,
+          glyphs,
+          seed: leaves + leaf.leafNumber * 7919,
+        });
+        pages.push({
+          name: `第${chineseNumeral(leaf.leafNumber)}葉`,
+          source: `${book.key}/${volume.name}/${leaf.leafNumber}.png`,
+          data: rendered.png,
+          ocrJson: rendered.ocr,
+        });
+      }
+      leaves += pages.length;
+      volumes.push({
+        name: volume.name,
+        introduction: volume.introduction,
+        pages,
+        directory: layout.directory.map((entry) => ({ name: entry.name, pageIndex: entry.leafIndex })),
+      });
+    }
+    await context.services.ingest.importBook({
+      sourceKey: `demo:${book.key}`,
+      title: book.title,
+      author: book.author,
+      publishDynasty: book.publishDynasty,
+      coverageDynasty: book.coverageDynasty,
+      editionType: '演示排印本',
+      callNumber: book.callNumber,
+      classCode: book.classCode,
+      isVisible: true,
+      isOpen: book.isOpen,
+      volumes,
+    });
+    log(`《${book.title}》${volumes.length} 卷，${volumes.reduce((n, v) => n + v.pages.length, 0)} 葉`);
+  }
+  const site = await context.services.settings.get();
+  if (!site.introduction) await context.services.settings.update({ introduction: INTRODUCTION });
+  return { books: books.length, leaves, omittedCharacters: [...omitted] };
+}

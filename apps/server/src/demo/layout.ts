@@ -1,0 +1,133 @@
+/** A chapter of a volume's text: its title and its paragraphs, with modern punctuation. */
+export interface LayoutChapter {
+  title: string;
+  paragraphs: string[];
+}
+
+export interface LayoutOptions {
+  /** Columns in each half-page (default 9). */
+  columnsPerHalf?: number;
+  /** Characters in a full column (default 18). */
+  charsPerColumn?: number;
+  /** Blank cells above a chapter title (default 1). */
+  titleIndent?: number;
+  /** Characters the font lacks: left out of the printed text and reported in `omitted`. */
+  omitChars?: Iterable<string>;
+}
+
+/** One printed column of a leaf. */
+export interface LeafColumn {
+  /** Position on the leaf in reading order: 0 is the rightmost column of the right half. */
+  index: number;
+  /** The characters printed top to bottom, after the indent; at most `charsPerColumn - indent`. */
+  text: string;
+  /** A chapter title column. */
+  isTitle: boolean;
+  /** Blank cells above the text. */
+  indent: number;
+}
+
+/**
+ * One leaf (葉): a printed sheet laid flat, right half-page, centre strip (版心), left half-page.
+ * Columns 0..columnsPerHalf-1 are the right half from right to left, the rest the left half.
+ */
+export interface Leaf {
+  /** 1-based, as printed in the centre strip. */
+  leafNumber: number;
+  columnsPerHalf: number;
+  charsPerColumn: number;
+  /** Columns that hold text, in reading order; columns after the last one are blank. */
+  columns: LeafColumn[];
+}
+
+/** Where a chapter starts. */
+export interface LeafDirectoryEntry {
+  name: string;
+  /** 0-based index into `VolumeLayout.leaves`. */
+  leafIndex: number;
+  /** 1-based leaf number (leafIndex + 1). */
+  leafNumber: number;
+}
+
+export interface VolumeLayout {
+  leaves: Leaf[];
+  /** One entry per chapter, in order. */
+  directory: LeafDirectoryEntry[];
+  /** Distinct characters left out because of `omitChars`, in first-seen order. */
+  omitted: string[];
+}
+
+const PUNCTUATION_OR_SPACE = /[\p{P}\s]/gu;
+
+/**
+ * The text as a woodblock prints it: modern punctuation (，。；：、？！「」『』《》 …) and
+ * whitespace removed, every other character kept in order.
+ */
+export function stripPunctuation(text: string): string {
+  return text.replace(PUNCTUATION_OR_SPACE, '');
+}
+
+/**
+ * Lays out a volume's chapters on leaves: text runs top to bottom in columns, columns right to left,
+ * starting in the right half. Each chapter starts a new column with its title column (indented);
+ * each paragraph starts a new column. Pure: the same input gives the same leaves.
+ */
+export function layoutVolume(chapters: readonly LayoutChapter[], options: LayoutOptions = {}): VolumeLayout {
+  const columnsPerHalf = options.columnsPerHalf ?? 9;
+  const charsPerColumn = options.charsPerColumn ?? 18;
+  const titleIndent = options.titleIndent ?? 1;
+  if (!Number.isInteger(columnsPerHalf) || columnsPerHalf < 1)
+    throw new RangeError('columnsPerHalf must be ≥ 1');
+  if (!Number.isInteger(charsPerColumn) || charsPerColumn < 2)
+    throw new RangeError('charsPerColumn must be ≥ 2');
+  if (!Number.isInteger(titleIndent) || titleIndent < 0 || titleIndent >= charsPerColumn) {
+    throw new RangeError('titleIndent must be in [0, charsPerColumn)');
+  }
+  const omit = new Set<string>();
+  for (const text of options.omitChars ?? []) for (const ch of text) omit.add(ch);
+  const omitted: string[] = [];
+  const printable = (text: string): string[] =>
+    [...stripPunctuation(text)].filter((ch) => {
+      if (!omit.has(ch)) return true;
+      if (!omitted.includes(ch)) omitted.push(ch);
+      return false;
+    });
+
+  const columnsPerLeaf = columnsPerHalf * 2;
+  const columns: Omit<LeafColumn, 'index'>[] = [];
+  const directory: LeafDirectoryEntry[] = [];
+  const pushRun = (chars: string[], isTitle: boolean, indent: number) => {
+    const room = charsPerColumn - indent;
+    for (let i = 0; i < chars.length; i += room) {
+      columns.push({ text: chars.slice(i, i + room).join(''), isTitle, indent });
+    }
+  };
+
+  for (const chapter of chapters) {
+    const leafIndex = Math.floor(columns.length / columnsPerLeaf);
+    directory.push({ name: chapter.title, leafIndex, leafNumber: leafIndex + 1 });
+    pushRun(printable(chapter.title), true, titleIndent);
+    for (const paragraph of chapter.paragraphs) pushRun(printable(paragraph), false, 0);
+  }
+
+  const leaves: Leaf[] = [];
+  for (let start = 0; start < columns.length; start += columnsPerLeaf) {
+    leaves.push({
+      leafNumber: leaves.length + 1,
+      columnsPerHalf,
+      charsPerColumn,
+      columns: columns.slice(start, start + columnsPerLeaf).map((c, index) => ({ ...c, index })),
+    });
+  }
+  // A chapter with no printable text at the very end points at the last leaf, not past it.
+  const lastLeaf = Math.max(leaves.length - 1, 0);
+  for (const entry of directory) {
+    if (entry.leafIndex > lastLeaf) Object.assign(entry, { leafIndex: lastLeaf, leafNumber: lastLeaf + 1 });
+  }
+  return { leaves, directory, omitted };
+}
+
+/** The printed text of a leaf in reading order, one string per column. */
+export function leafText(leaf: Leaf): string {
+  return leaf.columns.map((c) => c.text).join('');
+}

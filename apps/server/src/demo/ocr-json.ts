@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/** A box in image pixels, origin at the top left. */
+export const OcrPoints = z.object({
+  left: z.number(),
+  top: z.number(),
+  right: z.number(),
+  bottom: z.number(),
+});
+export type OcrPoints = z.infer<typeof OcrPoints>;
+
+/** One recognised character (spec §3 OCR json `words`). */
+export const OcrWord = z.object({
+  word: z.string(),
+  /** `note` marks small double-line notes (雙行小注); main text is `text`. */
+  type: z.enum(['text', 'note']),
+  /** 0–1; 1 for typeset ground truth. */
+  confidence: z.number().min(0).max(1),
+  points: OcrPoints,
+  /** Character size in image pixels. */
+  fontSize: z.number(),
+});
+export type OcrWord = z.infer<typeof OcrWord>;
+
+/** A line of words: for vertical pages one column, words top to bottom. */
+export const OcrLine = z.object({ words: z.array(OcrWord) });
+export type OcrLine = z.infer<typeof OcrLine>;
+
+/**
+ * The stored OCR result of a page image (spec §3): image size and lines grouped by page region,
+ * `content` lines in reading order (right column first), `middleSeam` for the centre strip (版心).
+ */
+export const OcrJson = z.object({
+  imginfo: z.object({ width: z.number().int().positive(), height: z.number().int().positive() }),
+  ocr_res: z.object({
+    header: z.array(OcrLine),
+    footer: z.array(OcrLine),
+    middleSeam: z.array(OcrLine),
+    content: z.array(OcrLine),
+    others: z.array(OcrLine),
+  }),
+});
+export type OcrJson = z.infer<typeof OcrJson>;
