@@ -39,7 +39,8 @@ export default defineConfig({
     command: `rm -rf ${dataDir} && node --import tsx apps/server/src/main.ts serve`,
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // The first start typesets the demo library (about 20 s on 2 cores).
+    timeout: 180_000,
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
