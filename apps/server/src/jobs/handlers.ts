@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import { makePyramid } from '../iiif/image.service.ts';
+import { parseImageRequest } from '../iiif/image-request.ts';
+import { THUMBNAIL_REQUEST } from '../services/catalog.service.ts';
 import type { JobDataMap } from './registry.ts';
 import type { JobHandlers } from './worker.ts';
 
@@ -25,6 +27,9 @@ export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> 
       );
       await context.repos.catalog.setPyramid(page.id, key, 'ready');
       await context.iiifImages.invalidate(page.id);
+      // The thumbnail lists and the reader's strip ask for first: make it now, from the new pyramid.
+      await job.progress(80, '生成缩略图');
+      await context.iiifImages.render({ ...page, pyramid_key: key }, parseImageRequest(...THUMBNAIL_REQUEST));
       return { pyramid: key };
     },
   };

@@ -27,8 +27,10 @@ export interface Viewer {
 }
 
 export const iiifImageBase = (pageId: number): string => `/iiif/3/${pageId}`;
+/** The IIIF request of every thumbnail (covers, lists), as region/size/rotation/quality.format. */
+export const THUMBNAIL_REQUEST = ['full', '!240,240', '0', 'default.jpg'] as const;
 export const thumbnailUrl = (pageId: number): string =>
-  `${iiifImageBase(pageId)}/full/!240,240/0/default.jpg`;
+  `${iiifImageBase(pageId)}/${THUMBNAIL_REQUEST.join('/')}`;
 export const manifestUrl = (volumeId: number): string =>
   `/iiif/presentation/volumes/${volumeId}/manifest.json`;
 export const collectionUrl = (bookId: number): string => `/iiif/presentation/books/${bookId}/collection.json`;
