@@ -12,6 +12,7 @@ import { RequireLogin } from './features/account/components/require-login.tsx';
 import { SignedOutHandler } from './features/account/components/signed-out-handler.tsx';
 import { SsoHandler } from './features/account/components/sso-handler.tsx';
 import { LanguageProvider } from './features/language/language-provider.tsx';
+import { loadReaderPage } from './features/reader/load-reader.ts';
 import { HomePage } from './pages/home-page.tsx';
 import { theme } from './theme.ts';
 
@@ -28,6 +29,14 @@ const ForgetPage = lazy(() =>
 const PersonalPage = lazy(() =>
   import('./features/account/pages/personal-page.tsx').then((m) => ({ default: m.PersonalPage })),
 );
+const SearchPage = lazy(() =>
+  import('./features/catalog/pages/search-page.tsx').then((m) => ({ default: m.SearchPage })),
+);
+const BookDetailPage = lazy(() =>
+  import('./features/catalog/pages/book-detail-page.tsx').then((m) => ({ default: m.BookDetailPage })),
+);
+// The reader carries OpenSeadragon; the book page preloads it (load-reader.ts).
+const ReaderPage = lazy(() => loadReaderPage().then((m) => ({ default: m.ReaderPage })));
 const MobileSuccessPage = lazy(() =>
   import('./features/payment/pages/mobile-success-page.tsx').then((m) => ({ default: m.MobileSuccessPage })),
 );
@@ -65,9 +74,14 @@ function AppRoutes() {
             <Route path="/Login" element={<LoginPage />} />
             <Route path="/Register" element={<RegisterPage />} />
           </Route>
+          <Route element={<SiteLayout variant="app" />}>
+            <Route path="/Book" element={<ReaderPage />} />
+          </Route>
           <Route element={<SiteLayout />}>
             <Route path="/" element={<HomePage />} />
             <Route path="/home" element={<HomePage />} />
+            <Route path="/SearchPage" element={<SearchPage />} />
+            <Route path="/SearchPage/:catalogId" element={<BookDetailPage />} />
             <Route path="/Forget" element={<ForgetPage />} />
             <Route
               path="/PersonalPage"

@@ -5,11 +5,21 @@ import { AppHeader } from './app-header.tsx';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { PageLoading } from './page-loading.tsx';
 
-/** The page frame: header (hidden on /Login and /Register), the page, and the footer. */
-export function SiteLayout({ header = true }: { header?: boolean }) {
+export interface SiteLayoutProps {
+  /** Hidden on /Login and /Register. */
+  header?: boolean;
+  /**
+   * 'app' fills the window below the header and has no footer, for the reader, whose page image
+   * takes all the room left.
+   */
+  variant?: 'page' | 'app';
+}
+
+/** The page frame: header, the page, and the footer. */
+export function SiteLayout({ header = true, variant = 'page' }: SiteLayoutProps) {
   const location = useLocation();
   return (
-    <div className="site">
+    <div className={variant === 'app' ? 'site site-app' : 'site'}>
       <a className="skip-link" href="#main">
         跳到主要内容
       </a>
@@ -21,7 +31,7 @@ export function SiteLayout({ header = true }: { header?: boolean }) {
           </Suspense>
         </ErrorBoundary>
       </main>
-      <AppFooter />
+      {variant === 'page' && <AppFooter />}
     </div>
   );
 }

@@ -1,0 +1,14 @@
+import { Link } from 'react-router';
+import type { BookSummary } from '@guji/shared';
+import { BookCover } from './book-cover.tsx';
+
+/** A hot-browse card: cover, title and author, the whole card linking to the book's detail page. */
+export function BookCard({ book }: { book: BookSummary }) {
+  return (
+    <Link to={`/SearchPage/${book.catalogId}`} className="book-card">
+      <BookCover title={book.title} coverUrl={book.coverUrl} width={160} height={160} />
+      <span className="book-card-title">{book.title}</span>
+      <span className="book-card-author">{book.author || '佚名'}</span>
+    </Link>
+  );
+}

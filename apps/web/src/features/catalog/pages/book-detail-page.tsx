@@ -1,0 +1,219 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Button, Empty, Spin, Tag, Tree } from 'antd';
+import { EditOutlined, ReadOutlined } from '@ant-design/icons';
+import { Link, useNavigate, useParams } from 'react-router';
+import { MSG, type BookDetail, type DirectoryNode, type Volume } from '@guji/shared';
+import { ApiError } from '../../../api/client.ts';
+import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
+import { PageLoading } from '../../../components/page-loading.tsx';
+import { toast } from '../../../components/toast.ts';
+import { useDelayedAction } from '../../../components/use-delayed-action.ts';
+import { useDocumentTitle } from '../../../components/use-document-title.ts';
+import { NO_CONVERT_ATTRIBUTE } from '../../language/page-converter.ts';
+import { flattenDirectory, toTreeData } from '../../reader/directory.ts';
+import { preloadReader } from '../../reader/load-reader.ts';
+import { positiveId, readerPath } from '../../reader/reader-url.ts';
+import { openOutcome, orNone } from '../book-access.ts';
+import { BookCover } from '../components/book-cover.tsx';
+import { BookEditModal } from '../components/book-edit-modal.tsx';
+import { useBook, useDirectory, useVolumes } from '../queries.ts';
+
+const noConvert = { [NO_CONVERT_ATTRIBUTE]: '' };
+
+/**
+ * /SearchPage/{catalogId}: a book's catalogue record, its volumes and the directory of the selected
+ * volume; opening an entry goes to the reader when the book may be read (DESIGN.md §7).
+ */
+export function BookDetailPage() {
+  const catalogId = positiveId(useParams().catalogId);
+  const book = useBook(catalogId);
+  useDocumentTitle(book.data?.title ?? '古籍详情');
+
+  if (catalogId == null || (book.error instanceof ApiError && book.error.status === 404)) {
+    return <NoBook />;
+  }
+  if (book.isError) {
+    return (
+      <div className="page">
+        <Breadcrumbs second={{ title: '古籍检索', to: '/SearchPage' }} third={{ title: '古籍详情' }} />
+        <Empty description={book.error.message || MSG.serverException} />
+      </div>
+    );
+  }
+  if (!book.data) return <PageLoading />;
+  return <BookDetailView book={book.data} />;
+}
+
+function NoBook() {
+  return (
+    <div className="page">
+      <Breadcrumbs second={{ title: '古籍检索', to: '/SearchPage' }} third={{ title: '古籍详情' }} />
+      <Empty description={MSG.noData}>
+        <Link to="/SearchPage">返回古籍检索</Link>
+      </Empty>
+    </div>
+  );
+}
+
+function BookDetailView({ book }: { book: BookDetail }) {
+  const navigate = useNavigate();
+  const later = useDelayedAction();
+  const volumes = useVolumes(book.catalogId);
+  const [selectedId, setSelectedId] = useState<number | null>(null);
+  const [editing, setEditing] = useState(false);
+  const list = volumes.data ?? [];
+  const selected = list.find((volume) => volume.fascicleId === selectedId) ?? list[0] ?? null;
+
+  useEffect(() => {
+    if (book.access.canRead) preloadReader();
+  }, [book.access.canRead]);
+
+  /** Opens the reader at an entry (or the volume's first page), or says why it cannot (DESIGN.md §7). */
+  const open = (volume: Volume, entry: DirectoryNode | null) => {
+    const url = readerPath({
+      catalogId: book.catalogId,
+      fascicleId: volume.fascicleId,
+      directoryId: entry?.directoryId ?? null,
+      imageId: entry?.imageId ?? null,
+    });
+    const outcome = openOutcome(book.access, url);
+    switch (outcome.kind) {
+      case 'read':
+        void navigate(outcome.to);
+        break;
+      case 'login':
+        toast.warning(outcome.notice);
+        later(() => void navigate(outcome.to), outcome.delayMs);
+        break;
+      case 'refuse':
+        toast.warning(outcome.notice);
+        break;
+    }
+  };
+
+  return (
+    <div className="page book-page">
+      <Breadcrumbs second={{ title: '古籍检索', to: '/SearchPage' }} third={{ title: book.title }} />
+      <BookHeader book={book} onEdit={() => setEditing(true)} />
+
+      <div className="book-contents">
+        <section className="book-volumes" aria-labelledby="book-volumes-title">
+          <h2 id="book-volumes-title">分册</h2>
+          {volumes.isPending ? (
+            <Spin />
+          ) : list.length === 0 ? (
+            <Empty description={MSG.noData} />
+          ) : (
+            <ul className="volume-list">
+              {list.map((volume) => (
+                <li key={volume.fascicleId}>
+                  <button
+                    type="button"
+                    className="volume-item"
+                    aria-pressed={volume.fascicleId === selected?.fascicleId}
+                    onClick={() => setSelectedId(volume.fascicleId)}
+                  >
+                    <span className="volume-name">{volume.name}</span>
+                    <span className="volume-count">{volume.imageCount} 页</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+
+        {selected && (
+          <section className="book-directory" aria-labelledby="book-directory-title">
+            <div className="book-directory-head">
+              <h2 id="book-directory-title">{selected.name} 目录</h2>
+              <Button type="primary" icon={<ReadOutlined aria-hidden />} onClick={() => open(selected, null)}>
+                阅读本册
+              </Button>
+            </div>
+            {selected.introduction && <p className="volume-intro">{selected.introduction}</p>}
+            <VolumeDirectory volume={selected} onOpen={(entry) => open(selected, entry)} />
+          </section>
+        )}
+      </div>
+
+      {book.canEdit && <BookEditModal book={book} open={editing} onClose={() => setEditing(false)} />}
+    </div>
+  );
+}
+
+function BookHeader({ book, onEdit }: { book: BookDetail; onEdit: () => void }) {
+  const fields: { label: string; value: string; keep?: boolean }[] = [
+    { label: '作者', value: orNone(book.author) },
+    { label: '版本', value: orNone(book.coverageDynasty) },
+    { label: '朝代', value: orNone(book.publishDynasty) },
+    { label: '卷数', value: orNone(book.actualVolume) },
+    { label: '分册数', value: orNone(book.volumeCount || null) },
+    { label: '册数', value: orNone(book.bookNumber) },
+    {
+      label: '索书号',
+      value: orNone(book.callNumber),
+      keep: book.callNumber != null && book.callNumber !== '',
+    },
+  ];
+  return (
+    <section className="book-header" aria-labelledby="book-title">
+      <BookCover title={book.title} coverUrl={book.coverUrl} width={200} height={200} lazy={false} />
+      <div className="book-header-body">
+        <div className="book-header-title">
+          <h1 id="book-title">{book.title}</h1>
+          {!book.isOpen && (
+            <Tag className="reading-room-tag" title="仅限阅览室内在线阅读">
+              阅览室
+            </Tag>
+          )}
+          {book.canEdit && (
+            <Button icon={<EditOutlined aria-hidden />} onClick={onEdit}>
+              编辑
+            </Button>
+          )}
+        </div>
+        <dl className="book-fields">
+          {fields.map((field) => (
+            <div key={field.label}>
+              <dt>{field.label}</dt>
+              <dd {...(field.keep ? noConvert : {})}>{field.value}</dd>
+            </div>
+          ))}
+        </dl>
+        {book.iiifManifestUrl && (
+          <a className="iiif-link" href={book.iiifManifestUrl}>
+            <span className="iiif-logo" aria-hidden="true">
+              IIIF
+            </span>
+            IIIF 清单
+          </a>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function VolumeDirectory({ volume, onOpen }: { volume: Volume; onOpen: (entry: DirectoryNode) => void }) {
+  const directory = useDirectory(volume.fascicleId);
+  const treeData = useMemo(() => toTreeData(directory.data ?? []), [directory.data]);
+  const byId = useMemo(
+    () => new Map(flattenDirectory(directory.data ?? []).map((node) => [node.directoryId, node])),
+    [directory.data],
+  );
+  if (directory.isPending) return <Spin />;
+  if (treeData.length === 0) return <p className="directory-empty">本册暂无目录</p>;
+  return (
+    <Tree
+      key={volume.fascicleId}
+      aria-label={`${volume.name}目录`}
+      className="directory-tree"
+      treeData={treeData}
+      defaultExpandAll
+      selectedKeys={[]}
+      onSelect={(_, info) => {
+        const entry = byId.get(Number(info.node.key));
+        if (entry) onOpen(entry);
+      }}
+    />
+  );
+}

@@ -1,0 +1,171 @@
+import { useEffect, useRef } from 'react';
+import OpenSeadragon from 'openseadragon';
+import { ZOOM_LEVELS, fittingZoom } from '@guji/shared';
+import { clampZoom } from '../reader-navigation.ts';
+
+/** Runtime fields of OpenSeadragon's viewport that its type declarations leave out. */
+interface ZoomLimits {
+  minZoomLevel: number | null;
+  maxZoomLevel: number | null;
+}
+
+const MIN_ZOOM = ZOOM_LEVELS[0]! / 100;
+const MAX_ZOOM = ZOOM_LEVELS[ZOOM_LEVELS.length - 1]! / 100;
+
+export interface OpenSeadragonViewerProps {
+  /** The IIIF info.json URL of the page to show; null keeps the current page (while the next loads). */
+  tileSource: string | null;
+  /** The zoom in percent of the image's own size; null fits the page into the pane when it opens. */
+  zoomPercent: number | null;
+  /** Reports the zoom after the viewer settles (wheel, pinch, fitting), rounded to whole percent. */
+  onZoomChange: (percent: number) => void;
+  /** Reports a page that could not be opened. */
+  onOpenFailed?: () => void;
+  /** The accessible name of the pane, e.g. 第 3 页. */
+  label: string;
+}
+
+/**
+ * The image pane: one OpenSeadragon viewer owned through a ref (in the manner of Mirador's
+ * OpenSeadragonViewer). Props drive it: a new tile source opens that page, a new zoom animates to it;
+ * the viewer reports the zoom upward once a gesture or animation ends. Mouse wheel zooms and dragging
+ * pans; the context menu is disabled. Keys are the reader's (its arrows turn pages), so the viewer's own
+ * keyboard navigation is off.
+ */
+export function OpenSeadragonViewer({
+  tileSource,
+  zoomPercent,
+  onZoomChange,
+  onOpenFailed,
+  label,
+}: OpenSeadragonViewerProps) {
+  const containerRef = useRef<HTMLDivElement>(null);
+  const viewerRef = useRef<OpenSeadragon.Viewer | null>(null);
+  // The latest props, for the viewer's event handlers, which are bound once.
+  const zoomRef = useRef(zoomPercent);
+  const onZoomChangeRef = useRef(onZoomChange);
+  const onOpenFailedRef = useRef(onOpenFailed);
+  /** The last zoom reported or applied, so a report does not come back as a request. */
+  const settledZoom = useRef<number | null>(null);
+
+  useEffect(() => {
+    zoomRef.current = zoomPercent;
+    onZoomChangeRef.current = onZoomChange;
+    onOpenFailedRef.current = onOpenFailed;
+  });
+
+  useEffect(() => {
+    const element = containerRef.current;
+    if (!element) return;
+    const viewer = OpenSeadragon({
+      element,
+      showNavigationControl: false,
+      keyboardNavEnabled: false,
+      crossOriginPolicy: false,
+      visibilityRatio: 0.2,
+      constrainDuringPan: true,
+      // The chosen percentage stays when the pane changes size (directory shown or hidden, window resized).
+      preserveImageSizeOnResize: true,
+      animationTime: 0.3,
+      blendTime: 0,
+      immediateRender: true,
+      zoomPerScroll: 1.2,
+      gestureSettingsMouse: {
+        clickToZoom: false,
+        dblClickToZoom: true,
+        scrollToZoom: true,
+        flickEnabled: false,
+      },
+      gestureSettingsTouch: {
+        pinchToZoom: true,
+        flickEnabled: true,
+        clickToZoom: false,
+        dblClickToZoom: true,
+      },
+    });
+    viewerRef.current = viewer;
+
+    const imageZoom = (): number => viewer.viewport.viewportToImageZoom(viewer.viewport.getZoom(true)) * 100;
+
+    /** Limits wheel and pinch zoom to the reader's range; the range depends on the pane's size. */
+    const setLimits = () => {
+      const viewport = viewer.viewport as unknown as ZoomLimits & OpenSeadragon.Viewport;
+      viewport.minZoomLevel = viewer.viewport.imageToViewportZoom(MIN_ZOOM);
+      viewport.maxZoomLevel = viewer.viewport.imageToViewportZoom(MAX_ZOOM);
+    };
+
+    const report = () => {
+      const percent = clampZoom(imageZoom());
+      if (percent === settledZoom.current) return;
+      settledZoom.current = percent;
+      onZoomChangeRef.current(percent);
+    };
+
+    viewer.addHandler('open', () => {
+      setLimits();
+      const item = viewer.world.getItemAt(0);
+      const container = viewer.viewport.getContainerSize();
+      let percent = zoomRef.current;
+      if (percent == null && item) {
+        const size = item.getContentSize();
+        percent = fittingZoom({ width: size.x, height: size.y }, { width: container.x, height: container.y });
+      }
+      if (percent != null) {
+        viewer.viewport.zoomTo(viewer.viewport.imageToViewportZoom(percent / 100), undefined, true);
+        showReadingStart(viewer);
+        settledZoom.current = percent;
+        if (percent !== zoomRef.current) onZoomChangeRef.current(percent);
+      }
+    });
+    viewer.addHandler('open-failed', () => onOpenFailedRef.current?.());
+    viewer.addHandler('animation-finish', report);
+    viewer.addHandler('resize', () => {
+      setLimits();
+      report();
+    });
+
+    return () => {
+      viewerRef.current = null;
+      viewer.destroy();
+    };
+  }, []);
+
+  useEffect(() => {
+    const viewer = viewerRef.current;
+    if (viewer && tileSource) viewer.open({ tileSource });
+  }, [tileSource]);
+
+  useEffect(() => {
+    const viewer = viewerRef.current;
+    if (!viewer || zoomPercent == null || !viewer.world.getItemAt(0)) return;
+    if (zoomPercent === settledZoom.current) return;
+    settledZoom.current = zoomPercent;
+    viewer.viewport.zoomTo(viewer.viewport.imageToViewportZoom(zoomPercent / 100));
+    viewer.viewport.applyConstraints();
+  }, [zoomPercent]);
+
+  return (
+    <div
+      className="osd-pane"
+      role="region"
+      aria-label={label}
+      onContextMenu={(event) => event.preventDefault()}
+    >
+      <div ref={containerRef} className="osd-container" />
+    </div>
+  );
+}
+
+/**
+ * A page opens at its top right, where vertical text right to left begins; a page smaller than the
+ * pane stays centred.
+ */
+function showReadingStart(viewer: OpenSeadragon.Viewer): void {
+  const item = viewer.world.getItemAt(0);
+  if (!item) return;
+  const image = item.getBounds();
+  const view = viewer.viewport.getBounds();
+  const x = view.width < image.width ? image.x + image.width - view.width / 2 : image.x + image.width / 2;
+  const y = view.height < image.height ? image.y + view.height / 2 : image.y + image.height / 2;
+  viewer.viewport.panTo(new OpenSeadragon.Point(x, y), true);
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { DirectoryNode, PageImage } from '@guji/shared';
+import { clampZoom, keyCommand, movePage, startPage, stepZoom } from './reader-navigation.ts';
+
+describe('keys in a right-to-left book', () => {
+  it('turns forward with ← and back with →', () => {
+    expect(keyCommand('ArrowLeft')).toBe('next');
+    expect(keyCommand('ArrowRight')).toBe('previous');
+  });
+
+  it('zooms with + and -, also without Shift and on the keypad', () => {
+    expect(keyCommand('+')).toBe('zoomIn');
+    expect(keyCommand('=')).toBe('zoomIn');
+    expect(keyCommand('-')).toBe('zoomOut');
+    expect(keyCommand('Enter')).toBeNull();
+    expect(keyCommand('ArrowUp')).toBeNull();
+  });
+});
+
+describe('page moves', () => {
+  it('stays within the volume', () => {
+    expect(movePage('next', 3, 10)).toBe(4);
+    expect(movePage('next', 10, 10)).toBe(10);
+    expect(movePage('previous', 1, 10)).toBe(1);
+    expect(movePage('previous', 5, 10)).toBe(4);
+    expect(movePage('first', 7, 10)).toBe(1);
+    expect(movePage('last', 2, 10)).toBe(10);
+    expect(movePage('last', 1, 0)).toBe(1);
+  });
+});
+
+function page(imageId: number, pageNumber: number): PageImage {
+  return {
+    imageId,
+    pageNumber,
+    name: `${pageNumber}`,
+    width: 3000,
+    height: 4000,
+    iiifBase: `/iiif/3/${imageId}`,
+    thumbnailUrl: `/iiif/3/${imageId}/full/200,/0/default.jpg`,
+  };
+}
+
+describe('the page the reader opens on', () => {
+  const pages = [page(11, 1), page(12, 2), page(13, 3), page(14, 4)];
+  const directory: DirectoryNode[] = [
+    { directoryId: 1, name: '序', imageId: 11, pageNumber: 1, children: [] },
+    {
+      directoryId: 2,
+      name: '卷上',
+      imageId: null,
+      pageNumber: null,
+      children: [{ directoryId: 3, name: '正文', imageId: 13, pageNumber: 3, children: [] }],
+    },
+    { directoryId: 4, name: '越界', imageId: 99, pageNumber: 40, children: [] },
+  ];
+
+  it('is the page of imageId when this volume has it', () => {
+    expect(startPage(pages, directory, 14, 1)).toBe(4);
+  });
+
+  it('falls back to the directory entry, then to the first page', () => {
+    expect(startPage(pages, directory, 999, 3)).toBe(3);
+    expect(startPage(pages, directory, null, 2)).toBe(3);
+    expect(startPage(pages, directory, null, 4)).toBe(1);
+    expect(startPage(pages, directory, null, 77)).toBe(1);
+    expect(startPage(pages, directory, null, null)).toBe(1);
+  });
+});
+
+describe('zoom steps', () => {
+  it('moves to the neighbouring level of ZOOM_LEVELS', () => {
+    expect(stepZoom(50, 'in')).toBe(60);
+    expect(stepZoom(100, 'in')).toBe(120);
+    expect(stepZoom(120, 'out')).toBe(100);
+    expect(stepZoom(73, 'in')).toBe(80);
+    expect(stepZoom(73, 'out')).toBe(70);
+  });
+
+  it('stops at 10 % and 200 %', () => {
+    expect(stepZoom(200, 'in')).toBe(200);
+    expect(stepZoom(10, 'out')).toBe(10);
+    expect(stepZoom(5, 'out')).toBe(10);
+  });
+
+  it('keeps a reported zoom within 10–200 in whole percent', () => {
+    expect(clampZoom(72.6)).toBe(73);
+    expect(clampZoom(3)).toBe(10);
+    expect(clampZoom(450)).toBe(200);
+  });
+});

@@ -1,0 +1,92 @@
+import { ZOOM_LEVELS, type DirectoryNode, type PageImage } from '@guji/shared';
+import { entryStartPage, findEntry } from './directory.ts';
+
+/** Toolbar page moves. */
+export type PageMove = 'first' | 'previous' | 'next' | 'last';
+
+/** What a key does in the reader. */
+export type KeyCommand = PageMove | 'zoomIn' | 'zoomOut';
+
+/**
+ * The command of a key (DESIGN.md §10). The book reads right to left, so the next page lies to the
+ * left: ← turns forward and → turns back. + and − zoom.
+ */
+export function keyCommand(key: string): KeyCommand | null {
+  switch (key) {
+    case 'ArrowLeft':
+      return 'next';
+    case 'ArrowRight':
+      return 'previous';
+    case '+':
+    case '=':
+    case 'Add':
+      return 'zoomIn';
+    case '-':
+    case '_':
+    case 'Subtract':
+      return 'zoomOut';
+    default:
+      return null;
+  }
+}
+
+/** The page (1-based) a move leads to from `current` in a volume of `total` pages. */
+export function movePage(move: PageMove, current: number, total: number): number {
+  const last = Math.max(1, total);
+  switch (move) {
+    case 'first':
+      return 1;
+    case 'previous':
+      return Math.max(1, current - 1);
+    case 'next':
+      return Math.min(last, current + 1);
+    case 'last':
+      return last;
+  }
+}
+
+/**
+ * The page the reader opens on: the page of `imageId` when it is in this volume, else the start of the
+ * directory entry `directoryId`, else the first page.
+ */
+export function startPage(
+  pages: readonly PageImage[],
+  directory: readonly DirectoryNode[],
+  imageId: number | null,
+  directoryId: number | null,
+): number {
+  if (imageId != null) {
+    const index = pages.findIndex((page) => page.imageId === imageId);
+    if (index >= 0) return index + 1;
+  }
+  if (directoryId != null) {
+    const entry = findEntry(directory, directoryId);
+    const page = entry ? entryStartPage(entry) : null;
+    if (page != null && page >= 1 && page <= pages.length) return page;
+  }
+  return 1;
+}
+
+/** The next zoom level above (`in`) or below (`out`) a percentage, staying within ZOOM_LEVELS. */
+export function stepZoom(current: number, direction: 'in' | 'out'): number {
+  const first = ZOOM_LEVELS[0]!;
+  const last = ZOOM_LEVELS[ZOOM_LEVELS.length - 1]!;
+  if (direction === 'in') return ZOOM_LEVELS.find((level) => level > current + 0.5) ?? last;
+  return [...ZOOM_LEVELS].reverse().find((level) => level < current - 0.5) ?? first;
+}
+
+/** Keeps a zoom percentage within the reader's range (spec §9: 10–200). */
+export function clampZoom(percent: number): number {
+  const first = ZOOM_LEVELS[0]!;
+  const last = ZOOM_LEVELS[ZOOM_LEVELS.length - 1]!;
+  return Math.min(last, Math.max(first, Math.round(percent)));
+}
+
+/** Display modes of the reader; the OCR text pane will add 'text' and 'both' (spec §4). */
+export const DISPLAY_MODES = [{ value: 'image', label: '图像' }] as const;
+export type DisplayMode = (typeof DISPLAY_MODES)[number]['value'];
+
+/** Zoom is kept per display mode (spec §4); null until the first page has fitted itself. */
+export type ZoomByMode = Record<DisplayMode, number | null>;
+
+export const INITIAL_ZOOM: ZoomByMode = { image: null };
