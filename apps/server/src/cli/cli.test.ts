@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { MSG } from '@guji/shared';
+import { MSG, isWeakPassword } from '@guji/shared';
 import { testConfig } from '../../test/helpers.ts';
 import { createContext } from '../context.ts';
 import { runCli } from './cli.ts';
@@ -48,6 +48,7 @@ describe('command line', () => {
     expect(await runCli(['demo-accounts'], config)).toBe(0);
     const context = await createContext(config);
     for (const account of DEMO_ACCOUNTS) {
+      expect(isWeakPassword(account.password, account.loginName, account.phone), account.loginName).toBe(false);
       expect((await context.repos.users.findByLoginName(account.loginName))?.roles.sort()).toEqual(
         [...account.roles].sort(),
       );

@@ -9,32 +9,35 @@ export interface DemoAccount {
   phone: string;
 }
 
-/** The documented demo accounts (README "Demo accounts"). Passwords follow the password rule. */
+/**
+ * The documented demo accounts (README "Demo accounts"). Passwords follow the password rule and are
+ * not weak (none contains its login name), so a demo login goes straight in.
+ */
 export const DEMO_ACCOUNTS: DemoAccount[] = [
   {
     loginName: 'reader',
-    password: 'Reader#2026',
+    password: 'Shuyuan#2026',
     roles: ['reader'],
     nickName: '演示读者',
     phone: '13800000001',
   },
   {
     loginName: 'printadmin',
-    password: 'Print#2026',
+    password: 'Yinshua#2026',
     roles: ['reader', 'printAdmin'],
     nickName: '打印管理员',
     phone: '13800000002',
   },
   {
     loginName: 'catalogadmin',
-    password: 'Catalog#2026',
+    password: 'Bianmu#2026',
     roles: ['reader', 'catalogAdmin'],
     nickName: '编目管理员',
     phone: '13800000003',
   },
   {
     loginName: 'admin',
-    password: 'Admin#2026',
+    password: 'Guanli#2026',
     roles: ['reader', 'admin'],
     nickName: '系统管理员',
     phone: '13800000004',

@@ -82,7 +82,7 @@ export class CatalogService {
   async detail(bookId: number, viewer: Viewer): Promise<BookDetail> {
     const book = await this.catalog.findBook(bookId);
     const staff = isCatalogStaff(viewer.roles);
-    if (!book || (!staff && !this.published(book) && book.owner_id !== viewer.userId)) throw NO_DATA();
+    if (!book || (!staff && !this.published(book) && !isOwner(book, viewer))) throw NO_DATA();
     const volumes = await this.catalog.listVolumes(bookId);
     const access = await this.access(book, volumes.length, viewer);
     const cover = await this.catalog.coverPage(bookId);
@@ -103,7 +103,7 @@ export class CatalogService {
 
   async volumes(bookId: number, viewer: Viewer): Promise<Volume[]> {
     const book = await this.catalog.findBook(bookId);
-    if (!book || (!isCatalogStaff(viewer.roles) && !this.published(book) && book.owner_id !== viewer.userId))
+    if (!book || (!isCatalogStaff(viewer.roles) && !this.published(book) && !isOwner(book, viewer)))
       throw NO_DATA();
     return (await this.catalog.listVolumes(bookId)).map(toVolume);
   }
@@ -231,6 +231,9 @@ export class CatalogService {
     };
   }
 }
+
+/** Whether the viewer added this book (own books); never true for a visitor or a library book. */
+const isOwner = (book: BookRow, viewer: Viewer): boolean => viewer.userId !== null && book.owner_id === viewer.userId;
 
 export function toAccessBook(book: BookRow, volumeCount: number): AccessBook {
   return {

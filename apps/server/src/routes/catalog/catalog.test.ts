@@ -139,6 +139,10 @@ describe('catalogue over HTTP', () => {
       canEdit: false,
     });
     expect(detail.iiifManifestUrl).toBe(`/iiif/presentation/books/${open.bookId}/collection.json`);
+    for (const path of [`/api/books/${hidden.bookId}`, `/api/books/${hidden.bookId}/volumes`]) {
+      const visitor = await get(path);
+      expect(visitor.statusCode, path).toBe(404);
+    }
     const hiddenRes = await get(`/api/books/${hidden.bookId}`, reader);
     expect(hiddenRes.statusCode).toBe(404);
     expect(hiddenRes.json()).toEqual({ code: 'NO_DATA', message: MSG.noData });
