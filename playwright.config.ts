@@ -49,6 +49,9 @@ export default defineConfig({
       SESSION_SECRET: E2E_SECRET,
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
       SSO_SECRET: 'e2e-sso-secret',
+      // Loopback is not the reading room here; tests that need it send X-Forwarded-For from its range.
+      READING_ROOM_CIDRS: '10.77.0.0/16',
+      TRUST_PROXY: '127.0.0.1',
       SITE_FILING_NUMBER: '京ICP备12345678号',
       SITE_FUNDING_NOTE: '国家古籍保护工程资助项目',
     },

@@ -3,6 +3,7 @@ import { MSG } from '@guji/shared';
 import {
   expectAccessible,
   expectToast,
+  login,
   latestSmsCode,
   solveCaptcha,
   trackCaptchas,
@@ -40,17 +41,6 @@ async function register(page: Page, user: { loginName: string; phone: string }, 
   await page.getByRole('button', { name: '注册', exact: true }).click();
   await expectToast(page, MSG.registerSuccess);
   await expect(page).toHaveURL(/\/Login$/, { timeout: 5000 });
-}
-
-async function login(page: Page, loginName: string, password: string) {
-  const captchas = trackCaptchas(page);
-  if (!page.url().endsWith('/Login')) await page.goto('/Login');
-  // After a client-side redirect the previous page may still be on screen for a moment.
-  await expect(page.getByRole('heading', { name: '用户登录' })).toBeVisible();
-  await page.getByLabel('用户名').fill(loginName);
-  await page.getByLabel('密码', { exact: true }).fill(password);
-  await page.getByLabel('验证码').fill(await solveCaptcha(captchas));
-  await page.getByRole('button', { name: /登\s*录/ }).click();
 }
 
 test('register with the outbox code, weak-password login, change password, forced re-login, logout', async ({

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { E2E_DATA_DIR, E2E_SECRET } from '../playwright.config.ts';
 
 /**
@@ -91,3 +91,55 @@ export async function expectToast(page: Page, text: string): Promise<void> {
     page.locator('.ant-message-notice:not(.ant-message-fade-leave)', { hasText: text }).first(),
   ).toBeVisible();
 }
+
+/** Logs in through the login page (solving its captcha). */
+export async function login(page: Page, loginName: string, password: string) {
+  const captchas = trackCaptchas(page);
+  if (!page.url().endsWith('/Login')) await page.goto('/Login');
+  // After a client-side redirect the previous page may still be on screen for a moment.
+  await expect(page.getByRole('heading', { name: '用户登录' })).toBeVisible();
+  await page.getByLabel('用户名').fill(loginName);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByLabel('验证码').fill(await solveCaptcha(captchas));
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+}
+
+/** Runs a statement on the test database (set-up that has no UI, e.g. a privilege). */
+export function dbRun(statement: string, ...params: unknown[]): void {
+  const conn = db();
+  conn.prepare(statement).run(...params);
+  conn.close();
+}
+
+export function dbGet<T>(query: string, ...params: unknown[]): T | undefined {
+  const conn = db();
+  const row = conn.prepare(query).get(...params) as T | undefined;
+  conn.close();
+  return row;
+}
+
+/** Logs an API request context in (for set-up through the API), solving the captcha as above. */
+export async function apiLogin(
+  request: APIRequestContext,
+  loginName: string,
+  password: string,
+): Promise<void> {
+  const captcha = (await (await request.get('/api/captcha')).json()) as { captchaId: string };
+  const hash = createHmac('sha256', E2E_SECRET)
+    .update(`captcha:${captcha.captchaId}:${CAPTCHA_ANSWER}`)
+    .digest('hex');
+  dbRun('update captchas set answer_hash = ? where id = ?', hash, captcha.captchaId);
+  const response = await request.post('/api/auth/login', {
+    data: { loginName, password, captchaId: captcha.captchaId, captchaCode: CAPTCHA_ANSWER },
+  });
+  expect(response.ok(), await response.text()).toBe(true);
+}
+
+/** Demo accounts created by the server on an empty database (README). */
+export const DEMO = {
+  reader: { loginName: 'reader', password: 'Shuyuan#2026' },
+  catalogAdmin: { loginName: 'catalogadmin', password: 'Bianmu#2026' },
+} as const;
+
+/** Headers that make the server see the request as coming from the reading room (see playwright.config.ts). */
+export const READING_ROOM_HEADERS = { 'x-forwarded-for': '10.77.0.9' };
