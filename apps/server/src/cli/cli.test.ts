@@ -48,7 +48,9 @@ describe('command line', () => {
     expect(await runCli(['demo-accounts'], config)).toBe(0);
     const context = await createContext(config);
     for (const account of DEMO_ACCOUNTS) {
-      expect(isWeakPassword(account.password, account.loginName, account.phone), account.loginName).toBe(false);
+      expect(isWeakPassword(account.password, account.loginName, account.phone), account.loginName).toBe(
+        false,
+      );
       expect((await context.repos.users.findByLoginName(account.loginName))?.roles.sort()).toEqual(
         [...account.roles].sort(),
       );
