@@ -24,11 +24,12 @@ export function trackCaptchas(page: Page): { latest(): Promise<string> } {
   const existing = trackers.get(page);
   if (existing) return existing;
   const ids: string[] = [];
-  page.on('response', async (response) => {
-    if (response.url().endsWith('/api/captcha') && response.ok()) {
-      const body = (await response.json()) as { captchaId: string };
-      ids.push(body.captchaId);
-    }
+  // Read each captcha id on its way to the page; a response listener can lose bodies when the page navigates.
+  void page.route('**/api/captcha', async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { captchaId: string };
+    ids.push(body.captchaId);
+    await route.fulfill({ response });
   });
   const tracker = {
     async latest() {

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import OpenSeadragon from 'openseadragon';
 import { ZOOM_LEVELS, fittingZoom } from '@guji/shared';
 import { clampZoom } from '../reader-navigation.ts';
@@ -41,6 +41,7 @@ export function OpenSeadragonViewer({
 }: OpenSeadragonViewerProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<OpenSeadragon.Viewer | null>(null);
+  const [drawn, setDrawn] = useState(false);
   // The latest props, for the viewer's event handlers, which are bound once.
   const zoomRef = useRef(zoomPercent);
   const onZoomChangeRef = useRef(onZoomChange);
@@ -117,6 +118,11 @@ export function OpenSeadragonViewer({
         if (percent !== zoomRef.current) onZoomChangeRef.current(percent);
       }
     });
+    // Tells tests and the first-page benchmark when the page is on screen at its display resolution.
+    viewer.world.addHandler('add-item', (event) => {
+      setDrawn(false);
+      event.item.addHandler('fully-loaded-change', (change) => setDrawn(change.fullyLoaded));
+    });
     viewer.addHandler('open-failed', () => onOpenFailedRef.current?.());
     viewer.addHandler('animation-finish', report);
     viewer.addHandler('resize', () => {
@@ -149,6 +155,7 @@ export function OpenSeadragonViewer({
       className="osd-pane"
       role="region"
       aria-label={label}
+      data-drawn={drawn}
       onContextMenu={(event) => event.preventDefault()}
     >
       <div ref={containerRef} className="osd-container" />
