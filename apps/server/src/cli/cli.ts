@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ROLES, isValidPassword, MSG, type Role } from '@guji/shared';
@@ -95,9 +96,10 @@ async function serve(config: Config): Promise<undefined> {
     console.log(`空数据库：已创建演示账号 ${accounts.map((a) => a.loginName).join(', ')}（密码见 README）`);
   }
   if (config.demoLibrary && !(await context.repos.catalog.hasBooks())) {
+    // Typesetting holds fonts and render buffers the server should not keep: do it in a child process.
     console.log('空书库：正在排印演示书库…');
-    const result = await importDemoLibrary(context, (line) => console.log(`  ${line}`));
-    console.log(`演示书库已导入：${result.books} 部书，${result.leaves} 葉（金字塔图像在后台生成）`);
+    const code = await runChild(['demo']);
+    if (code !== 0) console.error('演示书库导入失败；网站照常启动，可稍后运行 `npm run cli -- demo`');
   }
   const app = await buildApp(context, { runWorker: config.jobsInProcess });
   let closing = false;
@@ -122,6 +124,17 @@ async function serve(config: Config): Promise<undefined> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
   return undefined;
+}
+
+/** Runs another command of this program in a child process with the same configuration. */
+function runChild(args: string[]): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...process.execArgv, process.argv[1]!, ...args], {
+      stdio: 'inherit',
+    });
+    child.on('exit', (code) => resolve(code ?? 1));
+    child.on('error', () => resolve(1));
+  });
 }
 
 async function worker(config: Config, once: boolean): Promise<number | undefined> {

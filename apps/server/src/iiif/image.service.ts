@@ -34,17 +34,23 @@ export class IiifImageService {
     private readonly cacheDir: string = path.join(dataDir, 'cache', 'iiif'),
   ) {}
 
-  async render(page: PageRow, request: ImageRequest): Promise<RenderedImage> {
+  /** The ETag a request will carry, known before any rendering (for If-None-Match). */
+  describe(page: PageRow, request: ImageRequest): { etag: string; cacheFile: string; contentType: string } {
     const resolved = resolveRequest(request, page.width, page.height);
     const canonical = canonicalPath(resolved, request, page.width, page.height);
     const source = page.pyramid_key ?? page.master_key;
-    const etag = `"${createHash('sha1').update(`${source}|${canonical}`).digest('hex').slice(0, 27)}"`;
-    const cacheFile = path.join(
-      this.cacheDir,
-      String(page.id),
-      `${createHash('sha1').update(`${source}|${canonical}`).digest('hex')}.${request.format}`,
-    );
-    const contentType = CONTENT_TYPES[request.format];
+    const digest = createHash('sha1').update(`${source}|${canonical}`).digest('hex');
+    return {
+      etag: `"${digest.slice(0, 27)}"`,
+      cacheFile: path.join(this.cacheDir, String(page.id), `${digest}.${request.format}`),
+      contentType: CONTENT_TYPES[request.format],
+    };
+  }
+
+  async render(page: PageRow, request: ImageRequest): Promise<RenderedImage> {
+    const resolved = resolveRequest(request, page.width, page.height);
+    const { etag, cacheFile, contentType } = this.describe(page, request);
+    const source = page.pyramid_key ?? page.master_key;
     try {
       return { data: await fs.readFile(cacheFile), contentType, etag, cached: true };
     } catch {
@@ -78,7 +84,8 @@ export class IiifImageService {
     if (request.quality === 'bitonal') image = image.grayscale().threshold(128);
     switch (request.format) {
       case 'jpg':
-        image = image.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: false });
+        // Huffman optimisation costs about a third of the encode time for ~10% smaller tiles.
+        image = image.flatten({ background: '#ffffff' }).jpeg({ quality: 85, optimiseCoding: false });
         break;
       case 'png':
         image = image.png({ compressionLevel: 6 });
@@ -88,10 +95,20 @@ export class IiifImageService {
         break;
     }
     const data = await image.toBuffer();
-    await fs.mkdir(path.dirname(cacheFile), { recursive: true });
-    await fs.writeFile(`${cacheFile}.${process.pid}.tmp`, data);
-    await fs.rename(`${cacheFile}.${process.pid}.tmp`, cacheFile);
+    // The client need not wait for the cache write; a failed write only means rendering again later.
+    void this.store(cacheFile, data);
     return { data, contentType, etag, cached: false };
+  }
+
+  private async store(cacheFile: string, data: Buffer): Promise<void> {
+    const temp = `${cacheFile}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    try {
+      await fs.mkdir(path.dirname(cacheFile), { recursive: true });
+      await fs.writeFile(temp, data);
+      await fs.rename(temp, cacheFile);
+    } catch {
+      await fs.rm(temp, { force: true });
+    }
   }
 
   /** Forgets cached responses of a page (its image changed). */

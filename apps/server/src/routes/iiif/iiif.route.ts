@@ -125,10 +125,11 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
         book.audit_status === '2' &&
         (await repo.coverPage(book.id))?.id === page.id;
       await admit(request, reply, book, cover);
-      const image = await images.render(page, parsed);
-      void reply.header('etag', image.etag);
+      const { etag } = images.describe(page, parsed);
+      void reply.header('etag', etag);
       void reply.header('link', `<http://iiif.io/api/image/3/level2.json>;rel="profile"`);
-      if (request.headers['if-none-match'] === image.etag) return reply.status(304).send();
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+      const image = await images.render(page, parsed);
       return reply.type(image.contentType).send(image.data);
     },
   );
