@@ -1,0 +1,200 @@
+/**
+ * Reader first page (DESIGN.md §11: first page visible ≤ 1 s after navigation on localhost).
+ *
+ * Starts `serve` on a fresh demo library, logs a reader in (solving the captcha through the database,
+ * as the browser tests do), then opens pages of 論語 in Debian's Chromium: the time from `goto` until
+ * the viewer reports the page drawn at display resolution (`data-drawn="true"` on the image pane, set
+ * when OpenSeadragon has every tile it needs). Cold: a new browser context each time (no HTTP cache,
+ * page never seen); warm: page turns in an open reader.
+ */
+import { createHmac } from 'node:crypto';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { chromium } from '@playwright/test';
+import {
+  type BenchResult,
+  freePort,
+  get,
+  getJson,
+  LOOPBACK,
+  machine,
+  newAgent,
+  removeDir,
+  SERVER_MAIN,
+  serverEnv,
+  startProcess,
+  stopProcess,
+  summarize,
+  tempDir,
+  waitFor,
+  fmtMs,
+} from './lib.ts';
+
+const BUDGET_MS = 1000;
+const RUNS = 15;
+const log = (line: string) => console.log(`[reader] ${line}`);
+
+interface Health {
+  jobs: { queued: number; running: number };
+}
+
+async function loginCookie(origin: string, dataDir: string, secret: string): Promise<string> {
+  const captcha = (await (await fetch(`${origin}/api/captcha`)).json()) as { captchaId: string };
+  const db = new BetterSqlite3(path.join(dataDir, 'library.sqlite'), { timeout: 5000 });
+  const hash = createHmac('sha256', secret).update(`captcha:${captcha.captchaId}:bench`).digest('hex');
+  db.prepare('update captchas set answer_hash = ? where id = ?').run(hash, captcha.captchaId);
+  db.close();
+  const response = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      loginName: 'reader',
+      password: 'Shuyuan#2026',
+      captchaId: captcha.captchaId,
+      captchaCode: 'bench',
+    }),
+  });
+  if (!response.ok) throw new Error(`login failed: ${await response.text()}`);
+  const cookie = /guji_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+  if (!cookie) throw new Error('no session cookie');
+  return cookie;
+}
+
+export async function runReader(): Promise<BenchResult> {
+  const started = new Date();
+  const t0 = performance.now();
+  const work = tempDir('guji-bench-reader-');
+  const dataDir = path.join(work, 'data');
+  const port = await freePort();
+  const origin = `http://${LOOPBACK}:${port}`;
+  const env = serverEnv(dataDir, port);
+  const server = startProcess(process.execPath, [...SERVER_MAIN, 'serve'], {
+    env,
+    logFile: path.join(work, 'serve.log'),
+  });
+  const agent = newAgent();
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+  });
+  try {
+    await waitFor(
+      'the server',
+      async () => (await get(`${origin}/api/health`, agent)).status === 200,
+      180_000,
+      server,
+    );
+    await waitFor(
+      'an empty job queue',
+      async () => {
+        const health = await getJson<Health>(`${origin}/api/health`, agent);
+        return health.jobs.queued === 0 && health.jobs.running === 0;
+      },
+      600_000,
+      server,
+    );
+    const cookie = await loginCookie(origin, dataDir, env.SESSION_SECRET!);
+    const cookies = [
+      {
+        name: 'guji_session',
+        value: cookie,
+        domain: LOOPBACK,
+        path: '/',
+        httpOnly: true,
+        sameSite: 'Lax' as const,
+      },
+    ];
+    const url = (page: number) => `${origin}/Book?catalogId=1&fascicleId=1&imageId=${page}`;
+
+    log(`${RUNS} cold openings (new browser context each)…`);
+    const cold: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      await context.addCookies(cookies);
+      const page = await context.newPage();
+      const start = performance.now();
+      await page.goto(url(2 + i));
+      await page.locator('[data-drawn="true"]').waitFor({ timeout: 15_000 });
+      cold.push(performance.now() - start);
+      await context.close();
+    }
+
+    log(`${RUNS} openings in a browser that has the site's files cached…`);
+    const cached: number[] = [];
+    {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+      await context.addCookies(cookies);
+      const page = await context.newPage();
+      await page.goto(url(1));
+      await page.locator('[data-drawn="true"]').waitFor({ timeout: 15_000 });
+      for (let i = 0; i < RUNS; i++) {
+        await page.goto('about:blank');
+        const start = performance.now();
+        await page.goto(url(20 + i));
+        await page.locator('[data-drawn="true"]').waitFor({ timeout: 15_000 });
+        cached.push(performance.now() - start);
+      }
+      await context.close();
+    }
+
+    log(`${RUNS} page turns in an open reader…`);
+    const warm: number[] = [];
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await context.addCookies(cookies);
+    const page = await context.newPage();
+    await page.goto(url(1));
+    await page.locator('[data-drawn="true"]').waitFor({ timeout: 15_000 });
+    for (let i = 0; i < RUNS; i++) {
+      const start = performance.now();
+      await page.getByRole('button', { name: '下一页' }).click();
+      await page
+        .getByRole('region', { name: `第 ${i + 2} 页图像` })
+        .and(page.locator('[data-drawn="true"]'))
+        .waitFor({ timeout: 15_000 });
+      warm.push(performance.now() - start);
+    }
+    await context.close();
+
+    const coldSummary = summarize(cold);
+    const warmSummary = summarize(warm);
+    const cachedSummary = summarize(cached);
+    return {
+      name: 'reader',
+      startedAt: started.toISOString(),
+      seconds: (performance.now() - t0) / 1000,
+      machine: machine(),
+      budgets: [
+        {
+          what: 'reader: first page visible after navigation (site files cached)',
+          budget: `≤ ${BUDGET_MS} ms`,
+          measured: fmtMs(cachedSummary),
+          met: cachedSummary.p95 <= BUDGET_MS,
+        },
+        {
+          what: 'reader: first page visible after navigation (empty browser cache)',
+          budget: `≤ ${BUDGET_MS} ms`,
+          measured: fmtMs(coldSummary),
+          met: coldSummary.p95 <= BUDGET_MS,
+        },
+      ],
+      table: [
+        ['opening, empty browser cache (navigation → page drawn)', fmtMs(coldSummary)],
+        ['opening, site files cached', fmtMs(cachedSummary)],
+        ['page turn in an open reader', fmtMs(warmSummary)],
+      ],
+      data: { cold, cached, warm },
+    };
+  } finally {
+    agent.destroy();
+    await browser.close();
+    await stopProcess(server);
+    removeDir(work);
+  }
+}
