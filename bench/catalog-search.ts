@@ -15,6 +15,7 @@
  *
  * Environment: BENCH_BOOKS (default 100000), BENCH_PAGES_PER_VOLUME (default 3), BENCH_KEEP=1.
  */
+import { titleSearchKey } from '../apps/server/src/search/fold.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -196,6 +197,7 @@ async function populate(context: AppContext, sources: Source[]) {
         titles.push(title);
         books.push({
           title,
+          title_search: titleSearchKey(title),
           author: source.author,
           publish_dynasty: source.dynasty || null,
           coverage_dynasty: '明刻本',

@@ -42,6 +42,7 @@ import {
   runToEnd,
   serverEnv,
   shuffle,
+  sleep,
   startProcess,
   stopAll,
   summarize,
@@ -375,7 +376,12 @@ export async function runTiles(): Promise<BenchResult> {
     };
     log('cold pass…');
     await pass(results.oursCold, results.iipCold, true);
-    const added = cacheFiles() - cachedBefore;
+    // The server writes its cache file just after answering: give the last writes a moment.
+    let added = cacheFiles() - cachedBefore;
+    for (let i = 0; i < 20 && added < targets.length; i++) {
+      await sleep(50);
+      added = cacheFiles() - cachedBefore;
+    }
     if (added !== targets.length)
       throw new Error(
         `the cold pass added ${added} files to our cache for ${targets.length} requests: not all were misses`,

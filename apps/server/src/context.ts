@@ -97,7 +97,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     settings: new SettingsRepository(db),
     ssoNonces: new SsoNonceRepository(db),
     jobs: new JobRepository(db, dialect),
-    catalog: new CatalogRepository(db),
+    catalog: new CatalogRepository(db, dialect),
   };
   const captcha = new CaptchaService(repos.captchas, secret, clock);
   const sms = new SmsService(

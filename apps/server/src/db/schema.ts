@@ -112,6 +112,8 @@ export interface BooksTable {
   /** Stable key of an imported book (e.g. `demo:lunyu`), so a re-run updates instead of duplicating. */
   source_key: string | null;
   title: string;
+  /** Folded title, one space between characters (search/fold.ts); written with the title. */
+  title_search: string | null;
   author: string | null;
   publish_dynasty: string | null;
   coverage_dynasty: string | null;

@@ -72,6 +72,20 @@ describe.each(DIALECTS)('catalogue repository on %s', (dialect) => {
     expect((await page({ visibleOnly: false, offset: 0, limit: 10 })).total).toBe(5);
   });
 
+  it('folds simplified and traditional forms, and keeps the search key in step with the title', async () => {
+    const cat = t.context.repos.catalog;
+    const find = async (title: string) =>
+      (await cat.searchBooks({ title, visibleOnly: false, offset: 0, limit: 10 })).rows.map((b) => b.title);
+    expect(await find('论语')).toEqual(['論語集注']);
+    expect(await find('論语集')).toEqual(['論語集注']);
+    expect(await find('语 集')).toEqual(['論語集注']);
+    await cat.updateBook(ids['審核中']!, { title: '四書章句' });
+    expect(await find('四书')).toEqual(['四書章句']);
+    expect(await find('審核')).toEqual([]);
+    await cat.deleteBook(ids['審核中']!);
+    expect(await find('四书')).toEqual([]);
+  });
+
   it('lists the most-read visible books that have volumes, with page counts and covers', async () => {
     const cat = t.context.repos.catalog;
     const hot = await cat.hotBooks(0, 8);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import type { Db, DbOrTx } from '../db/database.ts';
+import type { Db, DbOrTx, Dialect } from '../db/database.ts';
+import { titleSearchKey } from '../search/fold.ts';
 import { nowIso } from '../db/database.ts';
 import type {
   BookRow,
@@ -26,7 +27,10 @@ export interface BookSearch {
 
 /** Books, volumes, pages, directory entries and classifications. */
 export class CatalogRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly dialect: Dialect,
+  ) {}
 
   // Classifications
 
@@ -71,7 +75,7 @@ export class CatalogRepository {
     const now = nowIso();
     const row = await tx
       .insertInto('books')
-      .values({ ...book, created_at: now, updated_at: now })
+      .values({ ...book, title_search: titleSearchKey(book.title), created_at: now, updated_at: now })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -80,7 +84,11 @@ export class CatalogRepository {
   async updateBook(id: number, changes: Updateable<BooksTable>, tx: DbOrTx = this.db): Promise<void> {
     await tx
       .updateTable('books')
-      .set({ ...changes, updated_at: nowIso() })
+      .set({
+        ...changes,
+        ...(typeof changes.title === 'string' ? { title_search: titleSearchKey(changes.title) } : {}),
+        updated_at: nowIso(),
+      })
       .where('id', '=', id)
       .execute();
   }
@@ -96,10 +104,19 @@ export class CatalogRepository {
   async searchBooks(search: BookSearch, tx: DbOrTx = this.db): Promise<{ rows: BookRow[]; total: number }> {
     let query = tx.selectFrom('books');
     if (search.visibleOnly) query = query.where('is_visible', '=', 1).where('audit_status', '=', '2');
-    if (search.title)
-      query = query.where(
-        sql<boolean>`lower(title) like ${`%${escapeLike(search.title.toLowerCase())}%`} escape '\\'`,
-      );
+    const key = search.title ? titleSearchKey(search.title) : '';
+    if (key) {
+      // Substring of the folded title, so 论语 finds 論語. The LIKE is exact; on SQLite the FTS5 index
+      // (one token per character, phrase query) narrows the rows first.
+      query = query.where(sql<boolean>`title_search like ${`%${escapeLike(key)}%`} escape '\\'`);
+      const tokens = key.split(' ').filter((ch) => /[\p{L}\p{N}]/u.test(ch));
+      if (this.dialect === 'sqlite' && tokens.length > 0) {
+        const phrase = `"${tokens.join(' ').replace(/"/g, '""')}"`;
+        query = query.where(
+          sql<boolean>`id in (select rowid from books_fts where books_fts match ${phrase})`,
+        );
+      }
+    }
     if (search.classCodes && search.classCodes.length > 0) {
       const codes = search.classCodes;
       query = query.where((eb) =>
