@@ -216,6 +216,15 @@ export class CatalogRepository {
     return rows.map((row) => ({ ...row, image_count: Number(row.image_count ?? 0) }));
   }
 
+  async countVolumes(bookId: number, tx: DbOrTx = this.db): Promise<number> {
+    const row = await tx
+      .selectFrom('volumes')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('book_id', '=', bookId)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async findVolume(id: number, tx: DbOrTx = this.db): Promise<VolumeRow | undefined> {
     return tx.selectFrom('volumes').selectAll().where('id', '=', id).executeTakeFirst();
   }

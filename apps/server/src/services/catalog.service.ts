@@ -155,10 +155,11 @@ export class CatalogService {
     book: BookRow,
     viewer: Viewer,
   ): Promise<{ allowed: boolean; isPublic: boolean; access: Access }> {
-    const volumes = await this.catalog.listVolumes(book.id);
-    const accessBook = toAccessBook(book, volumes.length);
-    const isPublic = isPublicBook(accessBook) && volumes.length > 0;
-    const access = await this.access(book, volumes.length, viewer);
+    // Runs on every tile: a count, not the volume list with its page counts.
+    const volumeCount = await this.catalog.countVolumes(book.id);
+    const accessBook = toAccessBook(book, volumeCount);
+    const isPublic = isPublicBook(accessBook) && volumeCount > 0;
+    const access = await this.access(book, volumeCount, viewer);
     return { allowed: isPublic || access.canRead, isPublic, access };
   }
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Form, Input, Space } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
-import { LIMITS, MSG, SMS_CODE_PATTERN, isValidPhone } from '@guji/shared';
+import { LIMITS, MSG, isValidPhone } from '@guji/shared';
 import { serverMessage } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { withReason } from '../failure-message.ts';
@@ -10,8 +10,7 @@ import { useCaptcha, useSendSmsCode, useUpdateProfile } from '../queries.ts';
 import { phoneSendCodeError } from '../send-code-checks.ts';
 import { useCountdown } from '../use-countdown.ts';
 import { CaptchaInput } from './captcha-input.tsx';
-import { SendCodeButton } from './send-code-button.tsx';
-import { SmsCodeInput } from './sms-code-input.tsx';
+import { SmsCodeItem } from './sms-code-input.tsx';
 
 interface PhoneFields {
   phone: string;
@@ -114,24 +113,13 @@ function PhoneEditor({ phone, onClose }: { phone: string | null; onClose: () => 
       <Form.Item label="图形验证码" name="captchaCode" extra="获取短信验证码前请先输入图形验证码">
         <CaptchaInput captcha={captcha} />
       </Form.Item>
-      <Form.Item
-        label="短信验证码"
-        name="phoneCode"
-        rules={[
-          requiredRule(MSG.profileCodeRequired),
-          validRule((v) => SMS_CODE_PATTERN.test(v), MSG.profileCodeRequired),
-        ]}
-      >
-        <SmsCodeInput
-          action={
-            <SendCodeButton
-              remaining={countdown.remaining}
-              loading={sendCode.isPending}
-              onSend={onSendCode}
-            />
-          }
-        />
-      </Form.Item>
+      <SmsCodeItem
+        requiredMessage={MSG.profileCodeRequired}
+        digitsMessage={MSG.profileCodeRequired}
+        remaining={countdown.remaining}
+        sending={sendCode.isPending}
+        onSend={onSendCode}
+      />
       <Space>
         <Button type="primary" htmlType="submit" loading={update.isPending}>
           保存

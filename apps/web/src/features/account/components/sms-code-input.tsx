@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
-import { Input, type InputProps } from 'antd';
-import { LIMITS } from '@guji/shared';
+import { Form, Input, type InputProps } from 'antd';
+import { LIMITS, SMS_CODE_PATTERN } from '@guji/shared';
+import { requiredRule, validRule } from '../form-rules.ts';
+import { SendCodeButton } from './send-code-button.tsx';
 
 type SmsCodeInputProps = Omit<InputProps, 'value' | 'onChange'> & {
   value?: string;
@@ -24,5 +26,33 @@ export function SmsCodeInput({ value, onChange, action, ...inputProps }: SmsCode
       />
       {action}
     </div>
+  );
+}
+
+interface SmsCodeItemProps {
+  requiredMessage: string;
+  digitsMessage: string;
+  /** Seconds left of the send-code countdown. */
+  remaining: number;
+  sending: boolean;
+  onSend: () => void;
+}
+
+/** The labelled `phoneCode` field: required, digits only, with its send-code button. */
+export function SmsCodeItem({
+  requiredMessage,
+  digitsMessage,
+  remaining,
+  sending,
+  onSend,
+}: SmsCodeItemProps) {
+  return (
+    <Form.Item
+      label="短信验证码"
+      name="phoneCode"
+      rules={[requiredRule(requiredMessage), validRule((v) => SMS_CODE_PATTERN.test(v), digitsMessage)]}
+    >
+      <SmsCodeInput action={<SendCodeButton remaining={remaining} loading={sending} onSend={onSend} />} />
+    </Form.Item>
   );
 }

@@ -1,23 +1,14 @@
 import { useState } from 'react';
 import { Button, Form, Input } from 'antd';
 import { Link, useNavigate } from 'react-router';
-import {
-  LIMITS,
-  MSG,
-  SMS_CODE_PATTERN,
-  isValidEmail,
-  isValidIdCard,
-  isValidPhone,
-  isValidRealName,
-} from '@guji/shared';
+import { LIMITS, MSG, isValidEmail, isValidIdCard, isValidPhone, isValidRealName } from '@guji/shared';
 import { useSiteSettings } from '../../../api/site.ts';
 import { toast } from '../../../components/toast.ts';
 import { useDelayedAction } from '../../../components/use-delayed-action.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { CaptchaInput } from '../components/captcha-input.tsx';
-import { SendCodeButton } from '../components/send-code-button.tsx';
-import { SmsCodeInput } from '../components/sms-code-input.tsx';
+import { SmsCodeItem } from '../components/sms-code-input.tsx';
 import { NewPasswordItem } from '../components/password-items.tsx';
 import { requiredRule, validRule } from '../form-rules.ts';
 import { useCaptcha, useRegister, useSendSmsCode } from '../queries.ts';
@@ -170,24 +161,13 @@ export function RegisterPage() {
         >
           <CaptchaInput captcha={captcha} />
         </Form.Item>
-        <Form.Item
-          label="短信验证码"
-          name="phoneCode"
-          rules={[
-            requiredRule(MSG.smsCodeRequired),
-            validRule((v) => SMS_CODE_PATTERN.test(v), MSG.smsCodeDigits),
-          ]}
-        >
-          <SmsCodeInput
-            action={
-              <SendCodeButton
-                remaining={countdown.remaining}
-                loading={sendCode.isPending}
-                onSend={onSendCode}
-              />
-            }
-          />
-        </Form.Item>
+        <SmsCodeItem
+          requiredMessage={MSG.smsCodeRequired}
+          digitsMessage={MSG.smsCodeDigits}
+          remaining={countdown.remaining}
+          sending={sendCode.isPending}
+          onSend={onSendCode}
+        />
         <NewPasswordItem
           label="密码"
           name="loginPassword"
