@@ -42,7 +42,6 @@ import {
   runToEnd,
   serverEnv,
   shuffle,
-  sleep,
   startProcess,
   stopAll,
   summarize,
@@ -72,6 +71,9 @@ interface Target {
   region: string;
   ours: string;
   iip: string;
+  /** The JPEG size both servers must answer with. */
+  width: number;
+  height: number;
   /** The first region of its page in the request order (pays for opening the image). */
   firstOnPage: boolean;
 }
@@ -111,6 +113,27 @@ function gridRegions(page: Page): string[] {
   for (let y = 0; y + TILE <= page.height; y += TILE)
     for (let x = 0; x + TILE <= page.width; x += TILE) regions.push(`${x},${y},${TILE},${TILE}`);
   return regions;
+}
+
+/**
+ * The tiles a IIIF viewer asks for on a page: the info.json grid (512², every scale factor down to
+ * a 64-pixel-wide image), edges included, each sized `w,h` = ceil(region / scale factor).
+ */
+function viewerTiles(page: Page): Array<{ region: string; size: string; width: number; height: number }> {
+  const tiles = [];
+  for (let scale = 1; Math.floor(page.width / scale) >= 64; scale *= 2) {
+    const span = TILE * scale;
+    for (let y = 0; y < page.height; y += span) {
+      for (let x = 0; x < page.width; x += span) {
+        const w = Math.min(span, page.width - x);
+        const h = Math.min(span, page.height - y);
+        const width = Math.ceil(w / scale);
+        const height = Math.ceil(h / scale);
+        tiles.push({ region: `${x},${y},${w},${h}`, size: `${width},${height}`, width, height });
+      }
+    }
+  }
+  return tiles;
 }
 
 const oursPath = (id: number, region: string, size = `${TILE},`) =>
@@ -331,63 +354,104 @@ export async function runTiles(): Promise<BenchResult> {
       }
     }
 
-    // The cold set: every whole 512² region of every other public page, in a shuffled order.
+    // Two cold sets on different pages, each in a shuffled order: every whole 512² region at full
+    // resolution of half the pages, and every tile a viewer asks for (all scale factors, edges
+    // included) of the other half.
     const measured = pages.slice(WARMUP_PAGES);
-    // Cold means a miss in our disk cache: each cold request must add one file to its page's cache.
-    const cacheFiles = () =>
-      measured.reduce((n, page) => {
-        const dir = path.join(dataDir, 'cache', 'iiif', String(page.id));
-        return n + (fs.existsSync(dir) ? fs.readdirSync(dir).length : 0);
-      }, 0);
-    const cachedBefore = cacheFiles();
-    const ordered = shuffle(
-      measured.flatMap((page) => gridRegions(page).map((region) => ({ id: page.id, region }))),
-      prng(20_260_101),
+    const half = Math.ceil(measured.length / 2);
+    const toTargets = (
+      list: Array<{ id: number; region: string; size: string; width: number; height: number }>,
+      seed: number,
+    ): Target[] => {
+      const seen = new Set<number>();
+      return shuffle(list, prng(seed)).map(({ id, region, size, width, height }) => {
+        const firstOnPage = !seen.has(id);
+        seen.add(id);
+        const ours = oursPath(id, region, size);
+        return { id, region, ours, iip: iipPath(id, region, size), firstOnPage, width, height };
+      });
+    };
+    const targets = toTargets(
+      measured.slice(0, half).flatMap((page) =>
+        gridRegions(page).map((region) => ({
+          id: page.id,
+          region,
+          size: `${TILE},`,
+          width: TILE,
+          height: TILE,
+        })),
+      ),
+      20_260_101,
     );
-    const seen = new Set<number>();
-    const targets: Target[] = ordered.map(({ id, region }) => {
-      const firstOnPage = !seen.has(id);
-      seen.add(id);
-      return { id, region, ours: oursPath(id, region), iip: iipPath(id, region), firstOnPage };
-    });
-    log(`${targets.length} cold regions on ${measured.length} pages`);
+    const viewerTargets = toTargets(
+      measured.slice(half).flatMap((page) => viewerTiles(page).map((tile) => ({ id: page.id, ...tile }))),
+      20_260_102,
+    );
+    log(
+      `${targets.length} cold whole regions on ${half} pages; ${viewerTargets.length} viewer tiles on ${measured.length - half} pages`,
+    );
 
     const timed = (): Timed => ({ ms: [], bytes: [], cpuMs: 0 });
-    const results = { oursCold: timed(), oursWarm: timed(), iipCold: timed(), iipWarm: timed() };
+    const results = {
+      oursCold: timed(),
+      oursWarm: timed(),
+      iipCold: timed(),
+      iipWarm: timed(),
+      oursViewer: timed(),
+      iipViewer: timed(),
+    };
     const firstFlags: boolean[] = [];
-    const measure = async (origin: string, url: string, agent: typeof agentOurs, into: Timed) => {
+    // Where each of our answers came from (x-image-source): `tile` (a stored pyramid tile sent as
+    // it is), `render` (decoded and encoded) or `cache` (our disk cache of rendered answers).
+    const sources = new Map<Timed, Record<string, number>>();
+    const measure = async (
+      origin: string,
+      url: string,
+      agent: typeof agentOurs,
+      into: Timed,
+      target: Target,
+    ) => {
       const response = await get(origin + url, agent);
-      const problem = checkTile(response, TILE, TILE);
+      const problem = checkTile(response, target.width, target.height);
       if (problem) throw new Error(`${origin}${url}: ${problem}`);
       into.ms.push(response.ms);
       into.bytes.push(response.body.length);
+      const source = response.headers['x-image-source'];
+      if (typeof source === 'string') {
+        const counts = sources.get(into) ?? {};
+        counts[source] = (counts[source] ?? 0) + 1;
+        sources.set(into, counts);
+      }
     };
-    const pass = async (oursInto: Timed, iipInto: Timed, recordFirst: boolean) => {
+    const pass = async (list: Target[], oursInto: Timed, iipInto: Timed, recordFirst: boolean) => {
       const cpuBefore = { ours: cpuSeconds([server.pid]), iip: cpuSeconds(iipPids) };
-      for (const [i, target] of targets.entries()) {
+      for (const [i, target] of list.entries()) {
         // Alternate which server goes first so neither always follows the other's work.
-        if (i % 2 === 0 || !iip) await measure(ours, target.ours, agentOurs, oursInto);
-        if (iip) await measure(iip, target.iip, agentIip, iipInto);
-        if (i % 2 === 1 && iip) await measure(ours, target.ours, agentOurs, oursInto);
+        if (i % 2 === 0 || !iip) await measure(ours, target.ours, agentOurs, oursInto, target);
+        if (iip) await measure(iip, target.iip, agentIip, iipInto, target);
+        if (i % 2 === 1 && iip) await measure(ours, target.ours, agentOurs, oursInto, target);
         if (recordFirst) firstFlags.push(target.firstOnPage);
       }
-      oursInto.cpuMs = ((cpuSeconds([server.pid]) - cpuBefore.ours) * 1000) / targets.length;
-      iipInto.cpuMs = ((cpuSeconds(iipPids) - cpuBefore.iip) * 1000) / targets.length;
+      oursInto.cpuMs = ((cpuSeconds([server.pid]) - cpuBefore.ours) * 1000) / list.length;
+      iipInto.cpuMs = ((cpuSeconds(iipPids) - cpuBefore.iip) * 1000) / list.length;
     };
     log('cold pass…');
-    await pass(results.oursCold, results.iipCold, true);
-    // The server writes its cache file just after answering: give the last writes a moment.
-    let added = cacheFiles() - cachedBefore;
-    for (let i = 0; i < 20 && added < targets.length; i++) {
-      await sleep(50);
-      added = cacheFiles() - cachedBefore;
-    }
-    if (added !== targets.length)
-      throw new Error(
-        `the cold pass added ${added} files to our cache for ${targets.length} requests: not all were misses`,
-      );
+    await pass(targets, results.oursCold, results.iipCold, true);
+    // Cold means never answered before: from the pyramid, not from our cache of rendered answers.
+    const coldSources = sources.get(results.oursCold) ?? {};
+    if (coldSources.cache) throw new Error(`${coldSources.cache} cold requests were answered from our cache`);
+    log(`our cold answers: ${JSON.stringify(coldSources)}`);
     log('warm pass (the same URLs again)…');
-    await pass(results.oursWarm, results.iipWarm, false);
+    await pass(targets, results.oursWarm, results.iipWarm, false);
+    log('viewer tiles pass (cold)…');
+    await pass(viewerTargets, results.oursViewer, results.iipViewer, false);
+    const viewerSources = sources.get(results.oursViewer) ?? {};
+    if (viewerSources.cache)
+      throw new Error(`${viewerSources.cache} cold viewer tiles were answered from our cache`);
+    const sourceText = (counts: Record<string, number>) =>
+      Object.entries(counts)
+        .map(([source, n]) => `${n} ${source}`)
+        .join(', ');
 
     const split = (t: Timed, first: boolean) => summarize(t.ms.filter((_, i) => firstFlags[i] === first));
     const mean = (xs: number[]) => Math.round(xs.reduce((sum, x) => sum + x, 0) / Math.max(1, xs.length));
@@ -460,9 +524,17 @@ export async function runTiles(): Promise<BenchResult> {
       ['ours: cold 512² region', `${fmtMs(oursFig.cold)}; CPU ${oursFig.coldCpuMsPerRequest} ms/req`],
       ['ours: cold, first region of a page', fmtMs(oursFig.coldFirstOnPage)],
       ['ours: cold, other regions', fmtMs(oursFig.coldOtherRegions)],
-      ['ours: warm (disk cache)', `${fmtMs(oursFig.warm)}; CPU ${oursFig.warmCpuMsPerRequest} ms/req`],
+      ['ours: cold answers came from', sourceText(coldSources)],
+      [
+        'ours: viewer tiles (cold, all scale factors)',
+        `${fmtMs(summarize(results.oursViewer.ms))}; CPU ${round2(results.oursViewer.cpuMs)} ms/req; ${sourceText(viewerSources)}`,
+      ],
+      [
+        'ours: warm (the same URLs again)',
+        `${fmtMs(oursFig.warm)}; CPU ${oursFig.warmCpuMsPerRequest} ms/req`,
+      ],
       ['ours: mean JPEG bytes', String(oursFig.meanBytes)],
-      ['ours: rps, fixed 64 URLs (cached)', rpsText(oursFig.rpsFixed)],
+      ['ours: rps, fixed 64 URLs (repeated)', rpsText(oursFig.rpsFixed)],
       ['ours: rps, never-seen regions', rpsText(oursFig.rpsNeverSeen)],
     ];
     const budgets: Budget[] = [
@@ -477,11 +549,19 @@ export async function runTiles(): Promise<BenchResult> {
       table.push(
         ['IIPImage: first request', `${fmtMs(iipFig.cold)}; CPU ${iipFig.coldCpuMsPerRequest} ms/req`],
         ['IIPImage: first request, first region of a page', fmtMs(iipFig.coldFirstOnPage)],
+        [
+          'IIPImage: viewer tiles (first request)',
+          `${fmtMs(summarize(results.iipViewer.ms))}; CPU ${round2(results.iipViewer.cpuMs)} ms/req`,
+        ],
         ['IIPImage: repeated request', `${fmtMs(iipFig.warm)}; CPU ${iipFig.warmCpuMsPerRequest} ms/req`],
         ['IIPImage: mean JPEG bytes', String(iipFig.meanBytes)],
         ['IIPImage: rps, fixed 64 URLs', rpsText(iipFig.rpsFixed)],
         ['IIPImage: rps, never-seen regions', rpsText(iipFig.rpsNeverSeen)],
         ['ratio cold p50 (IIPImage / ours)', String(ratio(iipFig.cold.p50, oursFig.cold.p50))],
+        [
+          'ratio viewer tiles p50 (IIPImage / ours)',
+          String(ratio(summarize(results.iipViewer.ms).p50, summarize(results.oursViewer.ms).p50)),
+        ],
         ['ratio cold p95 (IIPImage / ours)', String(ratio(iipFig.cold.p95, oursFig.cold.p95))],
         ['ratio warm p50 (IIPImage / ours)', String(ratio(iipFig.warm.p50, oursFig.warm.p50))],
         [
@@ -500,6 +580,12 @@ export async function runTiles(): Promise<BenchResult> {
           budget: '< IIPImage first request',
           measured: `${oursFig.cold.p50} vs ${iipFig.cold.p50} ms`,
           met: oursFig.cold.p50 < iipFig.cold.p50,
+        },
+        {
+          what: 'tile faster than IIPImage: viewer tiles p50',
+          budget: '< IIPImage first request',
+          measured: `${summarize(results.oursViewer.ms).p50} vs ${summarize(results.iipViewer.ms).p50} ms`,
+          met: summarize(results.oursViewer.ms).p50 < summarize(results.iipViewer.ms).p50,
         },
         {
           what: 'tile faster than IIPImage: rps, fixed URLs',
@@ -535,6 +621,11 @@ export async function runTiles(): Promise<BenchResult> {
         loadAverageAfter,
         pages: pages.length,
         coldRegions: targets.length,
+        coldSources,
+        viewerTiles: viewerTargets.length,
+        viewerSources,
+        oursViewer: summarize(results.oursViewer.ms),
+        iipViewer: summarize(results.iipViewer.ms),
         tile: TILE,
         iipImage: iipFig
           ? {

@@ -3,7 +3,17 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { PageRow } from '../db/schema.ts';
-import { canonicalPath, resolveRequest, type Format, type ImageRequest } from './image-request.ts';
+import {
+  canonicalPath,
+  resolveRequest,
+  type Format,
+  type ImageRequest,
+  type ResolvedRequest,
+} from './image-request.ts';
+import { readJpegTile, readTiffLevels, servesJpegTiles, type TiffLevel } from './tiff-tiles.ts';
+
+/** The tile size of the pyramids and of info.json. */
+export const TILE_SIZE = 512;
 
 const CONTENT_TYPES: Record<Format, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
@@ -11,12 +21,26 @@ export interface RenderedImage {
   data: Buffer;
   contentType: string;
   etag: string;
-  /** True when served from the disk cache. */
-  cached: boolean;
+  /**
+   * Where the bytes came from: `tile` a stored pyramid tile sent as it is (no decoding), `cache` the
+   * disk cache, `render` decoded, scaled and encoded for this request.
+   */
+  source: 'tile' | 'cache' | 'render';
 }
 
 interface Level {
   page: number;
+  width: number;
+  height: number;
+  /** The level's TIFF structure when its tiles can be sent as they are. */
+  tiff?: TiffLevel;
+}
+
+/** A request that is exactly one stored tile of a pyramid level (or its top-left part at an edge). */
+interface TileMatch {
+  level: Level & { tiff: TiffLevel };
+  column: number;
+  row: number;
   width: number;
   height: number;
 }
@@ -50,14 +74,31 @@ export class IiifImageService {
   async render(page: PageRow, request: ImageRequest): Promise<RenderedImage> {
     const resolved = resolveRequest(request, page.width, page.height);
     const { etag, cacheFile, contentType } = this.describe(page, request);
-    const source = page.pyramid_key ?? page.master_key;
+    const file = path.join(this.dataDir, page.pyramid_key ?? page.master_key);
+    const levels = await this.levelsOf(file);
+    const tile = matchTile(resolved, request, page, levels);
+    // A whole stored tile is sent as it is: as fast as a cache file, and nothing to keep.
+    if (tile && tile.width === tile.level.tiff.tileWidth) {
+      const data = await readJpegTile(file, tile.level.tiff, tile.column, tile.row, tile.height);
+      if (data) return { data, contentType, etag, source: 'tile' };
+    }
     try {
-      return { data: await fs.readFile(cacheFile), contentType, etag, cached: true };
+      return { data: await fs.readFile(cacheFile), contentType, etag, source: 'cache' };
     } catch {
       // Not cached yet.
     }
-    const file = path.join(this.dataDir, source);
-    const levels = await this.levelsOf(file);
+    if (tile) {
+      // A tile at the right edge is stored padded: decode only that tile and cut it to size.
+      const stored = await readJpegTile(file, tile.level.tiff, tile.column, tile.row, tile.height);
+      if (stored) {
+        const data = await sharp(stored)
+          .extract({ left: 0, top: 0, width: tile.width, height: tile.height })
+          .jpeg({ quality: 85, optimiseCoding: false })
+          .toBuffer();
+        void this.store(cacheFile, data);
+        return { data, contentType, etag, source: 'render' };
+      }
+    }
     const { region, width, height } = resolved;
     // The smallest level whose pixels still cover the output without upscaling.
     const scale = Math.min(width / region.w, height / region.h);
@@ -97,7 +138,7 @@ export class IiifImageService {
     const data = await image.toBuffer();
     // The client need not wait for the cache write; a failed write only means rendering again later.
     void this.store(cacheFile, data);
-    return { data, contentType, etag, cached: false };
+    return { data, contentType, etag, source: 'render' };
   }
 
   private async store(cacheFile: string, data: Buffer): Promise<void> {
@@ -128,7 +169,63 @@ export class IiifImageService {
   }
 }
 
+/**
+ * The stored tile a request asks for, if it asks for exactly one: format jpg, quality default or
+ * color, no rotation or mirroring, the region aligned to the tile grid of the level whose scale
+ * factor (a power of two) it uses, and the size that level holds for it. libvips makes each level
+ * `floor(previous / 2)`: at an odd right or bottom edge the level holds one pixel less than
+ * `ceil(region / scale)`, so a client asking for that ceiling gets a rendered answer.
+ */
+function matchTile(
+  resolved: ResolvedRequest,
+  request: ImageRequest,
+  page: PageRow,
+  levels: Level[],
+): TileMatch | undefined {
+  if (request.format !== 'jpg' || (request.quality !== 'default' && request.quality !== 'color')) return;
+  if (request.rotation.degrees !== 0 || request.rotation.mirror) return;
+  const { region, width, height } = resolved;
+  for (const level of levels) {
+    const tiff = level.tiff;
+    if (!tiff) continue;
+    const scale = 2 ** Math.round(Math.log2(page.width / level.width));
+    if (Math.floor(page.width / scale) !== level.width || Math.floor(page.height / scale) !== level.height)
+      continue;
+    const spanX = tiff.tileWidth * scale;
+    const spanY = tiff.tileHeight * scale;
+    if (region.x % spanX !== 0 || region.y % spanY !== 0) continue;
+    const column = region.x / spanX;
+    const row = region.y / spanY;
+    const tileWidth = Math.min(tiff.tileWidth, level.width - column * tiff.tileWidth);
+    const tileHeight = Math.min(tiff.tileHeight, level.height - row * tiff.tileHeight);
+    if (tileWidth <= 0 || tileHeight <= 0 || width !== tileWidth || height !== tileHeight) continue;
+    // At the right and bottom edges a level pixel stands for the full-resolution pixels that remain.
+    const coversX =
+      region.w === tileWidth * scale ||
+      (region.x + region.w === page.width && Math.floor(region.w / scale) === tileWidth);
+    const coversY =
+      region.h === tileHeight * scale ||
+      (region.y + region.h === page.height && Math.floor(region.h / scale) === tileHeight);
+    if (!coversX || !coversY) continue;
+    return { level: { ...level, tiff }, column, row, width, height };
+  }
+  return undefined;
+}
+
 async function readLevels(file: string): Promise<Level[]> {
+  if (/\.tiff?$/i.test(file)) {
+    try {
+      const tiff = await readTiffLevels(file);
+      return tiff.map((t) => ({
+        page: t.index,
+        width: t.width,
+        height: t.height,
+        ...(servesJpegTiles(t) ? { tiff: t } : {}),
+      }));
+    } catch {
+      // Not a TIFF we can read ourselves: sharp reads it below.
+    }
+  }
   const meta = await sharp(file).metadata();
   const levels: Level[] = [{ page: 0, width: meta.width, height: meta.height }];
   if (meta.format === 'tiff') {
@@ -140,12 +237,22 @@ async function readLevels(file: string): Promise<Level[]> {
   return levels;
 }
 
-/** Makes the tiled pyramidal TIFF of a page master (256² JPEG tiles, each level half the last). */
+/**
+ * Makes the tiled pyramidal TIFF of a page master: 512² JPEG tiles, the tile size info.json
+ * advertises, so a viewer's tile request is one stored tile; each level half the last.
+ */
 export async function makePyramid(masterFile: string, pyramidFile: string): Promise<void> {
   await fs.mkdir(path.dirname(pyramidFile), { recursive: true });
   const temp = `${pyramidFile}.${process.pid}.tmp`;
   await sharp(masterFile, { limitInputPixels: 400_000_000 })
-    .tiff({ tile: true, pyramid: true, compression: 'jpeg', quality: 88, tileWidth: 256, tileHeight: 256 })
+    .tiff({
+      tile: true,
+      pyramid: true,
+      compression: 'jpeg',
+      quality: 88,
+      tileWidth: TILE_SIZE,
+      tileHeight: TILE_SIZE,
+    })
     .toFile(temp);
   await fs.rename(temp, pyramidFile);
 }

@@ -106,24 +106,30 @@ export class CatalogRepository {
     if (search.visibleOnly) query = query.where('is_visible', '=', 1).where('audit_status', '=', '2');
     const key = search.title ? titleSearchKey(search.title) : '';
     if (key) {
-      // Substring of the folded title, so 论语 finds 論語. The LIKE is exact; on SQLite the FTS5 index
-      // (one token per character, phrase query) narrows the rows first.
-      query = query.where(sql<boolean>`title_search like ${`%${escapeLike(key)}%`} escape '\\'`);
-      const tokens = key.split(' ').filter((ch) => /[\p{L}\p{N}]/u.test(ch));
+      // Substring of the folded title, so 论语 finds 論語. On SQLite the FTS5 index (one token per
+      // character, phrase query) finds the rows; it is exact by itself when every character is a
+      // token, otherwise (punctuation in the query) the LIKE checks the rest. PostgreSQL's pg_trgm
+      // index serves the LIKE directly.
+      const chars = key.split(' ');
+      const tokens = chars.filter((ch) => /[\p{L}\p{N}]/u.test(ch));
       if (this.dialect === 'sqlite' && tokens.length > 0) {
         const phrase = `"${tokens.join(' ').replace(/"/g, '""')}"`;
         query = query.where(
           sql<boolean>`id in (select rowid from books_fts where books_fts match ${phrase})`,
         );
       }
+      if (this.dialect !== 'sqlite' || tokens.length !== chars.length) {
+        query = query.where(sql<boolean>`title_search like ${`%${escapeLike(key)}%`} escape '\\'`);
+      }
     }
     if (search.classCodes && search.classCodes.length > 0) {
+      // A code and everything under it: `JING` and `JING.…`, as an index range ('/' follows '.').
       const codes = search.classCodes;
       query = query.where((eb) =>
         eb.or(
           codes.flatMap((code) => [
             eb('class_code', '=', code),
-            eb('class_code', 'like', `${escapeLike(code)}.%`),
+            eb.and([eb('class_code', '>', `${code}.`), eb('class_code', '<', `${code}/`)]),
           ]),
         ),
       );

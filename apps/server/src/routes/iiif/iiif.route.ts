@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { viewerOf } from '../../http/session.ts';
 import { accessError, iiifImageBase } from '../../services/catalog.service.ts';
 import { AppError } from '../../errors.ts';
+import { TILE_SIZE } from '../../iiif/image.service.ts';
 import { LIMITS, parseImageRequest, resolveRequest } from '../../iiif/image-request.ts';
 import { buildBookCollection, buildManifest, buildTopCollection } from '../../iiif/presentation.ts';
 import type { BookRow } from '../../db/schema.ts';
@@ -79,7 +80,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
         maxHeight: LIMITS.maxHeight,
         maxArea: LIMITS.maxArea,
         sizes,
-        tiles: [{ width: 512, height: 512, scaleFactors }],
+        tiles: [{ width: TILE_SIZE, height: TILE_SIZE, scaleFactors }],
         extraQualities: ['color', 'gray', 'bitonal'],
         extraFormats: ['png', 'webp'],
         extraFeatures: [
@@ -130,6 +131,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       void reply.header('link', `<http://iiif.io/api/image/3/level2.json>;rel="profile"`);
       if (request.headers['if-none-match'] === etag) return reply.status(304).send();
       const image = await images.render(page, parsed);
+      void reply.header('x-image-source', image.source);
       return reply.type(image.contentType).send(image.data);
     },
   );

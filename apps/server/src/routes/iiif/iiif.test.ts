@@ -131,6 +131,23 @@ describe('IIIF over HTTP', () => {
     );
   });
 
+  it('sends the tiles info.json advertises straight from the pyramid as decodable JPEGs', async () => {
+    // 1200×800: the tile at (512, 512) is whole in width and holds the last 288 rows.
+    for (const [region, size, source, w, h] of [
+      ['0,0,512,512', '512,', 'tile', 512, 512],
+      ['512,512,512,288', '512,', 'tile', 512, 288],
+      ['1024,0,176,512', '176,', 'render', 176, 512],
+      ['0,0,1024,800', '512,', 'tile', 512, 400],
+    ] as const) {
+      const response = await get(`/iiif/3/${open.pageIds[0]}/${region}/${size}/0/default.jpg`);
+      expect(response.statusCode, region).toBe(200);
+      expect(response.headers['content-type']).toBe('image/jpeg');
+      expect(response.headers['x-image-source'], region).toBe(source);
+      const meta = await sharp(response.rawPayload).metadata();
+      expect([meta.format, meta.width, meta.height], region).toEqual(['jpeg', w, h]);
+    }
+  });
+
   it('refuses a restricted book’s tiles and info to visitors and to readers outside the reading room', async () => {
     const id = closed.pageIds[1]!;
     for (const path of [

@@ -1,0 +1,194 @@
+import fs from 'node:fs/promises';
+
+/**
+ * Reads the structure of a tiled pyramidal TIFF (classic or BigTIFF) and hands out single JPEG tiles
+ * as standalone JPEG files without decoding them: the tile's compressed data with the file's shared
+ * JPEG tables put in front. A IIIF tile request that matches one stored tile is answered this way.
+ */
+export interface TiffLevel {
+  /** The image (sharp "page") index of this level in the file. */
+  index: number;
+  width: number;
+  height: number;
+  tileWidth: number;
+  tileHeight: number;
+  /** 7 = JPEG. */
+  compression: number;
+  /** 1 = grey, 2 = RGB, 6 = YCbCr. */
+  photometric: number;
+  offsets: number[];
+  byteCounts: number[];
+  jpegTables: Buffer | undefined;
+}
+
+const TAG = {
+  width: 256,
+  height: 257,
+  compression: 259,
+  photometric: 262,
+  tileWidth: 322,
+  tileHeight: 323,
+  tileOffsets: 324,
+  tileByteCounts: 325,
+  jpegTables: 347,
+} as const;
+
+const TYPE_SIZES: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 16: 8 };
+const MAX_IFDS = 64;
+
+export class TiffFormatError extends Error {}
+
+/** Reads every image (level) of a TIFF file; tiles, offsets and JPEG tables included. */
+export async function readTiffLevels(file: string): Promise<TiffLevel[]> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const read = async (position: number, length: number) => {
+      const buffer = Buffer.alloc(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, position);
+      if (bytesRead !== length) throw new TiffFormatError('TIFF 文件不完整');
+      return buffer;
+    };
+    const header = await read(0, 16);
+    const order = header.toString('latin1', 0, 2);
+    if (order !== 'II' && order !== 'MM') throw new TiffFormatError('不是 TIFF 文件');
+    const le = order === 'II';
+    const u16 = (b: Buffer, o: number) => (le ? b.readUInt16LE(o) : b.readUInt16BE(o));
+    const u32 = (b: Buffer, o: number) => (le ? b.readUInt32LE(o) : b.readUInt32BE(o));
+    const u64 = (b: Buffer, o: number) => Number(le ? b.readBigUInt64LE(o) : b.readBigUInt64BE(o));
+    const magic = u16(header, 2);
+    if (magic !== 42 && magic !== 43) throw new TiffFormatError('不是 TIFF 文件');
+    const big = magic === 43;
+    const countSize = big ? 8 : 2;
+    const entrySize = big ? 20 : 12;
+    const inlineSize = big ? 8 : 4;
+    let next = big ? u64(header, 8) : u32(header, 4);
+
+    const levels: TiffLevel[] = [];
+    for (let index = 0; next !== 0 && index < MAX_IFDS; index++) {
+      const countBuffer = await read(next, countSize);
+      const count = big ? u64(countBuffer, 0) : u16(countBuffer, 0);
+      const table = await read(next + countSize, count * entrySize + inlineSize);
+      const values = new Map<number, number[]>();
+      const bytes = new Map<number, Buffer>();
+      for (let i = 0; i < count; i++) {
+        const at = i * entrySize;
+        const tag = u16(table, at);
+        const type = u16(table, at + 2);
+        const n = big ? u64(table, at + 4) : u32(table, at + 4);
+        const size = (TYPE_SIZES[type] ?? 1) * n;
+        const valueAt = at + (big ? 12 : 8);
+        const data =
+          size <= inlineSize
+            ? table.subarray(valueAt, valueAt + size)
+            : await read(big ? u64(table, valueAt) : u32(table, valueAt), size);
+        if (tag === TAG.jpegTables) {
+          bytes.set(tag, Buffer.from(data));
+          continue;
+        }
+        if (!Object.values(TAG).includes(tag as never)) continue;
+        const list: number[] = [];
+        for (let k = 0; k < n; k++) {
+          if (type === 3) list.push(u16(data, k * 2));
+          else if (type === 4) list.push(u32(data, k * 4));
+          else if (type === 16) list.push(u64(data, k * 8));
+          else if (type === 1) list.push(data[k]!);
+        }
+        values.set(tag, list);
+      }
+      next = big ? u64(table, count * entrySize) : u32(table, count * entrySize);
+      const one = (tag: number) => values.get(tag)?.[0] ?? 0;
+      levels.push({
+        index,
+        width: one(TAG.width),
+        height: one(TAG.height),
+        tileWidth: one(TAG.tileWidth),
+        tileHeight: one(TAG.tileHeight),
+        compression: one(TAG.compression),
+        photometric: one(TAG.photometric),
+        offsets: values.get(TAG.tileOffsets) ?? [],
+        byteCounts: values.get(TAG.tileByteCounts) ?? [],
+        jpegTables: bytes.get(TAG.jpegTables),
+      });
+    }
+    if (levels.length === 0 || levels[0]!.width === 0) throw new TiffFormatError('TIFF 文件没有图像');
+    return levels;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Whether the level's tiles are JPEG streams a browser decodes as they are. */
+export function servesJpegTiles(level: TiffLevel): boolean {
+  return (
+    level.compression === 7 &&
+    (level.photometric === 6 || level.photometric === 1) &&
+    level.tileWidth > 0 &&
+    level.tileHeight > 0 &&
+    level.offsets.length ===
+      Math.ceil(level.width / level.tileWidth) * Math.ceil(level.height / level.tileHeight)
+  );
+}
+
+const SOI = 0xd8;
+const EOI = 0xd9;
+
+/**
+ * The stored tile (column, row) of a level as a standalone JPEG. A tile at the bottom edge is stored
+ * padded to the full tile height; `height` (the image rows it really holds) is written into the frame
+ * header, so decoders stop after those rows. Returns undefined for a tile that is not there.
+ */
+export async function readJpegTile(
+  file: string,
+  level: TiffLevel,
+  column: number,
+  row: number,
+  height: number,
+): Promise<Buffer | undefined> {
+  const across = Math.ceil(level.width / level.tileWidth);
+  const index = row * across + column;
+  const offset = level.offsets[index];
+  const length = level.byteCounts[index];
+  if (offset === undefined || !length) return undefined;
+  const handle = await fs.open(file, 'r');
+  let tile: Buffer;
+  try {
+    tile = Buffer.alloc(length);
+    const { bytesRead } = await handle.read(tile, 0, length, offset);
+    if (bytesRead !== length) return undefined;
+  } finally {
+    await handle.close();
+  }
+  if (tile[0] !== 0xff || tile[1] !== SOI) return undefined;
+  const tables = level.jpegTables;
+  const jpeg =
+    tables && tables.length > 4 && tables[0] === 0xff && tables[1] === SOI
+      ? // SOI + the tables (without their SOI and EOI) + the tile's own markers and data (without SOI).
+        Buffer.concat([
+          tables.subarray(0, tables[tables.length - 2] === 0xff && tables.at(-1) === EOI ? -2 : undefined),
+          tile.subarray(2),
+        ])
+      : tile;
+  return setFrameHeight(jpeg, height) ? jpeg : undefined;
+}
+
+/** Writes `height` into the JPEG's frame header (SOF0–SOF2); false when there is none to be found. */
+function setFrameHeight(jpeg: Buffer, height: number): boolean {
+  let at = 2;
+  while (at + 4 <= jpeg.length) {
+    if (jpeg[at] !== 0xff) return false;
+    const marker = jpeg[at + 1]!;
+    if (marker === 0xff) {
+      at += 1;
+      continue;
+    }
+    const length = jpeg.readUInt16BE(at + 2);
+    if (marker >= 0xc0 && marker <= 0xc2) {
+      if (at + 9 > jpeg.length) return false;
+      if (height < jpeg.readUInt16BE(at + 5)) jpeg.writeUInt16BE(height, at + 5);
+      return true;
+    }
+    if (marker === 0xda) return false; // scan before any frame header
+    at += 2 + length;
+  }
+  return false;
+}
