@@ -14,6 +14,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    // dist/.vite/manifest.json: the server reads it to name a screen's chunks in <link rel=modulepreload>.
+    manifest: true,
     // The simplified→traditional dictionary of opencc-js is one lazy 1.1 MB chunk, loaded only on 繁.
     chunkSizeWarningLimit: 1200,
   },

@@ -113,9 +113,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
  */
 function serveWebApp(app: FastifyInstance, webDist: string): void {
   const index = path.join(webDist, 'index.html');
-  let html: Buffer | undefined;
+  let pages: WebPages | undefined;
   if (fs.existsSync(index)) {
-    html = fs.readFileSync(index);
+    pages = webPages(webDist, fs.readFileSync(index, 'utf8'));
     void app.register(fastifyStatic, {
       root: webDist,
       wildcard: false,
@@ -132,11 +132,65 @@ function serveWebApp(app: FastifyInstance, webDist: string): void {
     const pathname = request.url.split('?')[0] ?? '';
     const isPage =
       request.method === 'GET' && !pathname.startsWith('/api/') && !pathname.startsWith('/iiif/');
-    if (html && isPage) {
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    if (pages && isPage) {
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(pathname === '/Book' ? pages.reader : pages.other);
     }
     return reply
       .status(404)
       .send({ code: 'NOT_FOUND', message: `接口不存在：${request.method} ${pathname}` });
   });
+}
+
+interface WebPages {
+  /** index.html for /Book, naming the reader's chunks. */
+  reader: string;
+  other: string;
+}
+
+/** A chunk of the build manifest (dist/.vite/manifest.json) of Vite. */
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  imports?: string[];
+}
+
+/**
+ * index.html with `<link rel="modulepreload">` for chunks the page will import later: the default
+ * language's converter on every page (the site starts in 简, converting the traditional text), and on
+ * /Book the reader with everything it imports. The browser then fetches and compiles them while the
+ * application starts instead of after it (measured: the reader's chunk was asked for ~0.4 s after
+ * navigation, only once the app had rendered). Without a manifest the page is served as built.
+ */
+export function webPages(webDist: string, html: string): WebPages {
+  let manifest: Record<string, ManifestChunk>;
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(webDist, '.vite', 'manifest.json'), 'utf8')) as Record<
+      string,
+      ManifestChunk
+    >;
+  } catch {
+    return { reader: html, other: html };
+  }
+  const entry = Object.values(manifest).find((chunk) => chunk.src === 'index.html');
+  const inEntry = new Set([entry?.file, ...(entry?.imports ?? []).map((key) => manifest[key]?.file)]);
+  const chunkFiles = (match: (key: string) => boolean): string[] => {
+    const files = new Set<string>();
+    const visit = (key: string) => {
+      const chunk = manifest[key];
+      if (!chunk || files.has(chunk.file)) return;
+      files.add(chunk.file);
+      for (const child of chunk.imports ?? []) visit(child);
+    };
+    for (const key of Object.keys(manifest)) if (match(key)) visit(key);
+    return [...files].filter((file) => !inEntry.has(file));
+  };
+  const links = (files: string[]) =>
+    files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
+  const converter = chunkFiles((key) => key.endsWith('opencc-js/dist/esm/t2cn.js'));
+  const reader = chunkFiles((key) => key.endsWith('features/reader/pages/reader-page.tsx'));
+  const inject = (files: string[]) => html.replace('</head>', `${links(files)}</head>`);
+  return { reader: inject([...converter, ...reader]), other: inject(converter) };
 }

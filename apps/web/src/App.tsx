@@ -12,7 +12,7 @@ import { RequireLogin } from './features/account/components/require-login.tsx';
 import { SignedOutHandler } from './features/account/components/signed-out-handler.tsx';
 import { SsoHandler } from './features/account/components/sso-handler.tsx';
 import { LanguageProvider } from './features/language/language-provider.tsx';
-import { loadReaderPage } from './features/reader/load-reader.ts';
+import { loadReaderPage, startReaderEarly } from './features/reader/load-reader.ts';
 import { HomePage } from './pages/home-page.tsx';
 import { theme } from './theme.ts';
 
@@ -51,6 +51,7 @@ const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+startReaderEarly(queryClient, window.location);
 
 /** Toasts go into a labelled landmark of index.html, so every piece of the page sits in one. */
 function toastContainer(): HTMLElement {

@@ -1,21 +1,15 @@
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ReaderData } from '@guji/shared';
 import { api } from '../../api/client.ts';
 
 export const readerKey = (catalogId: number, fascicleId: number | null) =>
   ['reader', catalogId, fascicleId] as const;
 
-/**
- * Everything the reader shows for one volume (GET /api/reader), in one call so the first page needs
- * only this and the page's info.json. Refusals are the caller's to word and act on (DESIGN.md §7), so
- * the call is quiet and a 401 is not treated as an ended session. Page turns change only imageId and
- * reuse the cached volume.
- */
-export function useReaderData(catalogId: number | null, fascicleId: number | null) {
-  const queryClient = useQueryClient();
-  return useQuery({
-    queryKey: readerKey(catalogId ?? 0, fascicleId),
-    queryFn: async ({ signal }) => {
+/** The reader's volume call, shared by the hook and the early start of load-reader.ts. */
+export function readerQuery(queryClient: QueryClient, catalogId: number, fascicleId: number | null) {
+  return {
+    queryKey: readerKey(catalogId, fascicleId),
+    queryFn: async ({ signal }: { signal: AbortSignal }) => {
       const params = new URLSearchParams({ catalogId: String(catalogId) });
       if (fascicleId != null) params.set('fascicleId', String(fascicleId));
       const data = await api.get<ReaderData>(`/api/reader?${params.toString()}`, {
@@ -29,8 +23,46 @@ export function useReaderData(catalogId: number | null, fascicleId: number | nul
       }
       return data;
     },
+    staleTime: 5 * 60_000,
+  };
+}
+
+/**
+ * Everything the reader shows for one volume (GET /api/reader), in one call so the first page needs
+ * only this and the page's info.json. Refusals are the caller's to word and act on (DESIGN.md §7), so
+ * the call is quiet and a 401 is not treated as an ended session. Page turns change only imageId and
+ * reuse the cached volume.
+ */
+export function useReaderData(catalogId: number | null, fascicleId: number | null) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    ...readerQuery(queryClient, catalogId ?? 0, fascicleId),
     enabled: catalogId != null,
     placeholderData: keepPreviousData,
-    staleTime: 5 * 60_000,
   });
+}
+
+/** A page's IIIF image information (info.json), as OpenSeadragon opens it. */
+export type ImageInfo = Record<string, unknown>;
+
+/**
+ * The info.json of an image service. Fetched here rather than by OpenSeadragon, so that it can start
+ * before the viewer exists (with the reader's data, when /Book is opened directly) and the pages next
+ * to the current one are known before they are turned to.
+ */
+export function imageInfoQuery(iiifBase: string) {
+  return {
+    queryKey: ['iiif-info', iiifBase] as const,
+    queryFn: async ({ signal }: { signal: AbortSignal }): Promise<ImageInfo> => {
+      const response = await fetch(`${iiifBase}/info.json`, { signal, credentials: 'same-origin' });
+      if (!response.ok) throw new Error(`info.json: ${response.status}`);
+      return (await response.json()) as ImageInfo;
+    },
+    staleTime: 10 * 60_000,
+    retry: false,
+  };
+}
+
+export function useImageInfo(iiifBase: string | null) {
+  return useQuery({ ...imageInfoQuery(iiifBase ?? ''), enabled: iiifBase != null });
 }

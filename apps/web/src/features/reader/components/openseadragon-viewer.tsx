@@ -13,8 +13,11 @@ const MIN_ZOOM = ZOOM_LEVELS[0]! / 100;
 const MAX_ZOOM = ZOOM_LEVELS[ZOOM_LEVELS.length - 1]! / 100;
 
 export interface OpenSeadragonViewerProps {
-  /** The IIIF info.json URL of the page to show; null keeps the current page (while the next loads). */
-  tileSource: string | null;
+  /**
+   * The page to show: its IIIF info.json (as fetched) or the URL of it; null keeps the current page
+   * (while the next loads).
+   */
+  tileSource: string | Record<string, unknown> | null;
   /** The zoom in percent of the image's own size; null fits the page into the pane when it opens. */
   zoomPercent: number | null;
   /** Reports the zoom after the viewer settles (wheel, pinch, fitting), rounded to whole percent. */
@@ -60,6 +63,10 @@ export function OpenSeadragonViewer({
     if (!element) return;
     const viewer = OpenSeadragon({
       element,
+      // The 2D canvas drawer: OpenSeadragon 6 defaults to WebGL, which on machines without a GPU
+      // (reading-room terminals, headless browsers) falls back to software GL and took ~0.5 s of main
+      // thread per page here, plus ~0.15 s to probe for WebGL; one flat page needs none of it.
+      drawer: 'canvas',
       showNavigationControl: false,
       keyboardNavEnabled: false,
       crossOriginPolicy: false,
@@ -138,7 +145,9 @@ export function OpenSeadragonViewer({
 
   useEffect(() => {
     const viewer = viewerRef.current;
-    if (viewer && tileSource) viewer.open({ tileSource });
+    // A copy: OpenSeadragon keeps and changes the object it is given, and this one is shared.
+    if (viewer && tileSource)
+      viewer.open({ tileSource: typeof tileSource === 'string' ? tileSource : structuredClone(tileSource) });
   }, [tileSource]);
 
   useEffect(() => {

@@ -11,6 +11,7 @@ import {
   RightOutlined,
 } from '@ant-design/icons';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { MSG, ZOOM_LEVELS, type DirectoryNode, type ReaderData } from '@guji/shared';
 import { ApiError } from '../../../api/client.ts';
 import { PageLoading } from '../../../components/page-loading.tsx';
@@ -21,7 +22,7 @@ import { OpenSeadragonViewer } from '../components/openseadragon-viewer.tsx';
 import { PageNumberBox } from '../components/page-number-box.tsx';
 import { ReaderDirectory } from '../components/reader-directory.tsx';
 import { currentEntry, entryStartPage } from '../directory.ts';
-import { useReaderData } from '../queries.ts';
+import { imageInfoQuery, useImageInfo, useReaderData } from '../queries.ts';
 import {
   DISPLAY_MODES,
   INITIAL_ZOOM,
@@ -137,6 +138,18 @@ function ReaderView({ data, loadingVolume, directoryId, imageId }: ReaderViewPro
   const pageNumber = startPage(pages, directory, imageId, directoryId);
   const page = pages[pageNumber - 1];
   const current = currentEntry(directory, pageNumber);
+  const info = useImageInfo(loadingVolume || !page ? null : page.iiifBase);
+  // The viewer opens the fetched info.json; if that failed, its URL, so the viewer reports the failure.
+  const tileSource =
+    loadingVolume || !page ? null : (info.data ?? (info.isError ? `${page.iiifBase}/info.json` : null));
+  // The pages either side are the next to be turned to: know their info.json before that.
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (loadingVolume || !info.data) return;
+    for (const near of [pages[pageNumber], pages[pageNumber - 2]]) {
+      if (near) void queryClient.prefetchQuery(imageInfoQuery(near.iiifBase));
+    }
+  }, [queryClient, loadingVolume, info.data, pages, pageNumber]);
 
   const [directoryOpen, setDirectoryOpen] = useState(wideScreen);
   const [mode, setMode] = useState<DisplayMode>('image');
@@ -318,7 +331,7 @@ function ReaderView({ data, loadingVolume, directoryId, imageId }: ReaderViewPro
         <div className="reader-stage">
           {page ? (
             <OpenSeadragonViewer
-              tileSource={loadingVolume ? null : `${page.iiifBase}/info.json`}
+              tileSource={tileSource}
               zoomPercent={zoomPercent}
               onZoomChange={setModeZoom}
               onOpenFailed={() => toast.error(MSG.serverException)}
