@@ -130,6 +130,11 @@ test('book page: header panel with 暂无 placeholders, volumes, directory, IIIF
   await expect(page.getByRole('tree', { name: '卷一目录' })).toContainText('学而第一');
   await page.getByRole('button', { name: /卷二/ }).click();
   await expect(page.getByRole('tree', { name: '卷二目录' })).toContainText('先进第十一');
+  // The selected volume is in the address: a reload keeps it.
+  await expect(page).toHaveURL(/fascicleId=\d+/);
+  await page.reload();
+  await expect(page.getByRole('button', { name: /卷二/ })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('tree', { name: '卷二目录' })).toContainText('先进第十一');
   await expectAccessible(page);
   await page.screenshot({ path: 'test-results/tour-3-book.png', fullPage: true });
 

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Button, Empty, Spin, Tag, Tree } from 'antd';
 import { EditOutlined, ReadOutlined } from '@ant-design/icons';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { MSG, type BookDetail, type DirectoryNode, type Volume } from '@guji/shared';
 import { ApiError } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
@@ -59,7 +59,17 @@ function BookDetailView({ book }: { book: BookDetail }) {
   const navigate = useNavigate();
   const later = useDelayedAction();
   const volumes = useVolumes(book.catalogId);
-  const [selectedId, setSelectedId] = useState<number | null>(null);
+  // The selected volume lives in the address (?fascicleId=), so reload, back and a shared link keep it.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const selectedId = positiveId(searchParams.get('fascicleId'));
+  const setSelectedId = (fascicleId: number) =>
+    setSearchParams(
+      (params) => {
+        params.set('fascicleId', String(fascicleId));
+        return params;
+      },
+      { replace: true },
+    );
   const [editing, setEditing] = useState(false);
   const list = volumes.data ?? [];
   const selected = list.find((volume) => volume.fascicleId === selectedId) ?? list[0] ?? null;
