@@ -128,7 +128,11 @@ export async function runReader(): Promise<BenchResult> {
           const label = pane.getAttribute('aria-label') ?? '';
           w.__drawn[label] ??= performance.now();
         }
-      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-drawn', 'aria-label'] });
+      }).observe(document, {
+        subtree: true,
+        attributes: true,
+        attributeFilter: ['data-drawn', 'aria-label'],
+      });
     };
     const drawnAt = (page: import('@playwright/test').Page, label?: string) =>
       page.evaluate((name) => {

@@ -13,6 +13,8 @@ import { SignedOutHandler } from './features/account/components/signed-out-handl
 import { SsoHandler } from './features/account/components/sso-handler.tsx';
 import { LanguageProvider } from './features/language/language-provider.tsx';
 import { loadReaderPage, startReaderEarly } from './features/reader/load-reader.ts';
+import { sessionQuery } from './features/account/queries.ts';
+import { siteQuery } from './api/site.ts';
 import { HomePage } from './pages/home-page.tsx';
 import { theme } from './theme.ts';
 
@@ -51,6 +53,9 @@ const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+// Every screen needs the site texts and the session: ask at once, not when the first render gets there.
+void queryClient.prefetchQuery(siteQuery);
+void queryClient.prefetchQuery(sessionQuery);
 startReaderEarly(queryClient, window.location);
 
 /** Toasts go into a labelled landmark of index.html, so every piece of the page sits in one. */

@@ -4,11 +4,13 @@ import { api } from './client.ts';
 
 export const siteQueryKey = ['site'] as const;
 
+export const siteQuery = {
+  queryKey: siteQueryKey,
+  queryFn: () => api.get<SiteSettings>('/api/site'),
+  staleTime: 10 * 60_000,
+};
+
 /** Site texts (name, footer, introduction) and the registration switch, from GET /api/site. */
 export function useSiteSettings() {
-  return useQuery({
-    queryKey: siteQueryKey,
-    queryFn: () => api.get<SiteSettings>('/api/site'),
-    staleTime: 10 * 60_000,
-  });
+  return useQuery(siteQuery);
 }

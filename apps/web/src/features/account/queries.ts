@@ -20,13 +20,15 @@ import { api } from '../../api/client.ts';
 
 export const sessionQueryKey = ['session'] as const;
 
+export const sessionQuery = {
+  queryKey: sessionQueryKey,
+  queryFn: () => api.get<SessionInfo>('/api/session'),
+  staleTime: 60_000,
+};
+
 /** Who is signed in and whether this is the reading room (GET /api/session). */
 export function useSession() {
-  return useQuery({
-    queryKey: sessionQueryKey,
-    queryFn: () => api.get<SessionInfo>('/api/session'),
-    staleTime: 60_000,
-  });
+  return useQuery(sessionQuery);
 }
 
 /** Replaces the cached user (after login, a profile change or sign-out) without waiting for a refetch. */
