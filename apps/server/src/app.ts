@@ -21,6 +21,7 @@ import { authRoutes } from './routes/auth/auth.route.ts';
 import { meRoutes } from './routes/me/me.route.ts';
 import { adminRoutes, importRoutes } from './routes/admin/admin.route.ts';
 import { catalogRoutes } from './routes/catalog/catalog.route.ts';
+import { searchRoutes } from './routes/search/search.route.ts';
 import { iiifRoutes } from './routes/iiif/iiif.route.ts';
 
 export interface BuildAppOptions {
@@ -90,6 +91,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     adminRoutes,
     importRoutes,
     catalogRoutes,
+    searchRoutes,
     iiifRoutes,
   ])
     routes(app, deps);

@@ -15,6 +15,10 @@ import { CatalogRepository } from './repositories/catalog.repository.ts';
 import { CatalogService } from './services/catalog.service.ts';
 import { IiifImageService } from './iiif/image.service.ts';
 import { IngestService } from './services/ingest.service.ts';
+import { FullTextService } from './services/full-text.service.ts';
+import type { TextIndex } from './search/text-index.ts';
+import { SqliteTextIndex } from './search/text-index.sqlite.ts';
+import { PostgresTextIndex } from './search/text-index.postgres.ts';
 import { CaptchaService } from './services/captcha.service.ts';
 import { OutboxSmsProvider, SmsService, type SmsProvider } from './services/sms.service.ts';
 import { SessionService } from './services/session.service.ts';
@@ -54,7 +58,9 @@ export interface AppContext {
     profile: ProfileService;
     catalog: CatalogService;
     ingest: IngestService;
+    fullText: FullTextService;
   };
+  textIndex: TextIndex;
   iiifImages: IiifImageService;
   queue: JobQueue;
   createWorker(log: FastifyBaseLogger): JobWorker<JobDataMap>;
@@ -106,6 +112,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     secret,
     clock,
   );
+  const textIndex: TextIndex = dialect === 'sqlite' ? new SqliteTextIndex(db) : new PostgresTextIndex(db);
+  const fullText = new FullTextService(db, repos.catalog, textIndex);
   const sessions = new SessionService(repos.sessions, repos.users, config.sessionTtlMs, clock);
   const settings = new SettingsService(repos.settings, config);
   const auth = new AuthService(
@@ -134,9 +142,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       settings,
       auth,
       profile,
-      catalog: new CatalogService(repos.catalog, clock),
-      ingest: new IngestService(db, repos.catalog, queue, config.dataDir),
+      catalog: new CatalogService(repos.catalog, clock, fullText),
+      ingest: new IngestService(db, repos.catalog, queue, config.dataDir, fullText),
+      fullText,
     },
+    textIndex,
     iiifImages: new IiifImageService(config.dataDir),
     queue,
     createWorker: (log) => new JobWorker<JobDataMap>(repos.jobs, createJobHandlers(context), log),

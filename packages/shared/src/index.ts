@@ -5,3 +5,6 @@ export * from './api/common.ts';
 export * from './api/auth.ts';
 export * from './api/site.ts';
 export * from './api/catalog.ts';
+export * from './api/ocr.ts';
+export * from './ocr-text.ts';
+export * from './api/search.ts';

@@ -44,6 +44,10 @@ export const MSG = {
   noData: '温馨提示：暂无数据',
   readingRoomOnly: '温馨提示：请到阅览室浏览！',
   noPermission: '无权限访问',
+  /** In-book search found nothing (spec §8 'no matching text'). */
+  noMatchingText: '未找到匹配文字',
+  /** Full-text and in-book search outside the reading room (DESIGN.md §7). */
+  fullTextReadingRoomOnly: '全文检索仅在阅览室提供，请到阅览室使用',
   loginRequiredNotice: '已有账号请登录，否则请注册',
   serverException: '服务器异常',
   codeSent: '验证码已发送，请注意查收',

@@ -30,6 +30,7 @@ const USAGE = `用法: guji <命令> [选项]
                         创建管理员账号（已存在则重设密码与角色）
   demo-accounts         创建演示账号（见 README）
   demo                  排印并导入演示书库（可重复执行），并生成全部金字塔图像
+  reindex               由各页的 OCR 文字重建全文检索索引
   import <metadata.json | metadata.csv | package.zip>
                         导入古籍：元数据文件与各卷图像目录，或含 metadata.json/csv 的 zip；可重复执行
 `;
@@ -72,6 +73,20 @@ export async function runCli(argv: string[], config: Config): Promise<number | u
         await context.close();
       }
     }
+    case 'reindex': {
+      const context = await createContext(config);
+      try {
+        const started = performance.now();
+        const result = await context.services.fullText.reindexAll((done, total) => {
+          if (done % 100 === 0 || done === total) console.log(`${done}/${total} 部书`);
+        });
+        const seconds = ((performance.now() - started) / 1000).toFixed(1);
+        console.log(`全文索引：${result.books} 部书，${result.pages} 页有文字，用时 ${seconds} 秒`);
+        return 0;
+      } finally {
+        await context.close();
+      }
+    }
     case 'demo-accounts': {
       const context = await createContext(config);
       try {
@@ -100,6 +115,11 @@ async function serve(config: Config): Promise<undefined> {
     console.log('空书库：正在排印演示书库…');
     const code = await runChild(['demo']);
     if (code !== 0) console.error('演示书库导入失败；网站照常启动，可稍后运行 `npm run cli -- demo`');
+  }
+  // A library from before the full-text index (or one whose index was dropped) is indexed once.
+  if ((await context.textIndex.count()) === 0 && (await context.repos.catalog.hasBooks())) {
+    const result = await context.services.fullText.reindexAll();
+    if (result.pages > 0) console.log(`全文索引已建立：${result.pages} 页`);
   }
   const app = await buildApp(context, { runWorker: config.jobsInProcess });
   let closing = false;

@@ -6,6 +6,7 @@ import { migration0003 } from './migrations/0003-page-book-index.ts';
 import { migration0004 } from './migrations/0004-title-search.ts';
 import { migration0005 } from './migrations/0005-visible-books-index.ts';
 import { migration0006 } from './migrations/0006-search-covering-indexes.ts';
+import { migration0007 } from './migrations/0007-full-text.ts';
 
 /** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0004-title-search': migration0004,
   '0005-visible-books-index': migration0005,
   '0006-search-covering-indexes': migration0006,
+  '0007-full-text': migration0007,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -180,6 +180,27 @@ export interface BookPrivilegesTable {
   created_at: string;
 }
 
+/** The recognised text of a page of a searchable book, in reading order (the full-text index's rows). */
+export interface PageTextsTable {
+  page_id: number;
+  book_id: number;
+  volume_id: number;
+  text: string;
+  updated_at: string;
+}
+
+/** Every OCR result a page has had: ground truth, an engine run, an import, a proofreading. */
+export interface OcrVersionsTable {
+  id: Generated<number>;
+  page_id: number;
+  version: number;
+  /** `typeset` (the demo's ground truth), `ocr:<engine>`, `import:alto`, `import:hocr`, `proofread`. */
+  source: string;
+  ocr_json: string;
+  created_by: number | null;
+  created_at: string;
+}
+
 export interface FootprintsTable {
   id: Generated<number>;
   user_id: number;
@@ -196,6 +217,8 @@ export interface Database {
   directories: DirectoriesTable;
   book_privileges: BookPrivilegesTable;
   footprints: FootprintsTable;
+  page_texts: PageTextsTable;
+  ocr_versions: OcrVersionsTable;
   users: UsersTable;
   user_roles: UserRolesTable;
   sessions: SessionsTable;
@@ -215,5 +238,6 @@ export type JobRow = Selectable<JobsTable>;
 export type BookRow = Selectable<BooksTable>;
 export type VolumeRow = Selectable<VolumesTable>;
 export type PageRow = Selectable<PagesTable>;
+export type OcrVersionRow = Selectable<OcrVersionsTable>;
 export type DirectoryRow = Selectable<DirectoriesTable>;
 export type ClassificationRow = Selectable<ClassificationsTable>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers.ts';
 import { importDemoLibrary, type DemoResult } from './demo.ts';
-import { OcrJson } from './ocr-json.ts';
+import { OcrJson } from '@guji/shared';
 
 describe('demo library import', () => {
   let t: TestContext;

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadGlyphs, type GlyphSet } from './fonts.ts';
 import { layoutVolume, leafText, type Leaf } from './layout.ts';
-import { OcrJson } from './ocr-json.ts';
+import { OcrJson } from '@guji/shared';
 import { leafCharacters, renderLeaf } from './render.ts';
 
 const chapters = [

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { chineseNumeral } from './chinese-numeral.ts';
 import type { GlyphSet } from './fonts.ts';
 import type { Leaf } from './layout.ts';
-import type { OcrJson, OcrLine, OcrWord } from './ocr-json.ts';
+import type { OcrJson, OcrLine, OcrWord } from '@guji/shared';
 
 export interface RenderLeafOptions {
   /** Printed in the centre strip below the fish-tail, e.g. 論語. */

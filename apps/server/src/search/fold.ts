@@ -4,12 +4,89 @@ import * as t2cnPreset from 'opencc-js/preset/t2cn';
 let toSimplified: ConverterFunction | undefined;
 
 /**
- * Folds text for matching: traditional to simplified (OpenCC), lower case, so 論語, 论语 and 論语 all
- * match each other. Character for character, so positions stay comparable.
+ * Variant characters (異體字) that OpenCC leaves apart, mapped to the form OpenCC folds further:
+ * 淸 and 清, 靑 and 青, 竝 and 並 … all match each other after folding. (爲/為, 峯/峰, 衆/眾 and
+ * similar pairs OpenCC already folds to one simplified character.)
+ */
+const VARIANTS: Record<string, string> = {
+  淸: '清',
+  靑: '青',
+  吿: '告',
+  姉: '姊',
+  囘: '回',
+  竝: '並',
+  槪: '概',
+  徧: '遍',
+  兎: '兔',
+  氷: '冰',
+  甞: '嘗',
+  緜: '綿',
+  疎: '疏',
+  鬭: '鬥',
+  鬪: '鬥',
+  痲: '麻',
+  罸: '罰',
+  勑: '敕',
+  敍: '敘',
+  錬: '鍊',
+  煑: '煮',
+  凾: '函',
+  覩: '睹',
+  衞: '衛',
+  甯: '寧',
+  寗: '寧',
+  隣: '鄰',
+  坿: '附',
+  汚: '污',
+  麤: '粗',
+  廼: '乃',
+  迺: '乃',
+  峩: '峨',
+  崐: '崑',
+  歳: '歲',
+  乗: '乘',
+  黒: '黑',
+  冩: '寫',
+  舩: '船',
+  皷: '鼓',
+  纔: '才',
+  沈: '沉',
+  絃: '弦',
+  脗: '吻',
+  虵: '蛇',
+};
+
+const folded = new Map<string, string>();
+
+/**
+ * Folds one character for matching: variant table, then traditional to simplified (OpenCC, character by
+ * character), then lower case. A character that would fold to more than one becomes itself.
+ */
+export function foldChar(char: string): string {
+  let result = folded.get(char);
+  if (result === undefined) {
+    toSimplified ??= ConverterBuilder(t2cnPreset)({ from: 'tw', to: 'cn' });
+    const converted = toSimplified(VARIANTS[char] ?? char).toLowerCase();
+    result = [...converted].length === 1 ? converted : char;
+    folded.set(char, result);
+  }
+  return result;
+}
+
+/**
+ * Folds text for matching, character by character, so 論語, 论语 and 論语 all match each other and the
+ * n-th character of the result is the fold of the n-th character (code point) of the text: positions
+ * found in folded text are positions in the original.
  */
 export function foldText(text: string): string {
-  toSimplified ??= ConverterBuilder(t2cnPreset)({ from: 'tw', to: 'cn' });
-  return toSimplified(text).toLowerCase();
+  let out = '';
+  for (const char of text) out += foldChar(char);
+  return out;
+}
+
+/** Whether a character is indexed as a token (letters and digits of any script; not punctuation). */
+export function isTokenChar(char: string): boolean {
+  return /[\p{L}\p{N}]/u.test(char);
 }
 
 /**

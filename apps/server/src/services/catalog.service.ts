@@ -16,6 +16,7 @@ import {
 import type { BookRow, PageRow } from '../db/schema.ts';
 import type { CatalogRepository, VolumeWithCount } from '../repositories/catalog.repository.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
+import type { FullTextService } from './full-text.service.ts';
 import { decideAccess, isCatalogStaff, isPublicBook, type AccessBook } from './access.ts';
 import type { Clock } from './clock.ts';
 
@@ -42,6 +43,7 @@ export class CatalogService {
   constructor(
     private readonly catalog: CatalogRepository,
     private readonly clock: Clock,
+    private readonly fullText?: FullTextService,
   ) {}
 
   async classificationTree(): Promise<Classification[]> {
@@ -179,6 +181,8 @@ export class CatalogService {
       ...(changes.isVisible !== undefined ? { is_visible: changes.isVisible ? 1 : 0 } : {}),
       ...(changes.isOpen !== undefined ? { is_open: changes.isOpen ? 1 : 0 } : {}),
     });
+    // A hidden book's pages leave the full-text index; shown again, they come back.
+    if (changes.isVisible !== undefined) await this.fullText?.indexBook(bookId);
     return this.detail(bookId, viewer);
   }
 

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Db } from '../db/database.ts';
+import type { FullTextService } from './full-text.service.ts';
 import type { CatalogRepository } from '../repositories/catalog.repository.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 import { badRequest } from '../errors.ts';
@@ -63,6 +64,7 @@ export class IngestService {
     private readonly catalog: CatalogRepository,
     private readonly queue: JobQueue,
     private readonly dataDir: string,
+    private readonly fullText: FullTextService,
   ) {}
 
   /** Checks every page and directory entry of a book without writing anything. */
@@ -156,6 +158,8 @@ export class IngestService {
           await addEntries(volume.directory, null);
           pageIds.push(...ids);
         }
+        // The book's text goes into the full-text index with the book, in the same transaction.
+        await this.fullText.indexBook(bookId, tx);
         return { bookId, pageIds };
       });
       for (const pageId of result.pageIds)

@@ -1,0 +1,77 @@
+import { sql } from 'kysely';
+import type { Db, DbOrTx } from '../db/database.ts';
+import { nowIso } from '../db/database.ts';
+import {
+  tokenChars,
+  withMatches,
+  type IndexedPage,
+  type TextIndex,
+  type TextQuery,
+  type TextSearchResult,
+} from './text-index.ts';
+
+/**
+ * PostgreSQL (DESIGN.md §1): `tsv`, a `simple` tsvector of the folded characters one token each, answers
+ * 1–2 character queries as `<->` phrases; `folded` (the token characters without spaces) with a pg_trgm
+ * GIN index answers 3 or more characters as a substring.
+ */
+export class PostgresTextIndex implements TextIndex {
+  constructor(private readonly db: Db) {}
+
+  async upsert(pages: IndexedPage[], tx: DbOrTx = this.db): Promise<void> {
+    const now = nowIso();
+    for (const page of pages) {
+      const tokens = tokenChars(page.text);
+      if (tokens.length === 0) {
+        await this.remove([page.pageId], tx);
+        continue;
+      }
+      await sql`insert into page_texts (page_id, book_id, volume_id, text, updated_at, folded, tsv)
+        values (${page.pageId}, ${page.bookId}, ${page.volumeId}, ${page.text}, ${now}, ${tokens.join('')},
+          to_tsvector('simple', ${tokens.join(' ')}))
+        on conflict (page_id) do update set book_id = excluded.book_id, volume_id = excluded.volume_id,
+          text = excluded.text, updated_at = excluded.updated_at, folded = excluded.folded, tsv = excluded.tsv`.execute(
+        tx,
+      );
+    }
+  }
+
+  async remove(pageIds: number[], tx: DbOrTx = this.db): Promise<void> {
+    if (pageIds.length > 0) await tx.deleteFrom('page_texts').where('page_id', 'in', pageIds).execute();
+  }
+
+  async removeBook(bookId: number, tx: DbOrTx = this.db): Promise<void> {
+    await tx.deleteFrom('page_texts').where('book_id', '=', bookId).execute();
+  }
+
+  async search(query: TextQuery): Promise<TextSearchResult> {
+    const chars = tokenChars(query.text);
+    if (chars.length === 0) return { total: 0, hits: [] };
+    const matches =
+      chars.length >= 3
+        ? sql`folded like ${`%${chars.join('').replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`
+        : sql`tsv @@ phraseto_tsquery('simple', ${chars.join(' ')})`;
+    const inBook = query.bookId === undefined ? sql`` : sql`and book_id = ${query.bookId}`;
+    const count = await sql<{
+      n: string;
+    }>`select count(*) as n from page_texts where ${matches} ${inBook}`.execute(this.db);
+    const rows = await sql<{ page_id: number; book_id: number; volume_id: number; text: string }>`
+      select page_id, book_id, volume_id, text from page_texts where ${matches} ${inBook}
+      order by page_id limit ${query.limit} offset ${query.offset}`.execute(this.db);
+    return {
+      total: Number(count.rows[0]?.n ?? 0),
+      hits: withMatches(
+        rows.rows.map((r) => ({ pageId: r.page_id, bookId: r.book_id, volumeId: r.volume_id, text: r.text })),
+        chars,
+      ),
+    };
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('page_texts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+}

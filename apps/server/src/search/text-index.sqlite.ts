@@ -1,0 +1,95 @@
+import { sql } from 'kysely';
+import type { Db, DbOrTx } from '../db/database.ts';
+import { nowIso } from '../db/database.ts';
+import {
+  tokenChars,
+  withMatches,
+  type IndexedPage,
+  type TextIndex,
+  type TextQuery,
+  type TextSearchResult,
+} from './text-index.ts';
+
+/**
+ * SQLite: an FTS5 table over single characters (each folded character a token, so a phrase query is a
+ * substring search with exact counts), contentless — the text itself is kept once, in `page_texts`.
+ */
+export class SqliteTextIndex implements TextIndex {
+  constructor(private readonly db: Db) {}
+
+  async upsert(pages: IndexedPage[], tx: DbOrTx = this.db): Promise<void> {
+    const now = nowIso();
+    for (const page of pages) {
+      await sql`delete from page_text_fts where rowid = ${page.pageId}`.execute(tx);
+      const tokens = tokenChars(page.text);
+      if (tokens.length === 0) {
+        await tx.deleteFrom('page_texts').where('page_id', '=', page.pageId).execute();
+        continue;
+      }
+      await sql`insert into page_text_fts(rowid, body) values (${page.pageId}, ${tokens.join(' ')})`.execute(
+        tx,
+      );
+      await tx
+        .insertInto('page_texts')
+        .values({
+          page_id: page.pageId,
+          book_id: page.bookId,
+          volume_id: page.volumeId,
+          text: page.text,
+          updated_at: now,
+        })
+        .onConflict((oc) =>
+          oc.column('page_id').doUpdateSet({
+            book_id: page.bookId,
+            volume_id: page.volumeId,
+            text: page.text,
+            updated_at: now,
+          }),
+        )
+        .execute();
+    }
+  }
+
+  async remove(pageIds: number[], tx: DbOrTx = this.db): Promise<void> {
+    for (const id of pageIds) await sql`delete from page_text_fts where rowid = ${id}`.execute(tx);
+    if (pageIds.length > 0) await tx.deleteFrom('page_texts').where('page_id', 'in', pageIds).execute();
+  }
+
+  async removeBook(bookId: number, tx: DbOrTx = this.db): Promise<void> {
+    const rows = await tx.selectFrom('page_texts').select('page_id').where('book_id', '=', bookId).execute();
+    await this.remove(
+      rows.map((r) => r.page_id),
+      tx,
+    );
+  }
+
+  async search(query: TextQuery): Promise<TextSearchResult> {
+    const chars = tokenChars(query.text);
+    if (chars.length === 0) return { total: 0, hits: [] };
+    const phrase = `"${chars.join(' ')}"`;
+    const inBook = query.bookId === undefined ? sql`` : sql`and t.book_id = ${query.bookId}`;
+    const count = await sql<{ n: number }>`select count(*) as n from page_text_fts f
+      ${query.bookId === undefined ? sql`` : sql`join page_texts t on t.page_id = f.rowid`}
+      where page_text_fts match ${phrase} ${inBook}`.execute(this.db);
+    const rows = await sql<{ page_id: number; book_id: number; volume_id: number; text: string }>`
+      select t.page_id, t.book_id, t.volume_id, t.text from page_text_fts f
+      join page_texts t on t.page_id = f.rowid
+      where page_text_fts match ${phrase} ${inBook}
+      order by f.rowid limit ${query.limit} offset ${query.offset}`.execute(this.db);
+    return {
+      total: Number(count.rows[0]?.n ?? 0),
+      hits: withMatches(
+        rows.rows.map((r) => ({ pageId: r.page_id, bookId: r.book_id, volumeId: r.volume_id, text: r.text })),
+        chars,
+      ),
+    };
+  }
+
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('page_texts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+}

@@ -1,0 +1,92 @@
+import type { DbOrTx } from '../db/database.ts';
+import { foldChar, isTokenChar } from './fold.ts';
+
+/** A page's text as the index keeps it. */
+export interface IndexedPage {
+  pageId: number;
+  bookId: number;
+  volumeId: number;
+  /** The recognised body text in reading order (`pageText` of the OCR JSON). */
+  text: string;
+}
+
+export interface TextQuery {
+  /** What the reader typed; folded and stripped of punctuation before matching. */
+  text: string;
+  /** Only this book's pages (in-book search). */
+  bookId?: number;
+  offset: number;
+  limit: number;
+}
+
+export interface TextHit extends IndexedPage {
+  /** The first match in `text`, in code points; punctuation inside the match is part of it. */
+  matchStart: number;
+  matchLength: number;
+}
+
+export interface TextSearchResult {
+  /** Exact number of matching pages. */
+  total: number;
+  /** Matching pages in book order (page id), `limit` from `offset`. */
+  hits: TextHit[];
+}
+
+/**
+ * The full-text index (DESIGN.md §6): page texts, matched as phrases of folded characters (simplified and
+ * traditional and variant forms alike; punctuation ignored), with exact counts. One contract, two
+ * implementations (SQLite FTS5, PostgreSQL tsvector + pg_trgm), one conformance suite.
+ */
+export interface TextIndex {
+  /** Puts pages into the index, replacing what they had; a page with no text is removed. */
+  upsert(pages: IndexedPage[], tx?: DbOrTx): Promise<void>;
+  remove(pageIds: number[], tx?: DbOrTx): Promise<void>;
+  removeBook(bookId: number, tx?: DbOrTx): Promise<void>;
+  search(query: TextQuery): Promise<TextSearchResult>;
+  /** Pages in the index. */
+  count(): Promise<number>;
+}
+
+/** The folded token characters of a query or a text: what the index matches. */
+export function tokenChars(text: string): string[] {
+  const chars: string[] = [];
+  for (const char of text) {
+    const folded = foldChar(char);
+    if (isTokenChar(folded)) chars.push(folded);
+  }
+  return chars;
+}
+
+/**
+ * The first place where the folded query characters occur in `text`, skipping punctuation between them,
+ * in code points; undefined when they do not.
+ */
+export function findMatch(text: string, query: string[]): { start: number; length: number } | undefined {
+  if (query.length === 0) return undefined;
+  const chars = [...text].map(foldChar);
+  for (let start = 0; start < chars.length; start++) {
+    if (chars[start] !== query[0]) continue;
+    let at = start + 1;
+    let matched = 1;
+    while (matched < query.length && at < chars.length) {
+      const char = chars[at]!;
+      if (!isTokenChar(char)) {
+        at++;
+        continue;
+      }
+      if (char !== query[matched]) break;
+      matched++;
+      at++;
+    }
+    if (matched === query.length) return { start, length: at - start };
+  }
+  return undefined;
+}
+
+/** Adds the match position to rows an index found. */
+export function withMatches(rows: IndexedPage[], query: string[]): TextHit[] {
+  return rows.map((row) => {
+    const match = findMatch(row.text, query);
+    return { ...row, matchStart: match?.start ?? -1, matchLength: match?.length ?? 0 };
+  });
+}

@@ -1,0 +1,41 @@
+import type { OcrJson, OcrWord } from './api/ocr.ts';
+import type { Snippet } from './api/search.ts';
+
+/**
+ * The recognised characters of a page's body (the `content` group: text and small notes), in reading
+ * order: columns as stored (right to left), each top to bottom. Headers, footers and the centre strip
+ * are not part of the text that is searched or selected.
+ */
+export function contentWords(ocr: OcrJson): OcrWord[] {
+  return ocr.ocr_res.content.flatMap((line) => line.words);
+}
+
+/** The page's body text: one code point per recognised character, in reading order. */
+export function pageText(ocr: OcrJson): string {
+  return contentWords(ocr)
+    .map((word) => word.word)
+    .join('');
+}
+
+/** Snippet lengths of spec §9. */
+export const SNIPPET_LEAD = 80;
+export const SNIPPET_LENGTH = 140;
+
+/**
+ * A snippet around a match (spec §9): if the match lies past character 80, the window starts 80
+ * before it and is 140 long; otherwise the first 140 characters. An ellipsis marks each cut.
+ * Positions count code points (rare characters outside the BMP are one character).
+ */
+export function makeSnippet(text: string, matchStart: number, matchLength: number): Snippet {
+  const chars = [...text];
+  const from = matchStart > SNIPPET_LEAD ? matchStart - SNIPPET_LEAD : 0;
+  const to = Math.min(chars.length, from + SNIPPET_LENGTH);
+  const before = from > 0 ? '…' : '';
+  const after = to < chars.length ? '…' : '';
+  const found = matchStart >= 0 && matchLength > 0;
+  return {
+    text: before + chars.slice(from, to).join('') + after,
+    highlightStart: found ? matchStart - from + before.length : -1,
+    highlightLength: found ? Math.max(0, Math.min(matchLength, to - matchStart)) : 0,
+  };
+}
