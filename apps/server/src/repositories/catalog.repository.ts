@@ -25,6 +25,14 @@ export interface BookSearch {
   limit: number;
 }
 
+/** A condition of the advanced book search. */
+export interface BookCondition {
+  field: 'title' | 'author' | 'call_number' | 'coverage_dynasty';
+  value: string;
+  /** How it joins the conditions before it; the first one's is ignored. */
+  join: 'and' | 'or';
+}
+
 /** Books, volumes, pages, directory entries and classifications. */
 export class CatalogRepository {
   constructor(
@@ -133,6 +141,52 @@ export class CatalogRepository {
           ]),
         ),
       );
+    }
+    const [rows, count] = await Promise.all([
+      query.selectAll().orderBy('id', 'asc').limit(search.limit).offset(search.offset).execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
+  /**
+   * Advanced book search: conditions joined left to right ((a AND b) OR c …), each a substring (fuzzy)
+   * or the whole field (exact); titles match folded (简/繁 and variants alike), other fields as written,
+   * Latin letters in any case. Empty conditions are skipped. Oldest first, exact total.
+   */
+  async advancedSearch(
+    search: {
+      conditions: BookCondition[];
+      exact: boolean;
+      visibleOnly: boolean;
+      offset: number;
+      limit: number;
+    },
+    tx: DbOrTx = this.db,
+  ): Promise<{ rows: BookRow[]; total: number }> {
+    const conditions = search.conditions.filter((c) => c.value.trim() !== '');
+    let query = tx.selectFrom('books');
+    if (search.visibleOnly) query = query.where('is_visible', '=', 1).where('audit_status', '=', '2');
+    if (conditions.length > 0) {
+      query = query.where((eb) => {
+        const one = (c: BookCondition) => {
+          if (c.field === 'title') {
+            const key = titleSearchKey(c.value);
+            return search.exact
+              ? eb('title_search', '=', key)
+              : sql<boolean>`title_search like ${`%${escapeLike(key)}%`} escape '\\'`;
+          }
+          const value = c.value.trim().toLowerCase();
+          return search.exact
+            ? eb(eb.fn('lower', [eb.ref(c.field)]), '=', value)
+            : sql<boolean>`lower(${sql.ref(c.field)}) like ${`%${escapeLike(value)}%`} escape '\\'`;
+        };
+        let expression = one(conditions[0]!);
+        for (const c of conditions.slice(1)) {
+          expression = c.join === 'or' ? eb.or([expression, one(c)]) : eb.and([expression, one(c)]);
+        }
+        return expression;
+      });
     }
     const [rows, count] = await Promise.all([
       query.selectAll().orderBy('id', 'asc').limit(search.limit).offset(search.offset).execute(),

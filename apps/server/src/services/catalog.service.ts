@@ -1,5 +1,6 @@
 import {
   type Access,
+  type AdvancedSearchRequest,
   type BookDetail,
   type BookPage,
   type BookSearchQuery,
@@ -79,6 +80,28 @@ export class CatalogService {
       limit: query.pageSize,
     });
     return this.page(rows, total, query.pageNum, query.pageSize);
+  }
+
+  /** Advanced book search (spec §2 book mode): rows of field + text joined by AND/OR, fuzzy or exact. */
+  async advancedSearch(request: AdvancedSearchRequest, viewer: Viewer): Promise<BookPage> {
+    const FIELDS = {
+      title: 'title',
+      author: 'author',
+      callNumber: 'call_number',
+      edition: 'coverage_dynasty',
+    } as const;
+    const { rows, total } = await this.catalog.advancedSearch({
+      conditions: request.rows.map((row) => ({
+        field: FIELDS[row.key],
+        value: row.value,
+        join: row.type === 1 ? 'or' : 'and',
+      })),
+      exact: request.matchType === 0,
+      visibleOnly: !isCatalogStaff(viewer.roles),
+      offset: (request.pageNum - 1) * request.pageSize,
+      limit: request.pageSize,
+    });
+    return this.page(rows, total, request.pageNum, request.pageSize);
   }
 
   async detail(bookId: number, viewer: Viewer): Promise<BookDetail> {

@@ -166,3 +166,34 @@ export const PAGE_SIZES = {
   ownPrints: 6,
   adminPrint: 8,
 } as const;
+
+/** Fields of the advanced book search (spec §2 book mode): title, author, call number, edition. */
+export const ADVANCED_FIELDS = ['title', 'author', 'callNumber', 'edition'] as const;
+export type AdvancedField = (typeof ADVANCED_FIELDS)[number];
+export const ADVANCED_FIELD_LABELS: Record<AdvancedField, string> = {
+  title: '题名',
+  author: '责任者',
+  callNumber: '索书号',
+  edition: '版本',
+};
+
+/** One row: field, text, and how it joins the rows before it (spec: type 0 AND, 1 OR; ignored on the first). */
+export const AdvancedRow = z.object({
+  key: z.enum(ADVANCED_FIELDS),
+  value: z.string().trim().max(100, '检索内容不能超过 100 个字'),
+  type: z.union([z.literal(0), z.literal(1)]).default(0),
+});
+export type AdvancedRow = z.infer<typeof AdvancedRow>;
+
+/** Advanced book search (spec §7: pageNum, pageSize 8, matchType 0 exact or 1 fuzzy, rows). */
+export const AdvancedSearchRequest = z.object({
+  rows: z
+    .array(AdvancedRow)
+    .min(1)
+    .max(10)
+    .refine((rows) => rows.some((row) => row.value !== ''), '请输入检索内容'),
+  matchType: z.union([z.literal(0), z.literal(1)]).default(1),
+  pageNum: z.number().int().min(1).default(1),
+  pageSize: z.number().int().min(1).max(50).default(8),
+});
+export type AdvancedSearchRequest = z.infer<typeof AdvancedSearchRequest>;

@@ -1,6 +1,7 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  AdvancedSearchRequest,
   BookDetail,
   BookPage,
   BookSearchQuery,
@@ -112,6 +113,19 @@ export const catalogRoutes: RouteModule = (app, { context }) => {
       },
     },
     (request) => catalog.directory(request.params.fascicleId, viewerOf(request)),
+  );
+
+  r.post(
+    '/api/books/advanced-search',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'Advanced book search: rows of field and text joined by AND/OR, fuzzy (1) or exact (0)',
+        body: AdvancedSearchRequest,
+        response: { 200: BookPage, ...errors },
+      },
+    },
+    async (request) => catalog.advancedSearch(request.body, viewerOf(request)),
   );
 
   r.get(

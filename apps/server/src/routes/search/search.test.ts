@@ -169,4 +169,15 @@ describe('full-text and in-book search over HTTP', () => {
     expect((await patch(true)).statusCode).toBe(200);
     expect((await get('/api/search/full-text?text=學而')).json()).toMatchObject({ total: 1 });
   });
+
+  it('runs the advanced book search anywhere, 8 per page, and asks for some text', async () => {
+    const post = (body: unknown) =>
+      h.request({ method: 'POST', url: '/api/books/advanced-search', remoteAddress: OUTSIDE, body });
+    const found = await post({ rows: [{ key: 'title', value: '论语', type: 0 }], matchType: 1 });
+    expect(found.statusCode).toBe(200);
+    expect(found.json()).toMatchObject({ total: 1, pageSize: 8, records: [{ title: '論語' }] });
+    const empty = await post({ rows: [{ key: 'title', value: '  ', type: 0 }] });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json<{ message: string }>().message).toContain('请输入检索内容');
+  });
 });
