@@ -34,6 +34,11 @@ const PersonalPage = lazy(() =>
 const SearchPage = lazy(() =>
   import('./features/catalog/pages/search-page.tsx').then((m) => ({ default: m.SearchPage })),
 );
+const AdvancedSearchPage = lazy(() =>
+  import('./features/catalog/pages/advanced-search-page.tsx').then((m) => ({
+    default: m.AdvancedSearchPage,
+  })),
+);
 const BookDetailPage = lazy(() =>
   import('./features/catalog/pages/book-detail-page.tsx').then((m) => ({ default: m.BookDetailPage })),
 );
@@ -87,6 +92,7 @@ function AppRoutes() {
             <Route path="/" element={<HomePage />} />
             <Route path="/home" element={<HomePage />} />
             <Route path="/SearchPage" element={<SearchPage />} />
+            <Route path="/AdvancedSearch" element={<AdvancedSearchPage />} />
             <Route path="/SearchPage/:catalogId" element={<BookDetailPage />} />
             <Route path="/Forget" element={<ForgetPage />} />
             <Route

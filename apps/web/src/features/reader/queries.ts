@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { ReaderData } from '@guji/shared';
+import type { PageMatches, ReaderData } from '@guji/shared';
 import { api } from '../../api/client.ts';
 
 export const readerKey = (catalogId: number, fascicleId: number | null) =>
@@ -65,4 +65,26 @@ export function imageInfoQuery(iiifBase: string) {
 
 export function useImageInfo(iiifBase: string | null) {
   return useQuery({ ...imageInfoQuery(iiifBase ?? ''), enabled: iiifBase != null });
+}
+
+/**
+ * The boxes of a searched text on a page (reading room only; elsewhere the server refuses and nothing
+ * is framed, quietly: the page itself is still shown).
+ */
+export function usePageMatches(imageId: number | null, text: string | null) {
+  return useQuery({
+    queryKey: ['page-matches', imageId, text],
+    queryFn: ({ signal }) =>
+      api.get<PageMatches>(
+        `/api/pages/${imageId}/matches?${new URLSearchParams({ text: text ?? '' }).toString()}`,
+        {
+          quiet: true,
+          ignoreUnauthorized: true,
+          signal,
+        },
+      ),
+    enabled: imageId != null && !!text,
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
 }

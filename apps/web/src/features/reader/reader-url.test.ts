@@ -14,9 +14,15 @@ describe('reader address', () => {
 
   it('reads its own addresses back', () => {
     const params = new URL(
-      `http://x${readerPath({ catalogId: 5, fascicleId: 7, directoryId: 3, imageId: 90 })}`,
+      `http://x${readerPath({ catalogId: 5, fascicleId: 7, directoryId: 3, imageId: 90, highlight: '學而' })}`,
     ).searchParams;
-    expect(parseReaderParams(params)).toEqual({ catalogId: 5, fascicleId: 7, directoryId: 3, imageId: 90 });
+    expect(parseReaderParams(params)).toEqual({
+      catalogId: 5,
+      fascicleId: 7,
+      directoryId: 3,
+      imageId: 90,
+      highlight: '學而',
+    });
   });
 
   it('takes only positive whole numbers as ids', () => {
@@ -33,6 +39,7 @@ describe('reader address', () => {
       fascicleId: null,
       directoryId: null,
       imageId: 4,
+      highlight: null,
     });
   });
 });

@@ -5,6 +5,8 @@ export interface ReaderLocation {
   fascicleId?: number | null;
   directoryId?: number | null;
   imageId?: number | null;
+  /** A searched text to frame on the page (from a full-text or in-book search hit). */
+  highlight?: string | null;
 }
 
 /** The /Book path for a location; parameters that are not set are left out. */
@@ -13,6 +15,7 @@ export function readerPath(location: ReaderLocation): string {
   if (location.fascicleId != null) params.set('fascicleId', String(location.fascicleId));
   if (location.directoryId != null) params.set('directoryId', String(location.directoryId));
   if (location.imageId != null) params.set('imageId', String(location.imageId));
+  if (location.highlight) params.set('hl', location.highlight);
   return `/Book?${params.toString()}`;
 }
 
@@ -29,8 +32,10 @@ export function parseReaderParams(params: URLSearchParams): {
   fascicleId: number | null;
   directoryId: number | null;
   imageId: number | null;
+  highlight: string | null;
 } {
   return {
+    highlight: params.get('hl')?.slice(0, 50) || null,
     catalogId: positiveId(params.get('catalogId')),
     fascicleId: positiveId(params.get('fascicleId')),
     directoryId: positiveId(params.get('directoryId')),

@@ -169,7 +169,7 @@ function ClassificationFilter({
   );
 }
 
-function ResultRow({ book }: { book: BookSummary }) {
+export function ResultRow({ book }: { book: BookSummary }) {
   const to = `/SearchPage/${book.catalogId}`;
   return (
     <article className="result-row" aria-labelledby={`book-${book.catalogId}`}>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import OpenSeadragon from 'openseadragon';
-import { ZOOM_LEVELS, fittingZoom } from '@guji/shared';
+import { ZOOM_LEVELS, fittingZoom, type OcrPoints } from '@guji/shared';
 import { clampZoom } from '../reader-navigation.ts';
 
 /** Runtime fields of OpenSeadragon's viewport that its type declarations leave out. */
@@ -26,6 +26,8 @@ export interface OpenSeadragonViewerProps {
   onOpenFailed?: () => void;
   /** The accessible name of the pane, e.g. 第 3 页. */
   label: string;
+  /** Boxes to frame on the page, in image pixels (the characters a search found). */
+  highlights?: readonly OcrPoints[];
 }
 
 /**
@@ -41,10 +43,13 @@ export function OpenSeadragonViewer({
   onZoomChange,
   onOpenFailed,
   label,
+  highlights,
 }: OpenSeadragonViewerProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<OpenSeadragon.Viewer | null>(null);
   const [drawn, setDrawn] = useState(false);
+  /** Counts pages opened, so overlays are laid on the page they belong to. */
+  const [opened, setOpened] = useState(0);
   // The latest props, for the viewer's event handlers, which are bound once.
   const zoomRef = useRef(zoomPercent);
   const onZoomChangeRef = useRef(onZoomChange);
@@ -110,6 +115,7 @@ export function OpenSeadragonViewer({
     };
 
     viewer.addHandler('open', () => {
+      setOpened((n) => n + 1);
       setLimits();
       const item = viewer.world.getItemAt(0);
       const container = viewer.viewport.getContainerSize();
@@ -152,6 +158,25 @@ export function OpenSeadragonViewer({
 
   useEffect(() => {
     const viewer = viewerRef.current;
+    if (!viewer || opened === 0) return;
+    viewer.clearOverlays();
+    for (const box of highlights ?? []) {
+      const element = document.createElement('div');
+      element.className = 'osd-hit';
+      viewer.addOverlay({
+        element,
+        location: viewer.viewport.imageToViewportRectangle(
+          box.left,
+          box.top,
+          box.right - box.left,
+          box.bottom - box.top,
+        ),
+      });
+    }
+  }, [highlights, opened]);
+
+  useEffect(() => {
+    const viewer = viewerRef.current;
     if (!viewer || zoomPercent == null || !viewer.world.getItemAt(0)) return;
     if (zoomPercent === settledZoom.current) return;
     settledZoom.current = zoomPercent;
@@ -165,6 +190,7 @@ export function OpenSeadragonViewer({
       role="region"
       aria-label={label}
       data-drawn={drawn}
+      data-highlights={highlights?.length ?? 0}
       onContextMenu={(event) => event.preventDefault()}
     >
       <div ref={containerRef} className="osd-container" />

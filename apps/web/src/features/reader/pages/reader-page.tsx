@@ -22,7 +22,7 @@ import { OpenSeadragonViewer } from '../components/openseadragon-viewer.tsx';
 import { PageNumberBox } from '../components/page-number-box.tsx';
 import { ReaderDirectory } from '../components/reader-directory.tsx';
 import { currentEntry, entryStartPage } from '../directory.ts';
-import { imageInfoQuery, useImageInfo, useReaderData } from '../queries.ts';
+import { imageInfoQuery, useImageInfo, usePageMatches, useReaderData } from '../queries.ts';
 import {
   DISPLAY_MODES,
   INITIAL_ZOOM,
@@ -54,7 +54,7 @@ function wideScreen(): boolean {
 export function ReaderPage() {
   const [searchParams] = useSearchParams();
   const location = useLocation();
-  const { catalogId, fascicleId, directoryId, imageId } = parseReaderParams(searchParams);
+  const { catalogId, fascicleId, directoryId, imageId, highlight } = parseReaderParams(searchParams);
   const query = useReaderData(catalogId, fascicleId);
 
   // Data of another book kept while this one loads is never shown.
@@ -97,6 +97,7 @@ export function ReaderPage() {
       data={data}
       loadingVolume={query.isPlaceholderData || (fascicleId != null && data.volume.fascicleId !== fascicleId)}
       directoryId={directoryId}
+      highlight={highlight}
       imageId={imageId}
     />
   );
@@ -129,9 +130,11 @@ interface ReaderViewProps {
   loadingVolume: boolean;
   directoryId: number | null;
   imageId: number | null;
+  /** Text a search found on this page, to frame on the image (reading room). */
+  highlight: string | null;
 }
 
-function ReaderView({ data, loadingVolume, directoryId, imageId }: ReaderViewProps) {
+function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: ReaderViewProps) {
   const navigate = useNavigate();
   const { book, volume, volumes, directory, pages } = data;
   const total = pages.length;
@@ -139,6 +142,8 @@ function ReaderView({ data, loadingVolume, directoryId, imageId }: ReaderViewPro
   const page = pages[pageNumber - 1];
   const current = currentEntry(directory, pageNumber);
   const info = useImageInfo(loadingVolume || !page ? null : page.iiifBase);
+  const matches = usePageMatches(page && !loadingVolume ? page.imageId : null, highlight);
+  const highlights = useMemo(() => matches.data?.matches.flat() ?? [], [matches.data]);
   // The viewer opens the fetched info.json; if that failed, its URL, so the viewer reports the failure.
   const tileSource =
     loadingVolume || !page ? null : (info.data ?? (info.isError ? `${page.iiifBase}/info.json` : null));
@@ -332,6 +337,7 @@ function ReaderView({ data, loadingVolume, directoryId, imageId }: ReaderViewPro
           {page ? (
             <OpenSeadragonViewer
               tileSource={tileSource}
+              highlights={highlights}
               zoomPercent={zoomPercent}
               onZoomChange={setModeZoom}
               onOpenFailed={() => toast.error(MSG.serverException)}

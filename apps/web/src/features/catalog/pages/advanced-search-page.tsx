@@ -1,0 +1,337 @@
+import { useState } from 'react';
+import { Button, Empty, Input, Pagination, Radio, Select, Spin, Tabs } from 'antd';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import {
+  ADVANCED_FIELD_LABELS,
+  ADVANCED_FIELDS,
+  MSG,
+  PAGE_SIZES,
+  type AdvancedField,
+  type BookPage,
+  type TextHit,
+  type TextHitPage,
+} from '@guji/shared';
+import { api } from '../../../api/client.ts';
+import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
+import { toast } from '../../../components/toast.ts';
+import { useDocumentTitle } from '../../../components/use-document-title.ts';
+import { useSession } from '../../account/queries.ts';
+import { readerPath } from '../../reader/reader-url.ts';
+import { SnippetText } from '../components/snippet-text.tsx';
+import {
+  advancedPath,
+  EMPTY_ROW,
+  hasQuery,
+  parseAdvancedParams,
+  type AdvancedState,
+  type FormRow,
+} from '../advanced-params.ts';
+import { ResultRow } from './search-page.tsx';
+
+const MAX_ROWS = 10;
+
+/**
+ * /AdvancedSearch?type&page: book search by rows of field + text joined by AND/OR, fuzzy or exact
+ * (type 0), and, in the reading room only, full-text search over the recognised text (type 1).
+ * 8 results per page (spec §9); the search lives in the address.
+ */
+export function AdvancedSearchPage() {
+  useDocumentTitle('高级检索');
+  const [searchParams] = useSearchParams();
+  const navigate = useNavigate();
+  const readingRoom = useSession().data?.readingRoom ?? false;
+  const requested = parseAdvancedParams(searchParams);
+  // Outside the reading room there is no full-text tab, whatever the address says.
+  const state: AdvancedState = readingRoom ? requested : { ...requested, type: 0 };
+  const go = (next: Partial<AdvancedState>) => void navigate(advancedPath({ ...state, page: 1, ...next }));
+
+  const bookMode = (
+    <BookMode key={`book:${searchParams.get('rows') ?? ''}:${state.match}`} state={state} onSearch={go} />
+  );
+  return (
+    <div className="page advanced-page">
+      <Breadcrumbs second={{ title: '高级检索' }} />
+      <h1 className="page-title">高级检索</h1>
+      {readingRoom ? (
+        <Tabs
+          activeKey={String(state.type)}
+          onChange={(key) => void navigate(advancedPath({ ...state, type: key === '1' ? 1 : 0, page: 1 }))}
+          items={[
+            { key: '0', label: '古籍', children: bookMode },
+            {
+              key: '1',
+              label: '全文',
+              children: <FullTextMode key={`text:${state.text}`} state={state} onSearch={go} />,
+            },
+          ]}
+        />
+      ) : (
+        bookMode
+      )}
+    </div>
+  );
+}
+
+interface ModeProps {
+  state: AdvancedState;
+  onSearch: (next: Partial<AdvancedState>) => void;
+}
+
+function BookMode({ state, onSearch }: ModeProps) {
+  const [rows, setRows] = useState<FormRow[]>(state.rows);
+  const [match, setMatch] = useState<0 | 1>(state.match);
+  const results = useQuery({
+    queryKey: ['books', 'advanced', state.rows, state.match, state.page],
+    queryFn: () =>
+      api.post<BookPage>('/api/books/advanced-search', {
+        rows: state.rows,
+        matchType: state.match,
+        pageNum: state.page,
+        pageSize: PAGE_SIZES.advanced,
+      }),
+    enabled: state.type === 0 && hasQuery(state),
+    placeholderData: keepPreviousData,
+  });
+  const change = (index: number, patch: Partial<FormRow>) =>
+    setRows((current) => current.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+
+  const submit = () => {
+    if (!rows.some((row) => row.value.trim() !== '')) {
+      toast.warning('请输入检索内容');
+      return;
+    }
+    onSearch({ type: 0, rows: rows.map((row) => ({ ...row, value: row.value.trim() })), match });
+  };
+
+  return (
+    <>
+      <form
+        className="advanced-form"
+        aria-label="古籍高级检索"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <ol className="advanced-rows">
+          {rows.map((row, index) => (
+            <li key={index} className="advanced-row">
+              {index === 0 ? (
+                <span className="advanced-connector-placeholder" aria-hidden />
+              ) : (
+                <Select
+                  aria-label={`第 ${index + 1} 行的逻辑关系`}
+                  className="advanced-connector"
+                  value={row.type}
+                  onChange={(type) => change(index, { type })}
+                  options={[
+                    { value: 0, label: '并且' },
+                    { value: 1, label: '或者' },
+                  ]}
+                />
+              )}
+              <Select
+                aria-label={`第 ${index + 1} 行的检索字段`}
+                className="advanced-field"
+                value={row.key}
+                onChange={(key: AdvancedField) => change(index, { key })}
+                options={ADVANCED_FIELDS.map((key) => ({ value: key, label: ADVANCED_FIELD_LABELS[key] }))}
+              />
+              <Input
+                aria-label={`第 ${index + 1} 行的检索内容`}
+                className="advanced-value"
+                placeholder={`请输入${ADVANCED_FIELD_LABELS[row.key]}`}
+                maxLength={100}
+                value={row.value}
+                onChange={(event) => change(index, { value: event.target.value })}
+              />
+              {index > 0 && (
+                <Button
+                  aria-label={`删除第 ${index + 1} 行`}
+                  icon={<DeleteOutlined aria-hidden />}
+                  onClick={() => setRows((current) => current.filter((_, i) => i !== index))}
+                />
+              )}
+            </li>
+          ))}
+        </ol>
+        <div className="advanced-actions">
+          <Button
+            icon={<PlusOutlined aria-hidden />}
+            disabled={rows.length >= MAX_ROWS}
+            onClick={() => setRows((current) => [...current, { ...EMPTY_ROW }])}
+          >
+            添加条件
+          </Button>
+          <Radio.Group
+            aria-label="匹配方式"
+            value={match}
+            onChange={(event) => setMatch(event.target.value as 0 | 1)}
+            options={[
+              { value: 1, label: '模糊匹配' },
+              { value: 0, label: '精确匹配' },
+            ]}
+          />
+          <Button type="primary" htmlType="submit">
+            检索
+          </Button>
+          <Button
+            onClick={() => {
+              setRows([{ ...EMPTY_ROW }]);
+              setMatch(1);
+              onSearch({ type: 0, rows: [{ ...EMPTY_ROW }], match: 1 });
+            }}
+          >
+            重置
+          </Button>
+        </div>
+      </form>
+      {hasQuery(state) && (
+        <section aria-label="检索结果" className="advanced-results">
+          <Spin spinning={results.isFetching}>
+            {results.isPending ? (
+              <div className="search-placeholder" />
+            ) : results.isError && !results.data ? (
+              <Empty description={MSG.serverException} />
+            ) : results.data && results.data.records.length > 0 ? (
+              <>
+                <ul className="result-list">
+                  {results.data.records.map((book) => (
+                    <li key={book.catalogId}>
+                      <ResultRow book={book} />
+                    </li>
+                  ))}
+                </ul>
+                <Pagination
+                  className="result-pager"
+                  current={state.page}
+                  pageSize={PAGE_SIZES.advanced}
+                  total={results.data.total}
+                  showSizeChanger={false}
+                  showTotal={(total) => `共 ${total} 条`}
+                  onChange={(page) => onSearch({ page })}
+                />
+              </>
+            ) : (
+              <Empty description="未找到相关古籍" />
+            )}
+          </Spin>
+        </section>
+      )}
+    </>
+  );
+}
+
+function FullTextMode({ state, onSearch }: ModeProps) {
+  const [text, setText] = useState(state.text);
+  const results = useQuery({
+    queryKey: ['search', 'full-text', state.text, state.page],
+    queryFn: () =>
+      api.get<TextHitPage>(
+        `/api/search/full-text?${new URLSearchParams({
+          text: state.text,
+          pageNum: String(state.page),
+          pageSize: String(PAGE_SIZES.advanced),
+        }).toString()}`,
+      ),
+    enabled: state.type === 1 && hasQuery(state),
+    placeholderData: keepPreviousData,
+  });
+  const submit = () => {
+    if (text.trim() === '') {
+      toast.warning('请输入检索内容');
+      return;
+    }
+    onSearch({ type: 1, text: text.trim() });
+  };
+  return (
+    <>
+      <form
+        role="search"
+        aria-label="全文检索"
+        className="advanced-form full-text-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <Input
+          aria-label="全文检索内容"
+          placeholder="请输入要检索的正文，如：学而时习之"
+          maxLength={50}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+        />
+        <Button type="primary" htmlType="submit">
+          检索
+        </Button>
+        <Button
+          onClick={() => {
+            setText('');
+            onSearch({ type: 1, text: '' });
+          }}
+        >
+          重置
+        </Button>
+      </form>
+      {hasQuery(state) && (
+        <section aria-label="全文检索结果" className="advanced-results">
+          <Spin spinning={results.isFetching}>
+            {results.isPending ? (
+              <div className="search-placeholder" />
+            ) : results.isError && !results.data ? (
+              <Empty description={results.error.message || MSG.serverException} />
+            ) : results.data && results.data.records.length > 0 ? (
+              <>
+                <p className="full-text-total">约 {results.data.total} 条结果</p>
+                <ul className="full-text-list">
+                  {results.data.records.map((hit) => (
+                    <li key={hit.imageId}>
+                      <FullTextHit hit={hit} query={state.text} />
+                    </li>
+                  ))}
+                </ul>
+                <Pagination
+                  className="result-pager"
+                  current={state.page}
+                  pageSize={PAGE_SIZES.advanced}
+                  total={results.data.total}
+                  showSizeChanger={false}
+                  onChange={(page) => onSearch({ page })}
+                />
+              </>
+            ) : (
+              <Empty description="未找到相关内容" />
+            )}
+          </Spin>
+        </section>
+      )}
+    </>
+  );
+}
+
+/** One hit: the book's name, where the page is, and the snippet with the match marked; opens the reader there. */
+function FullTextHit({ hit, query }: { hit: TextHit; query: string }) {
+  const to = readerPath({
+    catalogId: hit.catalogId,
+    fascicleId: hit.fascicleId,
+    directoryId: hit.directoryId,
+    imageId: hit.imageId,
+    highlight: query,
+  });
+  return (
+    <article className="full-text-hit" aria-labelledby={`hit-${hit.imageId}`}>
+      <h3 id={`hit-${hit.imageId}`}>
+        <Link to={to}>{hit.catalogName}</Link>
+      </h3>
+      <p className="full-text-where">
+        {[hit.fascicleName, hit.directoryName, `第 ${hit.pageNumber} 页`].filter(Boolean).join(' · ')}
+      </p>
+      <p className="full-text-snippet">
+        <SnippetText snippet={hit.snippet} />
+      </p>
+    </article>
+  );
+}

@@ -1,0 +1,115 @@
+import { expect, test, type Page } from '@playwright/test';
+import { MSG } from '@guji/shared';
+import { DEMO, expectAccessible, expectToast, login, READING_ROOM_HEADERS } from './support.ts';
+
+/** Picks an option of an antd select by its visible text. */
+async function choose(page: Page, label: string, option: string): Promise<void> {
+  await page.getByLabel(label).click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).click();
+  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
+}
+
+test('advanced book search: rows joined by AND and OR, fuzzy and exact, pager of 8, address kept', async ({
+  page,
+}) => {
+  await page.goto('/AdvancedSearch');
+  await expect(page.getByRole('heading', { name: '高级检索', level: 1 })).toBeVisible();
+  // Outside the reading room there is no tab choice and no full-text search.
+  await expect(page.getByRole('tab')).toHaveCount(0);
+  // The first row has no connector and cannot be removed.
+  await expect(page.getByRole('button', { name: '删除第 1 行' })).toHaveCount(0);
+  await page.getByRole('button', { name: '检索', exact: true }).click();
+  await expectToast(page, '请输入检索内容');
+
+  await page.getByLabel('第 1 行的检索内容').fill('论语');
+  await page.getByRole('button', { name: '添加条件' }).click();
+  await choose(page, '第 2 行的检索字段', '题名');
+  await page.getByLabel('第 2 行的检索内容').fill('孟子');
+  await choose(page, '第 2 行的逻辑关系', '或者');
+  await page.getByRole('button', { name: '检索', exact: true }).click();
+  const results = page.getByRole('region', { name: '检索结果' });
+  await expect(results.getByRole('heading', { name: '论语' })).toBeVisible();
+  await expect(results.getByRole('heading', { name: '孟子' })).toBeVisible();
+  await expect(results.getByText('共 2 条')).toBeVisible();
+  await expect(page).toHaveURL(/type=0&page=1&match=1&rows=/);
+  await page.screenshot({ path: 'test-results/tour-6-advanced.png', fullPage: true });
+
+  // AND instead: nothing has both in its title.
+  await choose(page, '第 2 行的逻辑关系', '并且');
+  await page.getByRole('button', { name: '检索', exact: true }).click();
+  await expect(results.getByText('未找到相关古籍')).toBeVisible();
+
+  // Remove row 2; exact mode needs the whole title.
+  await page.getByRole('button', { name: '删除第 2 行' }).click();
+  await page.getByLabel('第 1 行的检索内容').fill('论');
+  await page.getByRole('radio', { name: '精确匹配' }).check();
+  await page.getByRole('button', { name: '检索', exact: true }).click();
+  await expect(results.getByText('未找到相关古籍')).toBeVisible();
+  await page.getByLabel('第 1 行的检索内容').fill('论语');
+  await page.getByRole('button', { name: '检索', exact: true }).click();
+  await expect(results.getByText('共 1 条')).toBeVisible();
+  // Reload keeps the search.
+  await page.reload();
+  await expect(page.getByLabel('第 1 行的检索内容')).toHaveValue('论语');
+  await expect(page.getByRole('radio', { name: '精确匹配' })).toBeChecked();
+  await expect(page.getByRole('region', { name: '检索结果' }).getByText('共 1 条')).toBeVisible();
+  await expectAccessible(page);
+
+  // The API refuses full-text search outside the reading room, with a clear message.
+  const refused = await page.request.get('/api/search/full-text?text=学而');
+  expect(refused.status()).toBe(403);
+  expect(((await refused.json()) as { message: string }).message).toBe(MSG.fullTextReadingRoomOnly);
+
+  // Reset clears the rows and the results.
+  await page.getByRole('button', { name: '重置' }).click();
+  await expect(page.getByLabel('第 1 行的检索内容')).toHaveValue('');
+  await expect(page.getByRole('region', { name: '检索结果' })).toHaveCount(0);
+});
+
+test('full-text search in the reading room: simplified query, count, snippet, the hit framed in the reader', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ extraHTTPHeaders: READING_ROOM_HEADERS });
+  const page = await context.newPage();
+  await page.goto('/Login');
+  await login(page, DEMO.reader.loginName, DEMO.reader.password);
+  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+
+  await page.goto('/AdvancedSearch?type=1');
+  await expect(page.getByRole('tab', { name: '全文' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByLabel('全文检索内容').fill('学而时习');
+  await page.getByRole('button', { name: '检索', exact: true }).click();
+  const results = page.getByRole('region', { name: '全文检索结果' });
+  await expect(results.getByText(/约 \d+ 条结果/)).toBeVisible();
+  const hit = results.getByRole('article').first();
+  await expect(hit.getByRole('heading', { name: '论语' })).toBeVisible();
+  await expect(hit.locator('mark')).toHaveText('学而时习');
+  await expect(page).toHaveURL(/type=1&page=1&text=/);
+  await page.screenshot({ path: 'test-results/tour-7-full-text.png', fullPage: true });
+
+  await hit.getByRole('link', { name: '论语' }).click();
+  await expect(page).toHaveURL(/\/Book\?.*hl=/);
+  const pane = page.getByRole('region', { name: /第 \d+ 页图像/ });
+  await expect(pane).toHaveAttribute('data-drawn', 'true');
+  await expect(pane).toHaveAttribute('data-highlights', '4');
+  await expect(page.locator('.osd-hit')).toHaveCount(4);
+  await page.screenshot({ path: 'test-results/tour-8-hit-in-reader.png' });
+
+  // Switching tabs keeps the type in the address.
+  await page.goto('/AdvancedSearch?type=1');
+  await page.getByRole('tab', { name: '古籍' }).click();
+  await expect(page).toHaveURL(/type=0/);
+  await context.close();
+});
+
+test('advanced search in traditional characters and a narrow window', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/AdvancedSearch');
+  await page.evaluate(() => localStorage.setItem('language', 't'));
+  await page.reload();
+  await expect(page.getByRole('heading', { name: '高級檢索', level: 1 })).toBeVisible();
+  await page.getByLabel(/第 1 行的檢索內容|第 1 行的检索内容/).fill('論語');
+  await page.getByRole('button', { name: /檢索/, exact: false }).first().click();
+  await expect(page.getByText('共 1 條').or(page.getByText('共 2 條'))).toBeVisible();
+  await page.screenshot({ path: 'test-results/tour-9-advanced-narrow.png', fullPage: true });
+});
