@@ -113,3 +113,62 @@ test('advanced search in traditional characters and a narrow window', async ({ p
   await expect(page.getByText('共 1 條').or(page.getByText('共 2 條'))).toBeVisible();
   await page.screenshot({ path: 'test-results/tour-9-advanced-narrow.png', fullPage: true });
 });
+
+test('in-book search in the reading room: on the book page and in the reader, with its warning case', async ({
+  browser,
+  page: outside,
+}) => {
+  // Outside the reading room neither box exists.
+  await outside.goto('/SearchPage?title=論語');
+  await outside.getByRole('link', { name: '论语' }).first().click();
+  await expect(outside.getByRole('heading', { name: '论语', level: 1 })).toBeVisible();
+  await expect(outside.getByRole('search', { name: '书内检索' })).toHaveCount(0);
+
+  const context = await browser.newContext({ extraHTTPHeaders: READING_ROOM_HEADERS });
+  const page = await context.newPage();
+  await page.goto('/Login');
+  await login(page, DEMO.reader.loginName, DEMO.reader.password);
+  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await page.goto(outside.url());
+  await expect(page.getByRole('heading', { name: '论语', level: 1 })).toBeVisible();
+
+  // Nothing found: the warning, and an empty result view.
+  await page.getByLabel('书内检索内容').fill('鑫');
+  await page.getByLabel('书内检索内容').press('Enter');
+  await expectToast(page, MSG.noMatchingText);
+
+  await page.getByLabel('书内检索内容').fill('巧言令色');
+  await page.getByLabel('书内检索内容').press('Enter');
+  const results = page.getByRole('region', { name: '书内检索结果' });
+  await expect(results.getByText(/共 \d+ 条/)).toBeVisible();
+  await expect(results.getByRole('button', { name: /巧言令色/ }).first()).toContainText('卷一');
+  await expect(page).toHaveURL(/q=/);
+  await page.screenshot({ path: 'test-results/tour-10-in-book.png', fullPage: true });
+  // Back to the volumes and directory.
+  await results.getByRole('button', { name: '返回目录' }).click();
+  await expect(page.getByRole('region', { name: '书内检索结果' })).toHaveCount(0);
+  await page.goBack();
+  await page
+    .getByRole('region', { name: '书内检索结果' })
+    .getByRole('button', { name: /巧言令色/ })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/\/Book\?.*hl=/);
+  const pane = page.getByRole('region', { name: /第 \d+ 页图像/ });
+  await expect(pane).toHaveAttribute('data-drawn', 'true');
+  await expect(pane).toHaveAttribute('data-highlights', '4');
+
+  // In the reader: the toolbar's box, hits in a panel, opening one turns to its page with the hit framed.
+  await page.getByRole('group', { name: '阅读工具栏' }).getByLabel('书内检索内容').fill('为政以德');
+  await page.getByRole('group', { name: '阅读工具栏' }).getByLabel('书内检索内容').press('Enter');
+  const panel = page.getByRole('region', { name: '书内检索结果' });
+  await expect(panel.getByText(/共 \d+ 条/)).toBeVisible();
+  await panel
+    .getByRole('button', { name: /為政以德|为政以德/ })
+    .first()
+    .click();
+  await expect(page).toHaveURL(/hl=/);
+  await expect(page.getByRole('region', { name: /第 \d+ 页图像/ })).toHaveAttribute('data-highlights', '4');
+  await page.screenshot({ path: 'test-results/tour-11-reader-search.png' });
+  await context.close();
+});

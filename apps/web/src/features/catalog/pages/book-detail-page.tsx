@@ -17,6 +17,8 @@ import { openOutcome, orNone } from '../book-access.ts';
 import { BookCover } from '../components/book-cover.tsx';
 import { BookEditModal } from '../components/book-edit-modal.tsx';
 import { useBook, useDirectory, useVolumes } from '../queries.ts';
+import { InBookResults, InBookSearchBox } from '../components/in-book-search.tsx';
+import { useSession } from '../../account/queries.ts';
 
 const noConvert = { [NO_CONVERT_ATTRIBUTE]: '' };
 
@@ -78,14 +80,34 @@ function BookDetailView({ book }: { book: BookDetail }) {
     if (book.access.canRead) preloadReader();
   }, [book.access.canRead]);
 
-  /** Opens the reader at an entry (or the volume's first page), or says why it cannot (DESIGN.md §7). */
-  const open = (volume: Volume, entry: DirectoryNode | null) => {
-    const url = readerPath({
-      catalogId: book.catalogId,
-      fascicleId: volume.fascicleId,
-      directoryId: entry?.directoryId ?? null,
-      imageId: entry?.imageId ?? null,
+  // In-book search (reading room only): the text and the result page live in the address too.
+  const readingRoom = useSession().data?.readingRoom ?? false;
+  const inBookText = readingRoom ? (searchParams.get('q') ?? '').slice(0, 50) : '';
+  const inBookPage = Math.max(1, Number(searchParams.get('qpage')) || 1);
+  const setInBook = (text: string, page = 1) =>
+    setSearchParams((params) => {
+      if (text) {
+        params.set('q', text);
+        params.set('qpage', String(page));
+      } else {
+        params.delete('q');
+        params.delete('qpage');
+      }
+      return params;
     });
+
+  /** Opens the reader at an entry (or the volume's first page), or says why it cannot (DESIGN.md §7). */
+  const open = (volume: Volume, entry: DirectoryNode | null) =>
+    openReader(
+      readerPath({
+        catalogId: book.catalogId,
+        fascicleId: volume.fascicleId,
+        directoryId: entry?.directoryId ?? null,
+        imageId: entry?.imageId ?? null,
+      }),
+    );
+
+  const openReader = (url: string) => {
     const outcome = openOutcome(book.access, url);
     switch (outcome.kind) {
       case 'read':
@@ -105,46 +127,73 @@ function BookDetailView({ book }: { book: BookDetail }) {
     <div className="page book-page">
       <Breadcrumbs second={{ title: '古籍检索', to: '/SearchPage' }} third={{ title: book.title }} />
       <BookHeader book={book} onEdit={() => setEditing(true)} />
+      {readingRoom && <InBookSearchBox initial={inBookText} onSearch={(text) => setInBook(text)} />}
 
-      <div className="book-contents">
-        <section className="book-volumes" aria-labelledby="book-volumes-title">
-          <h2 id="book-volumes-title">分册</h2>
-          {volumes.isPending ? (
-            <Spin />
-          ) : list.length === 0 ? (
-            <Empty description={MSG.noData} />
-          ) : (
-            <ul className="volume-list">
-              {list.map((volume) => (
-                <li key={volume.fascicleId}>
-                  <button
-                    type="button"
-                    className="volume-item"
-                    aria-pressed={volume.fascicleId === selected?.fascicleId}
-                    onClick={() => setSelectedId(volume.fascicleId)}
-                  >
-                    <span className="volume-name">{volume.name}</span>
-                    <span className="volume-count">{volume.imageCount} 页</span>
-                  </button>
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
-
-        {selected && (
-          <section className="book-directory" aria-labelledby="book-directory-title">
-            <div className="book-directory-head">
-              <h2 id="book-directory-title">{selected.name} 目录</h2>
-              <Button type="primary" icon={<ReadOutlined aria-hidden />} onClick={() => open(selected, null)}>
-                阅读本册
-              </Button>
-            </div>
-            {selected.introduction && <p className="volume-intro">{selected.introduction}</p>}
-            <VolumeDirectory volume={selected} onOpen={(entry) => open(selected, entry)} />
+      {inBookText ? (
+        <InBookResults
+          catalogId={book.catalogId}
+          text={inBookText}
+          page={inBookPage}
+          onPage={(page) => setInBook(inBookText, page)}
+          onBack={() => setInBook('')}
+          backLabel="返回目录"
+          onOpen={(hit) =>
+            openReader(
+              readerPath({
+                catalogId: book.catalogId,
+                fascicleId: hit.fascicleId,
+                directoryId: hit.directoryId,
+                imageId: hit.imageId,
+                highlight: inBookText,
+              }),
+            )
+          }
+        />
+      ) : (
+        <div className="book-contents">
+          <section className="book-volumes" aria-labelledby="book-volumes-title">
+            <h2 id="book-volumes-title">分册</h2>
+            {volumes.isPending ? (
+              <Spin />
+            ) : list.length === 0 ? (
+              <Empty description={MSG.noData} />
+            ) : (
+              <ul className="volume-list">
+                {list.map((volume) => (
+                  <li key={volume.fascicleId}>
+                    <button
+                      type="button"
+                      className="volume-item"
+                      aria-pressed={volume.fascicleId === selected?.fascicleId}
+                      onClick={() => setSelectedId(volume.fascicleId)}
+                    >
+                      <span className="volume-name">{volume.name}</span>
+                      <span className="volume-count">{volume.imageCount} 页</span>
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
           </section>
-        )}
-      </div>
+
+          {selected && (
+            <section className="book-directory" aria-labelledby="book-directory-title">
+              <div className="book-directory-head">
+                <h2 id="book-directory-title">{selected.name} 目录</h2>
+                <Button
+                  type="primary"
+                  icon={<ReadOutlined aria-hidden />}
+                  onClick={() => open(selected, null)}
+                >
+                  阅读本册
+                </Button>
+              </div>
+              {selected.introduction && <p className="volume-intro">{selected.introduction}</p>}
+              <VolumeDirectory volume={selected} onOpen={(entry) => open(selected, entry)} />
+            </section>
+          )}
+        </div>
+      )}
 
       {book.canEdit && <BookEditModal book={book} open={editing} onClose={() => setEditing(false)} />}
     </div>

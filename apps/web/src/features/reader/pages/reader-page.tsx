@@ -23,6 +23,8 @@ import { PageNumberBox } from '../components/page-number-box.tsx';
 import { ReaderDirectory } from '../components/reader-directory.tsx';
 import { currentEntry, entryStartPage } from '../directory.ts';
 import { imageInfoQuery, useImageInfo, usePageMatches, useReaderData } from '../queries.ts';
+import { useSession } from '../../account/queries.ts';
+import { InBookResults, InBookSearchBox } from '../../catalog/components/in-book-search.tsx';
 import {
   DISPLAY_MODES,
   INITIAL_ZOOM,
@@ -142,6 +144,10 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
   const page = pages[pageNumber - 1];
   const current = currentEntry(directory, pageNumber);
   const info = useImageInfo(loadingVolume || !page ? null : page.iiifBase);
+  // In-book search (reading room only): the box in the toolbar, the hits in a panel over the page.
+  const readingRoom = useSession().data?.readingRoom ?? false;
+  const [searchText, setSearchText] = useState('');
+  const [searchPage, setSearchPage] = useState(1);
   const matches = usePageMatches(page && !loadingVolume ? page.imageId : null, highlight);
   const highlights = useMemo(() => matches.data?.matches.flat() ?? [], [matches.data]);
   // The viewer opens the fetched info.json; if that failed, its URL, so the viewer reports the failure.
@@ -306,6 +312,17 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
           </Tooltip>
         </div>
 
+        {readingRoom && (
+          <InBookSearchBox
+            compact
+            initial={searchText}
+            onSearch={(text) => {
+              setSearchText(text);
+              setSearchPage(1);
+            }}
+          />
+        )}
+
         <Segmented<DisplayMode>
           aria-label="显示模式"
           options={DISPLAY_MODES.map((option) => ({ value: option.value, label: option.label }))}
@@ -347,6 +364,29 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
             <p className="reader-empty" role="status">
               {MSG.noData}
             </p>
+          )}
+          {readingRoom && searchText && (
+            <div className="reader-search-panel">
+              <InBookResults
+                catalogId={book.catalogId}
+                text={searchText}
+                page={searchPage}
+                onPage={setSearchPage}
+                onBack={() => setSearchText('')}
+                backLabel="关闭"
+                onOpen={(hit) =>
+                  void navigate(
+                    readerPath({
+                      catalogId: book.catalogId,
+                      fascicleId: hit.fascicleId,
+                      directoryId: hit.directoryId,
+                      imageId: hit.imageId,
+                      highlight: searchText,
+                    }),
+                  )
+                }
+              />
+            </div>
           )}
           {loadingVolume && (
             <div className="reader-stage-loading">

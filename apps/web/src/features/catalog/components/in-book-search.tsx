@@ -1,0 +1,142 @@
+import { useEffect, useRef, useState } from 'react';
+import { Button, Empty, Input, Pagination, Spin } from 'antd';
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { MSG, PAGE_SIZES, type TextHit, type TextHitPage } from '@guji/shared';
+import { api } from '../../../api/client.ts';
+import { toast } from '../../../components/toast.ts';
+import { SnippetText } from './snippet-text.tsx';
+
+/** Search within one book (GET /api/books/{id}/text-search; reading room only), 8 hits a page. */
+export function useInBookSearch(catalogId: number, text: string, page: number) {
+  return useQuery({
+    queryKey: ['books', catalogId, 'text-search', text, page],
+    queryFn: () =>
+      api.get<TextHitPage>(
+        `/api/books/${catalogId}/text-search?${new URLSearchParams({
+          text,
+          pageNum: String(page),
+          pageSize: String(PAGE_SIZES.advanced),
+        }).toString()}`,
+      ),
+    enabled: text !== '',
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The in-book search box (spec §2: reading room only). An empty box asks for text instead of searching. */
+export function InBookSearchBox({
+  initial,
+  onSearch,
+  compact = false,
+}: {
+  initial: string;
+  onSearch: (text: string) => void;
+  compact?: boolean;
+}) {
+  const [value, setValue] = useState(initial);
+  useEffect(() => setValue(initial), [initial]);
+  return (
+    <form
+      role="search"
+      aria-label="书内检索"
+      className={compact ? 'in-book-search in-book-search-compact' : 'in-book-search'}
+      onSubmit={(event) => event.preventDefault()}
+    >
+      <Input.Search
+        aria-label="书内检索内容"
+        placeholder="书内检索"
+        enterButton="检索"
+        maxLength={50}
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+        onSearch={(text) => {
+          if (text.trim() === '') {
+            toast.warning('请输入检索内容');
+            return;
+          }
+          onSearch(text.trim());
+        }}
+      />
+    </form>
+  );
+}
+
+/**
+ * The result view of an in-book search: the total, a back link, the hits (text, volume, directory entry,
+ * page) and a pager. «未找到匹配文字» is shown as a warning when a search finds nothing.
+ */
+export function InBookResults({
+  catalogId,
+  text,
+  page,
+  onPage,
+  onOpen,
+  onBack,
+  backLabel,
+}: {
+  catalogId: number;
+  text: string;
+  page: number;
+  onPage: (page: number) => void;
+  onOpen: (hit: TextHit) => void;
+  onBack: () => void;
+  backLabel: string;
+}) {
+  const results = useInBookSearch(catalogId, text, page);
+  const warned = useRef<string | null>(null);
+  useEffect(() => {
+    if (results.data && results.data.total === 0 && !results.isPlaceholderData && warned.current !== text) {
+      warned.current = text;
+      toast.warning(MSG.noMatchingText);
+    }
+  }, [results.data, results.isPlaceholderData, text]);
+
+  return (
+    <section className="in-book-results" aria-label="书内检索结果">
+      <div className="in-book-results-head">
+        <Button type="link" icon={<ArrowLeftOutlined aria-hidden />} onClick={onBack}>
+          {backLabel}
+        </Button>
+        {results.data && <span className="in-book-total">共 {results.data.total} 条</span>}
+      </div>
+      <Spin spinning={results.isFetching}>
+        {results.isPending ? (
+          <div className="search-placeholder" />
+        ) : results.isError && !results.data ? (
+          <Empty description={results.error.message || MSG.serverException} />
+        ) : results.data && results.data.records.length > 0 ? (
+          <>
+            <ol className="in-book-list">
+              {results.data.records.map((hit) => (
+                <li key={hit.imageId}>
+                  <button type="button" className="in-book-hit" onClick={() => onOpen(hit)}>
+                    <span className="text-hit-snippet">
+                      <SnippetText snippet={hit.snippet} />
+                    </span>
+                    <span className="in-book-where">
+                      {[hit.fascicleName, hit.directoryName, `第 ${hit.pageNumber} 页`]
+                        .filter(Boolean)
+                        .join(' · ')}
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ol>
+            <Pagination
+              className="result-pager"
+              size="small"
+              current={page}
+              pageSize={PAGE_SIZES.advanced}
+              total={results.data.total}
+              showSizeChanger={false}
+              onChange={onPage}
+            />
+          </>
+        ) : (
+          <Empty description={MSG.noMatchingText} />
+        )}
+      </Spin>
+    </section>
+  );
+}
