@@ -172,3 +172,46 @@ test('in-book search in the reading room: on the book page and in the reader, wi
   await page.screenshot({ path: 'test-results/tour-11-reader-search.png' });
   await context.close();
 });
+
+test('reader text pane: recognised text in columns, side by side with the image, copied in reading order', async ({
+  page,
+}) => {
+  await page.goto('/Login');
+  await login(page, DEMO.reader.loginName, DEMO.reader.password);
+  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await page.goto('/SearchPage?title=論語');
+  await page.getByRole('link', { name: '论语' }).first().click();
+  await page.getByRole('button', { name: '阅读本册' }).click();
+  await expect(page.getByRole('region', { name: '第 1 页图像' })).toHaveAttribute('data-drawn', 'true');
+
+  await page.locator('.ant-segmented-item', { hasText: '图文' }).click();
+  const text = page.getByRole('region', { name: '第 1 页文字' });
+  await expect(text).toBeVisible();
+  await expect(page.getByRole('region', { name: '第 1 页图像' })).toBeVisible();
+  await expect(text.locator('.ocr-char').first()).toBeVisible();
+  await page.screenshot({ path: 'test-results/tour-12-text-both.png' });
+
+  // Selecting the pane copies its text column by column, right to left, top to bottom.
+  const selected = await text.evaluate((pane) => {
+    const range = document.createRange();
+    range.selectNodeContents(pane);
+    const selection = window.getSelection()!;
+    selection.removeAllRanges();
+    selection.addRange(range);
+    return selection.toString().replace(/\s+/g, '');
+  });
+  expect(selected.startsWith('學而第一子曰學而時習之') || selected.startsWith('学而第一子曰学而时习之')).toBe(
+    true,
+  );
+
+  // Text only, and the zoom is kept per mode.
+  await page.locator('.ant-segmented-item', { hasText: '文字' }).click();
+  await expect(page.getByRole('region', { name: '第 1 页图像' })).toBeHidden();
+  const zoom = page.getByRole('combobox', { name: /缩放/ });
+  await expect(text).toBeVisible();
+  await page.getByRole('button', { name: '放大' }).click();
+  const textZoom = await zoom.locator('xpath=ancestor::*[contains(@class,"ant-select")][1]').innerText();
+  await page.locator('.ant-segmented-item', { hasText: '图像' }).click();
+  await page.locator('.ant-segmented-item', { hasText: '文字' }).click();
+  await expect(zoom.locator('xpath=ancestor::*[contains(@class,"ant-select")][1]')).toHaveText(textZoom);
+});

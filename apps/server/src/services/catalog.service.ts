@@ -8,6 +8,7 @@ import {
   type Classification,
   type DirectoryNode,
   type PageImage,
+  type PageOcr,
   type ReaderData,
   type Role,
   type UpdateBookRequest,
@@ -18,6 +19,7 @@ import type { BookRow, PageRow } from '../db/schema.ts';
 import type { CatalogRepository, VolumeWithCount } from '../repositories/catalog.repository.ts';
 import { AppError, forbidden, notFound } from '../errors.ts';
 import type { FullTextService } from './full-text.service.ts';
+import { parseOcr } from '../ocr/parse.ts';
 import { decideAccess, isCatalogStaff, isPublicBook, type AccessBook } from './access.ts';
 import type { Clock } from './clock.ts';
 
@@ -131,6 +133,16 @@ export class CatalogService {
     if (!book || (!isCatalogStaff(viewer.roles) && !this.published(book) && !isOwner(book, viewer)))
       throw NO_DATA();
     return (await this.catalog.listVolumes(bookId)).map(toVolume);
+  }
+
+  /** A page's recognised text (spec: image detail's ocrInfo), for whoever may read the book. */
+  async pageOcr(pageId: number, viewer: Viewer): Promise<PageOcr> {
+    const page = await this.catalog.findPage(pageId);
+    const book = page ? await this.catalog.findBook(page.book_id) : undefined;
+    if (!page || !book) throw NO_DATA();
+    const access = await this.access(book, await this.catalog.countVolumes(book.id), viewer);
+    if (!access.canRead) throw accessError(access);
+    return { imageId: page.id, ocr: parseOcr(page.ocr_json) ?? null };
   }
 
   async directory(volumeId: number, viewer: Viewer): Promise<DirectoryNode[]> {

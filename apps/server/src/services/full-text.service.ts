@@ -2,7 +2,7 @@ import {
   contentWords,
   makeSnippet,
   MSG,
-  OcrJson,
+  type OcrJson,
   pageText,
   type OcrPoints,
   type PageMatches,
@@ -13,6 +13,7 @@ import type { Db, DbOrTx } from '../db/database.ts';
 import type { BookRow } from '../db/schema.ts';
 import { forbidden, notFound } from '../errors.ts';
 import type { CatalogRepository } from '../repositories/catalog.repository.ts';
+import { parseOcr } from '../ocr/parse.ts';
 import { findMatch, tokenChars, type TextIndex } from '../search/text-index.ts';
 import { accessError, type CatalogService, type Viewer } from './catalog.service.ts';
 
@@ -171,17 +172,6 @@ export class FullTextService {
 
 function requireReadingRoom(viewer: Viewer): void {
   if (!viewer.readingRoom) throw forbidden(MSG.fullTextReadingRoomOnly, 'READING_ROOM_ONLY');
-}
-
-/** The stored OCR JSON of a page, or undefined when there is none or it does not parse. */
-export function parseOcr(raw: string | null): OcrJson | undefined {
-  if (!raw) return undefined;
-  try {
-    const parsed = OcrJson.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The character boxes of every occurrence of the folded query characters in a page's body text. */

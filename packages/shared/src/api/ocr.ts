@@ -41,3 +41,7 @@ export const OcrJson = z.object({
   }),
 });
 export type OcrJson = z.infer<typeof OcrJson>;
+
+/** A page's recognised text as the reader asks for it; `ocr` is null when the page has none yet. */
+export const PageOcr = z.object({ imageId: z.number().int(), ocr: OcrJson.nullable() });
+export type PageOcr = z.infer<typeof PageOcr>;

@@ -8,6 +8,7 @@ import {
   Classification,
   DirectoryNode,
   ErrorBody,
+  PageOcr,
   PageQuery,
   ReaderData,
   UpdateBookRequest,
@@ -113,6 +114,22 @@ export const catalogRoutes: RouteModule = (app, { context }) => {
       },
     },
     (request) => catalog.directory(request.params.fascicleId, viewerOf(request)),
+  );
+
+  r.get(
+    '/api/pages/:imageId/ocr',
+    {
+      schema: {
+        tags: ['catalogue'],
+        summary: 'A page’s recognised text (OCR JSON of spec §3), for viewers who may read the book',
+        params: z.object({ imageId: Id }),
+        response: { 200: PageOcr, ...errors },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'private, no-cache');
+      return catalog.pageOcr(request.params.imageId, viewerOf(request));
+    },
   );
 
   r.post(

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { PageMatches, ReaderData } from '@guji/shared';
+import type { PageMatches, PageOcr, ReaderData } from '@guji/shared';
 import { api } from '../../api/client.ts';
 
 export const readerKey = (catalogId: number, fascicleId: number | null) =>
@@ -86,5 +86,15 @@ export function usePageMatches(imageId: number | null, text: string | null) {
     enabled: imageId != null && !!text,
     staleTime: 5 * 60_000,
     retry: false,
+  });
+}
+
+/** A page's recognised text for the text pane (GET /api/pages/{id}/ocr). */
+export function usePageOcr(imageId: number | null) {
+  return useQuery({
+    queryKey: ['page-ocr', imageId],
+    queryFn: ({ signal }) => api.get<PageOcr>(`/api/pages/${imageId}/ocr`, { quiet: true, signal }),
+    enabled: imageId != null,
+    staleTime: 60_000,
   });
 }

@@ -82,11 +82,15 @@ export function clampZoom(percent: number): number {
   return Math.min(last, Math.max(first, Math.round(percent)));
 }
 
-/** Display modes of the reader; the OCR text pane will add 'text' and 'both' (spec §4). */
-export const DISPLAY_MODES = [{ value: 'image', label: '图像' }] as const;
+/** Display modes of the reader (spec §4): the page image, the recognised text, or both side by side. */
+export const DISPLAY_MODES = [
+  { value: 'image', label: '图像' },
+  { value: 'text', label: '文字' },
+  { value: 'both', label: '图文' },
+] as const;
 export type DisplayMode = (typeof DISPLAY_MODES)[number]['value'];
 
 /** Zoom is kept per display mode (spec §4); null until the first page has fitted itself. */
 export type ZoomByMode = Record<DisplayMode, number | null>;
 
-export const INITIAL_ZOOM: ZoomByMode = { image: null };
+export const INITIAL_ZOOM: ZoomByMode = { image: null, text: null, both: null };

@@ -22,7 +22,8 @@ import { OpenSeadragonViewer } from '../components/openseadragon-viewer.tsx';
 import { PageNumberBox } from '../components/page-number-box.tsx';
 import { ReaderDirectory } from '../components/reader-directory.tsx';
 import { currentEntry, entryStartPage } from '../directory.ts';
-import { imageInfoQuery, useImageInfo, usePageMatches, useReaderData } from '../queries.ts';
+import { imageInfoQuery, useImageInfo, usePageMatches, usePageOcr, useReaderData } from '../queries.ts';
+import { OcrTextPane } from '../components/ocr-text-pane.tsx';
 import { useSession } from '../../account/queries.ts';
 import { InBookResults, InBookSearchBox } from '../../catalog/components/in-book-search.tsx';
 import {
@@ -170,6 +171,14 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
     (percent: number) => setZoom((old) => ({ ...old, [mode]: percent })),
     [mode],
   );
+  // The image reports its zoom for the image and the side-by-side modes; hidden (text only) it is quiet.
+  const setViewerZoom = useCallback(
+    (percent: number) => {
+      if (mode !== 'text') setZoom((old) => ({ ...old, [mode]: percent }));
+    },
+    [mode],
+  );
+  const pageOcr = usePageOcr(mode !== 'image' && page && !loadingVolume ? page.imageId : null);
 
   // The page shown or already asked for: keys pressed before the next render turn from there.
   const pageRef = useRef(pageNumber);
@@ -352,14 +361,29 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
         )}
         <div className="reader-stage">
           {page ? (
-            <OpenSeadragonViewer
-              tileSource={tileSource}
-              highlights={highlights}
-              zoomPercent={zoomPercent}
-              onZoomChange={setModeZoom}
-              onOpenFailed={() => toast.error(MSG.serverException)}
-              label={`第 ${pageNumber} 页图像`}
-            />
+            <div className="reader-panes" data-mode={mode}>
+              {mode !== 'image' && (
+                <OcrTextPane
+                  ocr={pageOcr.data?.ocr ?? null}
+                  loading={pageOcr.isPending}
+                  zoomPercent={zoomPercent}
+                  onZoomChange={setModeZoom}
+                  label={`第 ${pageNumber} 页文字`}
+                />
+              )}
+              <div className="reader-image" hidden={mode === 'text'}>
+                <OpenSeadragonViewer
+                  // Side by side is a viewer of its own: it opens fitted to its half and keeps its zoom.
+                  key={mode === 'both' ? 'both' : 'image'}
+                  tileSource={tileSource}
+                  highlights={highlights}
+                  zoomPercent={mode === 'both' ? zoom.both : zoom.image}
+                  onZoomChange={setViewerZoom}
+                  onOpenFailed={() => toast.error(MSG.serverException)}
+                  label={`第 ${pageNumber} 页图像`}
+                />
+              </div>
+            </div>
           ) : (
             <p className="reader-empty" role="status">
               {MSG.noData}
