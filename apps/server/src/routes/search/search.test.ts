@@ -180,4 +180,20 @@ describe('full-text and in-book search over HTTP', () => {
     expect(empty.statusCode).toBe(400);
     expect(empty.json<{ message: string }>().message).toContain('请输入检索内容');
   });
+
+  it('gives a page’s recognised text to whoever may read it, and to nobody else', async () => {
+    const mine = await get(`/api/pages/${lunyu.pageIds[0]}/ocr`, OUTSIDE, readerCookie);
+    expect(mine.statusCode).toBe(200);
+    const body = mine.json<{
+      imageId: number;
+      ocr: { ocr_res: { content: Array<{ words: Array<{ word: string }> }> } };
+    }>();
+    expect(body.ocr.ocr_res.content[0]!.words.map((w) => w.word).join('')).toBe('子曰學而時習之不亦說');
+    expect((await get(`/api/pages/${lunyu.pageIds[0]}/ocr`, OUTSIDE)).statusCode).toBe(401);
+    // The closed book's text only in the reading room.
+    expect((await get(`/api/pages/${closed.pageIds[0]}/ocr`, OUTSIDE, readerCookie)).statusCode).toBe(403);
+    expect((await get(`/api/pages/${closed.pageIds[0]}/ocr`, READING_ROOM, readerCookie)).statusCode).toBe(
+      200,
+    );
+  });
 });
