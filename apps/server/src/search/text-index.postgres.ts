@@ -20,15 +20,21 @@ export class PostgresTextIndex implements TextIndex {
 
   async upsert(pages: IndexedPage[], tx: DbOrTx = this.db): Promise<void> {
     const now = nowIso();
-    for (const page of pages) {
-      const tokens = tokenChars(page.text);
-      if (tokens.length === 0) {
-        await this.remove([page.pageId], tx);
-        continue;
-      }
+    const rows = pages.map((page) => ({ page, tokens: tokenChars(page.text) }));
+    await this.remove(
+      rows.filter((row) => row.tokens.length === 0).map((row) => row.page.pageId),
+      tx,
+    );
+    const kept = rows.filter((row) => row.tokens.length > 0);
+    // Several hundred pages a statement: a reindex of a large library is not a round trip per page.
+    for (let i = 0; i < kept.length; i += 500) {
+      const values = kept.slice(i, i + 500).map(
+        ({ page, tokens }) =>
+          sql`(${page.pageId}, ${page.bookId}, ${page.volumeId}, ${page.text}, ${now}, ${tokens.join('')},
+            to_tsvector('simple', ${tokens.join(' ')}))`,
+      );
       await sql`insert into page_texts (page_id, book_id, volume_id, text, updated_at, folded, tsv)
-        values (${page.pageId}, ${page.bookId}, ${page.volumeId}, ${page.text}, ${now}, ${tokens.join('')},
-          to_tsvector('simple', ${tokens.join(' ')}))
+        values ${sql.join(values)}
         on conflict (page_id) do update set book_id = excluded.book_id, volume_id = excluded.volume_id,
           text = excluded.text, updated_at = excluded.updated_at, folded = excluded.folded, tsv = excluded.tsv`.execute(
         tx,
