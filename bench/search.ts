@@ -108,6 +108,7 @@ function chooseQueries(pages: string[]): Query[] {
 }
 
 interface Run {
+  plans: string[];
   dialect: Dialect;
   scale: number;
   pages: number;
@@ -227,7 +228,23 @@ async function measure(
       samples.get(q.text)!.push(performance.now() - start);
       totals.set(q.text, result.total);
     }
+    // PostgreSQL's plans for a rare one-character query, for the record (what the planner chose).
+    const plans: string[] = [];
+    if (dialect === 'postgres') {
+      const rare = queries.find((q) => q.label.startsWith('1 char, rare'))!.text;
+      for (const statement of [
+        sql`explain analyze select count(*) from page_texts where tsv @@ phraseto_tsquery('simple', ${rare})`,
+        sql`explain analyze select page_id from page_texts where tsv @@ phraseto_tsquery('simple', ${rare}) order by page_id limit 8`,
+      ]) {
+        const result = await statement.execute(db);
+        plans.push(
+          (result.rows as Array<Record<string, string>>).map((row) => Object.values(row)[0]).join('\n'),
+        );
+      }
+      log(`plans:\n${plans.join('\n---\n')}`);
+    }
     return {
+      plans,
       dialect,
       scale,
       pages: indexed.length,
