@@ -22,6 +22,7 @@ import { meRoutes } from './routes/me/me.route.ts';
 import { adminRoutes, importRoutes } from './routes/admin/admin.route.ts';
 import { catalogRoutes } from './routes/catalog/catalog.route.ts';
 import { searchRoutes } from './routes/search/search.route.ts';
+import { ocrRoutes } from './routes/ocr/ocr.route.ts';
 import { iiifRoutes } from './routes/iiif/iiif.route.ts';
 
 export interface BuildAppOptions {
@@ -92,6 +93,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     importRoutes,
     catalogRoutes,
     searchRoutes,
+    ocrRoutes,
     iiifRoutes,
   ])
     routes(app, deps);

@@ -16,6 +16,7 @@ import { CatalogService } from './services/catalog.service.ts';
 import { IiifImageService } from './iiif/image.service.ts';
 import { IngestService } from './services/ingest.service.ts';
 import { FullTextService } from './services/full-text.service.ts';
+import { OcrService } from './services/ocr.service.ts';
 import type { TextIndex } from './search/text-index.ts';
 import { SqliteTextIndex } from './search/text-index.sqlite.ts';
 import { PostgresTextIndex } from './search/text-index.postgres.ts';
@@ -59,6 +60,7 @@ export interface AppContext {
     catalog: CatalogService;
     ingest: IngestService;
     fullText: FullTextService;
+    ocr: OcrService;
   };
   textIndex: TextIndex;
   iiifImages: IiifImageService;
@@ -114,6 +116,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   );
   const textIndex: TextIndex = dialect === 'sqlite' ? new SqliteTextIndex(db) : new PostgresTextIndex(db);
   const fullText = new FullTextService(db, repos.catalog, textIndex);
+  const catalog = new CatalogService(repos.catalog, clock, fullText);
   const sessions = new SessionService(repos.sessions, repos.users, config.sessionTtlMs, clock);
   const settings = new SettingsService(repos.settings, config);
   const auth = new AuthService(
@@ -142,9 +145,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       settings,
       auth,
       profile,
-      catalog: new CatalogService(repos.catalog, clock, fullText),
+      catalog,
       ingest: new IngestService(db, repos.catalog, queue, config.dataDir, fullText),
       fullText,
+      ocr: new OcrService(db, repos.catalog, catalog, fullText),
     },
     textIndex,
     iiifImages: new IiifImageService(config.dataDir),
