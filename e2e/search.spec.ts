@@ -215,3 +215,46 @@ test('reader text pane: recognised text in columns, side by side with the image,
   await page.locator('.ant-segmented-item', { hasText: '文字' }).click();
   await expect(zoom.locator('xpath=ancestor::*[contains(@class,"ant-select")][1]')).toHaveText(textZoom);
 });
+
+test('proofreading on /OCRPage: correct one character, save a version, find the corrected text', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ extraHTTPHeaders: READING_ROOM_HEADERS });
+  const page = await context.newPage();
+  await page.goto('/Login');
+  await login(page, DEMO.catalogAdmin.loginName, DEMO.catalogAdmin.password);
+  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await page.goto('/SearchPage?title=大學');
+  await page.getByRole('link', { name: '大学' }).first().click();
+  await page.getByRole('button', { name: '阅读本册' }).click();
+  await expect(page.getByRole('region', { name: '第 1 页图像' })).toHaveAttribute('data-drawn', 'true');
+  await page.getByRole('link', { name: '校对文字' }).click();
+  await expect(page).toHaveURL(/\/OCRPage\?imgid=\d+/);
+  await expect(page.getByRole('heading', { name: /文字校对/ })).toBeVisible();
+
+  // The first body character: correct it to a character found nowhere in the library.
+  const cell = page.getByLabel('第 1 列第 1 字', { exact: true });
+  const original = await cell.inputValue();
+  const next = page.getByLabel('第 1 列第 2 字', { exact: true });
+  const following = await next.inputValue();
+  await cell.fill('鑫');
+  await expect(page.getByText('有未保存的修改')).toBeVisible();
+  await page.getByRole('button', { name: '第 1 列第 1 字的框' }).click();
+  await expect(page.getByText(/第 1 列第 1 字：鑫/)).toBeVisible();
+  await page.screenshot({ path: 'test-results/tour-13-ocr-page.png', fullPage: true });
+  await page.getByRole('button', { name: '保存为新版本' }).click();
+  await expectToast(page, '已保存为第 2 版');
+  await expect(page.getByText(/第 1 版 · 原有文字/)).toBeVisible();
+
+  // Full-text search finds the corrected text.
+  const ocrPage = page.url();
+  await page.goto(`/AdvancedSearch?type=1&page=1&text=${encodeURIComponent('鑫' + following)}`);
+  await expect(page.getByRole('region', { name: '全文检索结果' }).getByText('约 1 条结果')).toBeVisible();
+
+  // Going back to version 1 saves it as version 3: the original text is found again, nothing is lost.
+  await page.goto(ocrPage);
+  await page.getByRole('button', { name: '恢复此版' }).last().click();
+  await expectToast(page, '已恢复，保存为第 3 版');
+  await expect(page.getByLabel('第 1 列第 1 字', { exact: true })).toHaveValue(original);
+  await context.close();
+});

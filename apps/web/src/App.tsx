@@ -39,6 +39,7 @@ const AdvancedSearchPage = lazy(() =>
     default: m.AdvancedSearchPage,
   })),
 );
+const OcrPage = lazy(() => import('./features/ocr/pages/ocr-page.tsx').then((m) => ({ default: m.OcrPage })));
 const BookDetailPage = lazy(() =>
   import('./features/catalog/pages/book-detail-page.tsx').then((m) => ({ default: m.BookDetailPage })),
 );
@@ -93,6 +94,7 @@ function AppRoutes() {
             <Route path="/home" element={<HomePage />} />
             <Route path="/SearchPage" element={<SearchPage />} />
             <Route path="/AdvancedSearch" element={<AdvancedSearchPage />} />
+            <Route path="/OCRPage" element={<OcrPage />} />
             <Route path="/SearchPage/:catalogId" element={<BookDetailPage />} />
             <Route path="/Forget" element={<ForgetPage />} />
             <Route

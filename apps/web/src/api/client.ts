@@ -107,6 +107,8 @@ export const api = {
     request<T>(path, { ...options, method: 'POST', json: json ?? {} }),
   patch: <T>(path: string, json: unknown, options?: Omit<RequestOptions, 'method' | 'json'>) =>
     request<T>(path, { ...options, method: 'PATCH', json }),
+  put: <T>(path: string, json: unknown, options?: Omit<RequestOptions, 'method' | 'json'>) =>
+    request<T>(path, { ...options, method: 'PUT', json }),
   upload: <T>(path: string, form: FormData, options?: Omit<RequestOptions, 'method' | 'json' | 'form'>) =>
     request<T>(path, { ...options, method: 'POST', form }),
 };

@@ -146,7 +146,10 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
   const current = currentEntry(directory, pageNumber);
   const info = useImageInfo(loadingVolume || !page ? null : page.iiifBase);
   // In-book search (reading room only): the box in the toolbar, the hits in a panel over the page.
-  const readingRoom = useSession().data?.readingRoom ?? false;
+  const session = useSession().data;
+  const readingRoom = session?.readingRoom ?? false;
+  // Catalogue staff correct the recognised text on /OCRPage (the server checks again).
+  const canProofread = session?.user?.roles.includes('catalogAdmin') ?? false;
   const [searchText, setSearchText] = useState('');
   const [searchPage, setSearchPage] = useState(1);
   const matches = usePageMatches(page && !loadingVolume ? page.imageId : null, highlight);
@@ -330,6 +333,12 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
               setSearchPage(1);
             }}
           />
+        )}
+
+        {canProofread && page && (
+          <Link className="reader-proofread" to={`/OCRPage?imgid=${page.imageId}`}>
+            校对文字
+          </Link>
         )}
 
         <Segmented<DisplayMode>
