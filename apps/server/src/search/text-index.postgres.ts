@@ -61,9 +61,13 @@ export class PostgresTextIndex implements TextIndex {
     const count = await sql<{
       n: string;
     }>`select count(*) as n from page_texts where ${matches} ${inBook}`.execute(this.db);
+    // The matching ids come from the GIN index first (a materialized CTE): left to itself the planner
+    // walked the primary key in page order and tested every row, 270 ms for a rare character.
     const rows = await sql<{ page_id: number; book_id: number; volume_id: number; text: string }>`
-      select page_id, book_id, volume_id, text from page_texts where ${matches} ${inBook}
-      order by page_id limit ${query.limit} offset ${query.offset}`.execute(this.db);
+      with hits as materialized (select page_id from page_texts where ${matches} ${inBook}),
+        chosen as (select page_id from hits order by page_id limit ${query.limit} offset ${query.offset})
+      select t.page_id, t.book_id, t.volume_id, t.text from page_texts t join chosen c on c.page_id = t.page_id
+      order by t.page_id`.execute(this.db);
     return {
       total: Number(count.rows[0]?.n ?? 0),
       hits: withMatches(
