@@ -10,6 +10,9 @@ import {
   type TextSearchResult,
 } from './text-index.ts';
 
+/** Above this many hits the matches are dense enough to find in page order. */
+const DENSE_HITS = 2000;
+
 /**
  * PostgreSQL (DESIGN.md §1): `tsv`, a `simple` tsvector of the folded characters one token each, answers
  * 1–2 character queries as `<->` phrases; `folded` (the token characters without spaces) with a pg_trgm
@@ -61,15 +64,23 @@ export class PostgresTextIndex implements TextIndex {
     const count = await sql<{
       n: string;
     }>`select count(*) as n from page_texts where ${matches} ${inBook}`.execute(this.db);
-    // The matching ids come from the GIN index first (a materialized CTE): left to itself the planner
-    // walked the primary key in page order and tested every row, 270 ms for a rare character.
-    const rows = await sql<{ page_id: number; book_id: number; volume_id: number; text: string }>`
-      with hits as materialized (select page_id from page_texts where ${matches} ${inBook}),
-        chosen as (select page_id from hits order by page_id limit ${query.limit} offset ${query.offset})
-      select t.page_id, t.book_id, t.volume_id, t.text from page_texts t join chosen c on c.page_id = t.page_id
-      order by t.page_id`.execute(this.db);
+    const total = Number(count.rows[0]?.n ?? 0);
+    // Few hits: take their ids from the GIN index first (a materialized CTE), then order them; left to
+    // itself the planner walks the primary key testing every row (270 ms for a rare character). Many
+    // hits: walking the primary key finds the first ones at once, and collecting all ids would cost as
+    // much as the count did.
+    const rows =
+      total > DENSE_HITS
+        ? await sql<{ page_id: number; book_id: number; volume_id: number; text: string }>`
+            select page_id, book_id, volume_id, text from page_texts where ${matches} ${inBook}
+            order by page_id limit ${query.limit} offset ${query.offset}`.execute(this.db)
+        : await sql<{ page_id: number; book_id: number; volume_id: number; text: string }>`
+            with hits as materialized (select page_id from page_texts where ${matches} ${inBook}),
+              chosen as (select page_id from hits order by page_id limit ${query.limit} offset ${query.offset})
+            select t.page_id, t.book_id, t.volume_id, t.text from page_texts t join chosen c on c.page_id = t.page_id
+            order by t.page_id`.execute(this.db);
     return {
-      total: Number(count.rows[0]?.n ?? 0),
+      total,
       hits: withMatches(
         rows.rows.map((r) => ({ pageId: r.page_id, bookId: r.book_id, volumeId: r.volume_id, text: r.text })),
         chars,
