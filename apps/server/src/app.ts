@@ -19,7 +19,7 @@ import { healthRoutes } from './routes/health/health.route.ts';
 import { siteRoutes } from './routes/site/site.route.ts';
 import { authRoutes } from './routes/auth/auth.route.ts';
 import { meRoutes } from './routes/me/me.route.ts';
-import { adminRoutes, importRoutes } from './routes/admin/admin.route.ts';
+import { adminRoutes, importRoutes, terminalRoutes } from './routes/admin/admin.route.ts';
 import { catalogRoutes } from './routes/catalog/catalog.route.ts';
 import { searchRoutes } from './routes/search/search.route.ts';
 import { ocrRoutes } from './routes/ocr/ocr.route.ts';
@@ -91,6 +91,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     meRoutes,
     adminRoutes,
     importRoutes,
+    terminalRoutes,
     catalogRoutes,
     searchRoutes,
     ocrRoutes,

@@ -17,6 +17,7 @@ import { IiifImageService } from './iiif/image.service.ts';
 import { IngestService } from './services/ingest.service.ts';
 import { FullTextService } from './services/full-text.service.ts';
 import { OcrService } from './services/ocr.service.ts';
+import { TerminalService } from './services/terminal.service.ts';
 import type { TextIndex } from './search/text-index.ts';
 import { SqliteTextIndex } from './search/text-index.sqlite.ts';
 import { PostgresTextIndex } from './search/text-index.postgres.ts';
@@ -61,6 +62,7 @@ export interface AppContext {
     ingest: IngestService;
     fullText: FullTextService;
     ocr: OcrService;
+    terminals: TerminalService;
   };
   textIndex: TextIndex;
   iiifImages: IiifImageService;
@@ -149,6 +151,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       ingest: new IngestService(db, repos.catalog, queue, config.dataDir, fullText),
       fullText,
       ocr: new OcrService(db, repos.catalog, catalog, fullText),
+      terminals: new TerminalService(db, clock),
     },
     textIndex,
     iiifImages: new IiifImageService(config.dataDir),

@@ -201,6 +201,16 @@ export interface OcrVersionsTable {
   created_at: string;
 }
 
+export interface ReadingRoomTerminalsTable {
+  id: Generated<number>;
+  name: string;
+  token_hash: string;
+  created_by: number | null;
+  created_at: string;
+  last_seen_at: string | null;
+  revoked_at: string | null;
+}
+
 export interface FootprintsTable {
   id: Generated<number>;
   user_id: number;
@@ -219,6 +229,7 @@ export interface Database {
   footprints: FootprintsTable;
   page_texts: PageTextsTable;
   ocr_versions: OcrVersionsTable;
+  reading_room_terminals: ReadingRoomTerminalsTable;
   users: UsersTable;
   user_roles: UserRolesTable;
   sessions: SessionsTable;

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import type { ReadingRoom } from './reading-room.ts';
 import type { Viewer } from '../services/catalog.service.ts';
+import { TERMINAL_COOKIE } from '../services/terminal.service.ts';
 
 export const SESSION_COOKIE = 'guji_session';
 
@@ -23,7 +24,10 @@ export function registerSession(app: FastifyInstance, context: AppContext, readi
   app.decorateRequest('sessionToken', undefined);
   app.decorateRequest('readingRoom', false);
   app.addHook('onRequest', async (request) => {
-    request.readingRoom = readingRoom.contains(request.ip);
+    // In the reading room by address, or as a terminal holding an administrator's token (DESIGN.md §7).
+    request.readingRoom =
+      readingRoom.contains(request.ip) ||
+      (await context.services.terminals.isValid(request.cookies[TERMINAL_COOKIE]));
     const token = request.cookies[SESSION_COOKIE];
     if (!token || token.length > 100) return;
     const user = await context.services.sessions.resolve(token);

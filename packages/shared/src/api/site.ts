@@ -23,3 +23,26 @@ export const HealthResponse = z.object({
   version: z.string(),
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;
+
+/** A reading-room terminal (DESIGN.md §7): a browser an administrator has placed in the reading room. */
+export const Terminal = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+export type Terminal = z.infer<typeof Terminal>;
+
+export const CreateTerminalRequest = z.object({
+  name: z
+    .string({ error: '请输入终端名称' })
+    .trim()
+    .min(1, '请输入终端名称')
+    .max(50, '终端名称不能超过 50 个字'),
+});
+export type CreateTerminalRequest = z.infer<typeof CreateTerminalRequest>;
+
+/** A new terminal with its token, shown once: open `activationPath` on the terminal to put it in the reading room. */
+export const CreatedTerminal = Terminal.extend({ token: z.string(), activationPath: z.string() });
+export type CreatedTerminal = z.infer<typeof CreatedTerminal>;

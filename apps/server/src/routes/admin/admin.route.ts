@@ -1,8 +1,9 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorBody, SmsOutboxEntry } from '@guji/shared';
+import { CreatedTerminal, CreateTerminalRequest, ErrorBody, SmsOutboxEntry, Terminal } from '@guji/shared';
 import { requireRole } from '../../http/session.ts';
-import { badRequest } from '../../errors.ts';
+import { badRequest, forbidden } from '../../errors.ts';
+import { TERMINAL_COOKIE } from '../../services/terminal.service.ts';
 import { ZipSource, importPackage, readPackageMetadata } from '../../services/import-package.ts';
 import type { RouteModule } from '../types.ts';
 
@@ -33,6 +34,87 @@ export const adminRoutes: RouteModule = (app, { context }) => {
           createdAt: row.created_at,
         })),
       };
+    },
+  );
+};
+
+/**
+ * Reading-room terminals: administrators issue and revoke tokens; a browser opens the activation link
+ * once and is in the reading room from then on (an httpOnly cookie holding the token).
+ */
+export const terminalRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const terminals = context.services.terminals;
+  const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+
+  r.get(
+    '/api/admin/terminals',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Reading-room terminals (administrators)',
+        response: { 200: z.object({ records: z.array(Terminal) }), ...errors },
+      },
+    },
+    async (request) => {
+      requireRole(request, 'admin');
+      return { records: await terminals.list() };
+    },
+  );
+
+  r.post(
+    '/api/admin/terminals',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Issue a reading-room terminal token (shown once, with its activation link)',
+        body: CreateTerminalRequest,
+        response: { 200: CreatedTerminal, ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireRole(request, 'admin');
+      return terminals.create(request.body.name, user.id);
+    },
+  );
+
+  r.delete(
+    '/api/admin/terminals/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Revoke a terminal: it leaves the reading room at once',
+        params: z.object({ id: z.coerce.number().int().positive() }),
+        response: { 200: Terminal, ...errors },
+      },
+    },
+    async (request) => {
+      requireRole(request, 'admin');
+      return terminals.revoke(request.params.id);
+    },
+  );
+
+  r.get(
+    '/api/reading-room/activate',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Open on a terminal: keeps its token as a cookie and goes to the home page',
+        querystring: z.object({ token: z.string().max(100) }),
+        response: { 403: ErrorBody },
+      },
+    },
+    async (request, reply) => {
+      if (!(await terminals.isValid(request.query.token)))
+        throw forbidden('终端令牌无效或已被撤销', 'TERMINAL_INVALID');
+      void reply.setCookie(TERMINAL_COOKIE, request.query.token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: request.protocol === 'https',
+        maxAge: 10 * 365 * 24 * 3600,
+      });
+      return reply.redirect('/', 303);
     },
   );
 };
