@@ -1,5 +1,5 @@
 import type { BookRow, PageRow } from '../db/schema.ts';
-import type { DirectoryNode } from '@guji/shared';
+import type { DirectoryNode, OcrJson } from '@guji/shared';
 import { collectionUrl, iiifImageBase, manifestUrl, thumbnailUrl } from '../services/catalog.service.ts';
 
 /**
@@ -21,7 +21,7 @@ export interface ManifestInput {
 
 export function buildManifest({ base, book, volume, volumeCount, pages, directory }: ManifestInput) {
   const id = base + manifestUrl(volume.id);
-  const canvasId = (pageId: number) => `${base}/iiif/presentation/volumes/${volume.id}/canvas/${pageId}`;
+  const canvasId = (pageId: number) => base + canvasUrl(volume.id, pageId);
   const metadata = [
     ['题名', book.title],
     ['著者', book.author],
@@ -45,6 +45,8 @@ export function buildManifest({ base, book, volume, volumeCount, pages, director
     behavior: ['paged'],
     ...(pages[0] ? { thumbnail: [thumbnail(base, pages[0].id)] } : {}),
     ...(volumeCount > 1 ? { partOf: [{ id: base + collectionUrl(book.id), type: 'Collection' }] } : {}),
+    // IIIF Content Search 2.0 over the volume's recognised text (answered in the reading room, DESIGN.md §7).
+    service: [{ id: `${base}${searchServiceUrl(volume.id)}`, type: 'SearchService2' }],
     homepage: [
       {
         id: `${base}/SearchPage/${book.id}`,
@@ -83,6 +85,10 @@ export function buildManifest({ base, book, volume, volumeCount, pages, director
           ],
         },
       ],
+      // The recognised text, one `supplementing` annotation per column (referenced, fetched on demand).
+      ...(page.ocr_json
+        ? { annotations: [{ id: `${base}${textAnnotationsUrl(page.id)}`, type: 'AnnotationPage' }] }
+        : {}),
     })),
     structures: ranges(
       directory,
@@ -93,6 +99,100 @@ export function buildManifest({ base, book, volume, volumeCount, pages, director
       },
       `${id.replace(/manifest\.json$/, '')}range`,
     ),
+  };
+}
+
+export const searchServiceUrl = (volumeId: number) => `/iiif/search/volumes/${volumeId}`;
+export const textAnnotationsUrl = (pageId: number) => `/iiif/presentation/pages/${pageId}/text.json`;
+export const canvasUrl = (volumeId: number, pageId: number) =>
+  `/iiif/presentation/volumes/${volumeId}/canvas/${pageId}`;
+
+const xywh = (b: { left: number; top: number; right: number; bottom: number }) =>
+  `xywh=${b.left},${b.top},${b.right - b.left},${b.bottom - b.top}`;
+
+const union = (boxes: Array<{ left: number; top: number; right: number; bottom: number }>) => ({
+  left: Math.min(...boxes.map((b) => b.left)),
+  top: Math.min(...boxes.map((b) => b.top)),
+  right: Math.max(...boxes.map((b) => b.right)),
+  bottom: Math.max(...boxes.map((b) => b.bottom)),
+});
+
+/** A page's recognised text as a IIIF AnnotationPage: one `supplementing` annotation per column. */
+export function buildTextAnnotations(base: string, page: PageRow, ocr: OcrJson) {
+  const canvas = base + canvasUrl(page.volume_id, page.id);
+  const id = base + textAnnotationsUrl(page.id);
+  return {
+    '@context': CONTEXT,
+    id,
+    type: 'AnnotationPage',
+    items: ocr.ocr_res.content
+      .filter((line) => line.words.length > 0)
+      .map((line, i) => ({
+        id: `${id}#line-${i + 1}`,
+        type: 'Annotation',
+        motivation: 'supplementing',
+        body: {
+          type: 'TextualBody',
+          value: line.words.map((w) => w.word).join(''),
+          format: 'text/plain',
+          language: 'zh-Hant',
+        },
+        target: `${canvas}#${xywh(union(line.words.map((w) => w.points)))}`,
+      })),
+  };
+}
+
+/** One hit of a content search: the page, the matched characters' boxes, and text around the match. */
+export interface SearchHit {
+  page: PageRow;
+  boxes: Array<{ left: number; top: number; right: number; bottom: number }>;
+  exact: string;
+  prefix: string;
+  suffix: string;
+}
+
+/**
+ * A IIIF Content Search 2.0 response: the hits as annotations on their canvases (the box around the
+ * matched characters), with `contextualizing` annotations carrying the text before and after each.
+ */
+export function buildSearchResponse(
+  base: string,
+  requestUrl: string,
+  volumeId: number,
+  hits: SearchHit[],
+  ignored: string[],
+) {
+  const service = base + searchServiceUrl(volumeId);
+  const items = hits.map((hit, i) => ({
+    id: `${service}/hit/${hit.page.id}-${i + 1}`,
+    type: 'Annotation',
+    motivation: 'supplementing',
+    body: { type: 'TextualBody', value: hit.exact, format: 'text/plain' },
+    target: `${base}${canvasUrl(volumeId, hit.page.id)}#${xywh(union(hit.boxes))}`,
+  }));
+  return {
+    '@context': [CONTEXT, 'http://iiif.io/api/search/2/context.json'],
+    id: requestUrl,
+    type: 'AnnotationPage',
+    ...(ignored.length > 0 ? { ignored } : {}),
+    items,
+    annotations: [
+      {
+        type: 'AnnotationPage',
+        items: hits.map((hit, i) => ({
+          id: `${service}/context/${hit.page.id}-${i + 1}`,
+          type: 'Annotation',
+          motivation: 'contextualizing',
+          target: {
+            type: 'SpecificResource',
+            source: items[i]!.id,
+            selector: [
+              { type: 'TextQuoteSelector', prefix: hit.prefix, exact: hit.exact, suffix: hit.suffix },
+            ],
+          },
+        })),
+      },
+    ],
   };
 }
 

@@ -15,6 +15,7 @@ import { forbidden, notFound } from '../errors.ts';
 import type { CatalogRepository } from '../repositories/catalog.repository.ts';
 import { parseOcr } from '../ocr/parse.ts';
 import { findMatch, tokenChars, type TextIndex } from '../search/text-index.ts';
+import type { SearchHit } from '../iiif/presentation.ts';
 import { accessError, type CatalogService, type Viewer } from './catalog.service.ts';
 
 /** A book whose pages may be found by full-text search: visible and published (own books: approved). */
@@ -123,6 +124,41 @@ export class FullTextService {
     if (!access.canRead) throw accessError(access);
     const ocr = parseOcr(page.ocr_json);
     return { imageId: pageId, matches: ocr ? matchBoxes(ocr, tokenChars(text)) : [] };
+  }
+
+  /**
+   * Every occurrence of a text in one volume, for IIIF Content Search: the page, the boxes of the
+   * matched characters and the text around them. Reading room only, like in-book search.
+   */
+  async volumeMatches(viewer: Viewer, volumeId: number, text: string, limit = 500): Promise<SearchHit[]> {
+    requireReadingRoom(viewer);
+    const volume = await this.catalog.findVolume(volumeId);
+    if (!volume) throw notFound(MSG.noData, 'NO_DATA');
+    const query = tokenChars(text);
+    const result = await this.index.search({ text, bookId: volume.book_id, offset: 0, limit: 10_000 });
+    const hits: SearchHit[] = [];
+    for (const hit of result.hits.filter((h) => h.volumeId === volumeId)) {
+      const page = await this.catalog.findPage(hit.pageId);
+      const ocr = parseOcr(page?.ocr_json ?? null);
+      if (!page || !ocr) continue;
+      const chars = [...pageText(ocr)];
+      let from = 0;
+      for (const boxes of matchBoxes(ocr, query)) {
+        const match = findMatch(chars.slice(from).join(''), query);
+        if (!match) break;
+        const start = from + match.start;
+        hits.push({
+          page,
+          boxes,
+          exact: chars.slice(start, start + match.length).join(''),
+          prefix: chars.slice(Math.max(0, start - 10), start).join(''),
+          suffix: chars.slice(start + match.length, start + match.length + 10).join(''),
+        });
+        from = start + Math.max(1, match.length);
+        if (hits.length >= limit) return hits;
+      }
+    }
+    return hits;
   }
 
   private async page(

@@ -6,7 +6,14 @@ import { accessError, iiifImageBase } from '../../services/catalog.service.ts';
 import { AppError } from '../../errors.ts';
 import { TILE_SIZE } from '../../iiif/image.service.ts';
 import { LIMITS, parseImageRequest, resolveRequest } from '../../iiif/image-request.ts';
-import { buildBookCollection, buildManifest, buildTopCollection } from '../../iiif/presentation.ts';
+import {
+  buildBookCollection,
+  buildManifest,
+  buildSearchResponse,
+  buildTextAnnotations,
+  buildTopCollection,
+} from '../../iiif/presentation.ts';
+import { parseOcr } from '../../ocr/parse.ts';
 import type { BookRow } from '../../db/schema.ts';
 import type { RouteModule } from '../types.ts';
 
@@ -179,6 +186,52 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       await admit(request, reply, book);
       const volumes = await repo.listVolumes(book.id);
       return reply.type('application/ld+json').send(buildBookCollection(baseOf(request), book, volumes));
+    },
+  );
+
+  r.get(
+    '/iiif/presentation/pages/:imageId/text.json',
+    {
+      schema: {
+        tags: ['iiif'],
+        summary: 'A page’s recognised text as an AnnotationPage (one supplementing annotation per column)',
+        params: ImageId,
+      },
+    },
+    async (request, reply) => {
+      const { page, book } = await pageAndBook(request.params.imageId);
+      await admit(request, reply, book);
+      const ocr = parseOcr(page.ocr_json);
+      if (!ocr) throw new AppError(404, 'NO_OCR', `本页暂无识别文字：${page.id}`);
+      return reply
+        .type('application/ld+json;profile="http://iiif.io/api/presentation/3/context.json"')
+        .send(buildTextAnnotations(baseOf(request), page, ocr));
+    },
+  );
+
+  r.get(
+    '/iiif/search/volumes/:volumeId',
+    {
+      schema: {
+        tags: ['iiif'],
+        summary: 'IIIF Content Search 2.0 over a volume’s recognised text (reading room only, DESIGN.md §7)',
+        params: VolumeId,
+        querystring: z
+          .object({ q: z.string({ error: '缺少检索词 q' }).trim().min(1, '缺少检索词 q').max(50) })
+          .catchall(z.string()),
+      },
+    },
+    async (request, reply) => {
+      const volume = await repo.findVolume(request.params.volumeId);
+      const book = volume ? await repo.findBook(volume.book_id) : undefined;
+      if (!volume || !book) throw new AppError(404, 'NOT_FOUND', `卷册不存在：${request.params.volumeId}`);
+      await admit(request, reply, book);
+      const viewer = viewerOf(request);
+      const hits = await context.services.fullText.volumeMatches(viewer, volume.id, request.query.q);
+      const ignored = Object.keys(request.query).filter((key) => key !== 'q');
+      return reply
+        .type('application/ld+json')
+        .send(buildSearchResponse(baseOf(request), baseOf(request) + request.url, volume.id, hits, ignored));
     },
   );
 

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpHarness, type HttpHarness } from '../../../test/http.ts';
+import { createBook } from '../../../test/catalog-factory.ts';
+
+const OUTSIDE = '203.0.113.9';
+const READING_ROOM = '10.8.0.5';
+
+describe('IIIF text annotations and Content Search 2.0', () => {
+  let h: HttpHarness;
+  let book: Awaited<ReturnType<typeof createBook>>;
+  beforeAll(async () => {
+    h = await createHttpHarness('sqlite', { READING_ROOM_CIDRS: '10.8.0.0/16' });
+    book = await createBook(h.context, {
+      title: '論語',
+      volumes: [2],
+      texts: [['子曰學而時習之不亦說乎有朋自遠方來', '有子曰其爲人也孝弟而好犯上者鮮矣']],
+    });
+  });
+  afterAll(async () => h.close());
+
+  const get = (url: string, remoteAddress = OUTSIDE) => h.request({ method: 'GET', url, remoteAddress });
+  const volume = () => book.volumeIds[0]!;
+
+  it('offers a search service on the manifest and the text as supplementing annotations per column', async () => {
+    const manifest = (await get(`/iiif/presentation/volumes/${volume()}/manifest.json`)).json<{
+      service: Array<{ id: string; type: string }>;
+      items: Array<{ id: string; annotations?: Array<{ id: string; type: string }> }>;
+    }>();
+    expect(manifest.service).toEqual([
+      { id: `http://localhost:80/iiif/search/volumes/${volume()}`, type: 'SearchService2' },
+    ]);
+    const ref = manifest.items[0]!.annotations![0]!;
+    expect(ref).toEqual({
+      id: `http://localhost:80/iiif/presentation/pages/${book.pageIds[0]}/text.json`,
+      type: 'AnnotationPage',
+    });
+
+    const page = (await get(new URL(ref.id).pathname)).json<{
+      type: string;
+      items: Array<{ motivation: string; body: { value: string }; target: string }>;
+    }>();
+    expect(page.type).toBe('AnnotationPage');
+    expect(page.items.map((a) => [a.motivation, a.body.value])).toEqual([
+      ['supplementing', '子曰學而時習之不亦說'],
+      ['supplementing', '乎有朋自遠方來'],
+    ]);
+    // The first column: 10 boxes of 20 px from y=20, x from 560 to 580 on a 600-pixel-wide page.
+    expect(page.items[0]!.target).toBe(`${manifest.items[0]!.id}#xywh=560,20,20,245`);
+  });
+
+  it('answers a content search in the reading room with hits on canvases and their context', async () => {
+    const response = await get(
+      `/iiif/search/volumes/${volume()}?q=${encodeURIComponent('学而')}&motivation=painting`,
+      READING_ROOM,
+    );
+    expect(response.statusCode).toBe(200);
+    const body = response.json<{
+      '@context': string[];
+      type: string;
+      ignored: string[];
+      items: Array<{ motivation: string; body: { value: string }; target: string }>;
+      annotations: Array<{ items: Array<{ target: { selector: Array<Record<string, string>> } }> }>;
+    }>();
+    expect(body['@context']).toEqual([
+      'http://iiif.io/api/presentation/3/context.json',
+      'http://iiif.io/api/search/2/context.json',
+    ]);
+    expect(body.type).toBe('AnnotationPage');
+    expect(body.ignored).toEqual(['motivation']);
+    expect(body.items).toHaveLength(1);
+    expect(body.items[0]!.body.value).toBe('學而');
+    expect(body.items[0]!.target).toMatch(new RegExp(`/canvas/${book.pageIds[0]}#xywh=560,70,20,45$`));
+    expect(body.annotations[0]!.items[0]!.target.selector[0]).toEqual({
+      type: 'TextQuoteSelector',
+      prefix: '子曰',
+      exact: '學而',
+      suffix: '時習之不亦說乎有朋自',
+    });
+    // Outside the reading room the service refuses, as in-book search does.
+    const outside = await get(`/iiif/search/volumes/${volume()}?q=${encodeURIComponent('学而')}`);
+    expect(outside.statusCode).toBe(403);
+    expect((await get(`/iiif/search/volumes/${volume()}`, READING_ROOM)).statusCode).toBe(400);
+  });
+});
