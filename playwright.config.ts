@@ -51,6 +51,8 @@ export default defineConfig({
       SSO_SECRET: 'e2e-sso-secret',
       // Loopback is not the reading room here; tests that need it send X-Forwarded-For from its range.
       READING_ROOM_CIDRS: '10.77.0.0/16',
+      // The catalogue tests import small books without text; OCR jobs would only add load here.
+      OCR_ON_INGEST: 'false',
       TRUST_PROXY: '127.0.0.1',
       SITE_FILING_NUMBER: '京ICP备12345678号',
       SITE_FUNDING_NOTE: '国家古籍保护工程资助项目',

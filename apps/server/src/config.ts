@@ -22,6 +22,7 @@ const EnvSchema = z.object({
   PUBLIC_ORIGIN: z.string().optional(),
   JOBS_IN_PROCESS: z.enum(['true', 'false']).default('true'),
   DEMO_LIBRARY: z.enum(['true', 'false']).default('true'),
+  OCR_ON_INGEST: z.enum(['true', 'false']).default('true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SMS_PROVIDER: z.enum(['outbox']).default('outbox'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
@@ -52,6 +53,8 @@ export interface Config {
   jobsInProcess: boolean;
   /** Typeset and import the demo library when `serve` finds no books. */
   demoLibrary: boolean;
+  /** Queue OCR for imported pages that come without text. */
+  ocrOnIngest: boolean;
   logLevel: string;
   smsProvider: 'outbox';
   /** Requests per minute and address to login, registration, code and recovery endpoints. */
@@ -109,6 +112,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicOrigin: e.PUBLIC_ORIGIN,
     jobsInProcess: e.JOBS_IN_PROCESS === 'true',
     demoLibrary: e.DEMO_LIBRARY === 'true',
+    ocrOnIngest: e.OCR_ON_INGEST === 'true',
     logLevel: e.LOG_LEVEL,
     smsProvider: e.SMS_PROVIDER,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,

@@ -17,6 +17,7 @@ import { IiifImageService } from './iiif/image.service.ts';
 import { IngestService } from './services/ingest.service.ts';
 import { FullTextService } from './services/full-text.service.ts';
 import { OcrService } from './services/ocr.service.ts';
+import { VerticalPageEngine, type OcrEngine } from './ocr/engine.ts';
 import { TerminalService } from './services/terminal.service.ts';
 import type { TextIndex } from './search/text-index.ts';
 import { SqliteTextIndex } from './search/text-index.sqlite.ts';
@@ -68,6 +69,8 @@ export interface AppContext {
   iiifImages: IiifImageService;
   queue: JobQueue;
   createWorker(log: FastifyBaseLogger): JobWorker<JobDataMap>;
+  /** The OCR engine (loaded on first use by a worker; tests may replace it). */
+  createOcrEngine(): Promise<OcrEngine>;
   close(): Promise<void>;
 }
 
@@ -75,6 +78,7 @@ export interface ContextOverrides {
   clock?: Clock;
   smsProvider?: SmsProvider;
   database?: DatabaseHandle;
+  ocrEngine?: () => Promise<OcrEngine>;
 }
 
 /** The signing secret: SESSION_SECRET, or one generated once and kept in DATA_DIR. */
@@ -148,7 +152,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       auth,
       profile,
       catalog,
-      ingest: new IngestService(db, repos.catalog, queue, config.dataDir, fullText),
+      ingest: new IngestService(db, repos.catalog, queue, config.dataDir, fullText, config.ocrOnIngest),
       fullText,
       ocr: new OcrService(db, repos.catalog, catalog, fullText),
       terminals: new TerminalService(db, clock),
@@ -157,6 +161,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     iiifImages: new IiifImageService(config.dataDir),
     queue,
     createWorker: (log) => new JobWorker<JobDataMap>(repos.jobs, createJobHandlers(context), log),
+    createOcrEngine: overrides.ocrEngine ?? (() => VerticalPageEngine.create()),
     close: () => database.destroy(),
   };
   return context;

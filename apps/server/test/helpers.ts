@@ -34,6 +34,8 @@ export async function testConfig(
     SESSION_SECRET: 'test-secret',
     LOG_LEVEL: 'silent',
     WEB_DIST: path.join(dataDir, 'no-web'),
+    // Tests that want OCR jobs turn this on; the rest should not wait for the engine.
+    OCR_ON_INGEST: 'false',
     ...env,
   };
   if (dialect === 'sqlite') {

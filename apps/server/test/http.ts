@@ -2,6 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { createTestContext, type TestContext } from './helpers.ts';
 import type { Dialect } from '../src/db/database.ts';
+import type { ContextOverrides } from '../src/context.ts';
 
 export interface HttpHarness extends TestContext {
   app: FastifyInstance;
@@ -45,8 +46,9 @@ export const GOOD_PASSWORD = 'Guji#2026ok';
 export async function createHttpHarness(
   dialect: Dialect = 'sqlite',
   env: Record<string, string> = {},
+  overrides: ContextOverrides = {},
 ): Promise<HttpHarness> {
-  const t = await createTestContext(dialect, { AUTH_RATE_LIMIT_PER_MINUTE: '1000', ...env });
+  const t = await createTestContext(dialect, { AUTH_RATE_LIMIT_PER_MINUTE: '1000', ...env }, overrides);
   const app = await buildApp(t.context, { logger: false });
   await app.ready();
   const bodies: string[] = [];

@@ -5,9 +5,12 @@ import { parseImageRequest } from '../iiif/image-request.ts';
 import { THUMBNAIL_REQUEST } from '../services/catalog.service.ts';
 import type { JobDataMap } from './registry.ts';
 import type { JobHandlers } from './worker.ts';
+import type { OcrEngine } from '../ocr/engine.ts';
 
 /** The handler of every job in the registry. Handlers are idempotent: a rerun does no harm. */
 export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> {
+  // One OCR engine per worker, loaded with the first OCR job (DESIGN.md §5).
+  let engine: Promise<OcrEngine> | undefined;
   return {
     'maintenance.purge': async (_data, job) => {
       const now = context.clock.now().toISOString();
@@ -31,6 +34,21 @@ export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> 
       await job.progress(80, '生成缩略图');
       await context.iiifImages.render({ ...page, pyramid_key: key }, parseImageRequest(...THUMBNAIL_REQUEST));
       return { pyramid: key };
+    },
+    'ocr.page': async ({ pageId }, job) => {
+      const page = await context.repos.catalog.findPage(pageId);
+      if (!page) return { skipped: 'page deleted' };
+      engine ??= context.createOcrEngine();
+      const ocr = await engine;
+      await job.progress(10, `识别文字（${ocr.description}）`);
+      const result = await ocr.recognize(path.join(context.config.dataDir, page.master_key));
+      await job.progress(90, '保存识别结果');
+      const saved = await context.services.ocr.saveVersion(pageId, result, `ocr:${ocr.name}`, null);
+      return {
+        version: saved.version,
+        characters: result.ocr_res.content.reduce((n, l) => n + l.words.length, 0),
+        engine: ocr.name,
+      };
     },
   };
 }

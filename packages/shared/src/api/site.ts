@@ -20,6 +20,10 @@ export const HealthResponse = z.object({
     running: z.number().int(),
     failed: z.number().int(),
   }),
+  ocr: z.object({
+    engine: z.string().describe('The OCR engine jobs use, e.g. vertical+ppocrv4'),
+    description: z.string().describe('What runs (and what does not, e.g. Tesseract)'),
+  }),
   version: z.string(),
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;

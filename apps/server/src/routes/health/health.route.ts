@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HealthResponse } from '@guji/shared';
+import { VerticalPageEngine } from '../../ocr/engine.ts';
 import type { RouteModule } from '../types.ts';
 
 const VERSION = '0.1.0';
@@ -34,6 +35,7 @@ export const healthRoutes: RouteModule = (app, { context, worker }) => {
           running: counts.running,
           failed: counts.failed,
         },
+        ocr: { engine: VerticalPageEngine.NAME, description: VerticalPageEngine.DESCRIPTION },
         version: VERSION,
       };
       return reply.status(dbOk ? 200 : 503).send(body);

@@ -76,6 +76,19 @@ export const ocrRoutes: RouteModule = (app, { context }) => {
       ocr.importText(request.params.imageId, request.body.format, request.body.content, viewerOf(request)),
   );
 
+  r.post(
+    '/api/ocr/run',
+    {
+      schema: {
+        tags: ['ocr'],
+        summary: 'Queue OCR for a page, a volume or a book (one job per page; catalogue staff or the owner)',
+        body: z.object({ scope: z.enum(['page', 'volume', 'book']), id: z.number().int().positive() }),
+        response: { 200: z.object({ queued: z.number().int() }), ...errors },
+      },
+    },
+    async (request) => ocr.run(request.body.scope, request.body.id, viewerOf(request), context.queue),
+  );
+
   r.get(
     '/api/pages/:imageId/ocr/export',
     {

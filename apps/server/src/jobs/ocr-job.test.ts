@@ -1,0 +1,101 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageText, type OcrJson } from '@guji/shared';
+import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../test/http.ts';
+import { createBook, ocrFor } from '../../test/catalog-factory.ts';
+import type { OcrEngine } from '../ocr/engine.ts';
+
+const READING_ROOM = '10.8.0.5';
+
+/** A stand-in engine that "reads" a fixed text, so the job flow is tested without the model. */
+function fakeEngine(text: string): () => Promise<OcrEngine> {
+  return () =>
+    Promise.resolve({
+      name: 'fake',
+      description: 'test engine',
+      recognize: () => Promise.resolve(ocrFor(text, 600, 400)),
+      close: () => Promise.resolve(),
+    });
+}
+
+describe('OCR jobs', () => {
+  let h: HttpHarness;
+  let staff: string;
+  beforeAll(async () => {
+    h = await createHttpHarness(
+      'sqlite',
+      { READING_ROOM_CIDRS: '10.8.0.0/16', OCR_ON_INGEST: 'true' },
+      { ocrEngine: fakeEngine('天地玄黃宇宙洪荒') },
+    );
+    await h.context.services.auth.upsertAccount({
+      loginName: 'jobstaff',
+      password: GOOD_PASSWORD,
+      roles: ['reader', 'catalogAdmin'],
+    });
+    staff = (await h.login('jobstaff', GOOD_PASSWORD)).cookie;
+  });
+  afterAll(async () => h.close());
+
+  const search = async (text: string) =>
+    (
+      await h.request({
+        method: 'GET',
+        url: `/api/search/full-text?text=${encodeURIComponent(text)}`,
+        remoteAddress: READING_ROOM,
+      })
+    ).json<{
+      total: number;
+    }>().total;
+
+  it('reads imported pages that came without text, and their text becomes searchable', async () => {
+    // The factory runs the worker until the queue is empty: pyramids and OCR.
+    const book = await createBook(h.context, { title: '千字文', volumes: [2] });
+    const ocr = (await h.context.repos.catalog.findPage(book.pageIds[0]!))!.ocr_json;
+    expect(ocr).not.toBeNull();
+    expect(await search('玄黃')).toBe(2);
+    const versions = await h.context.services.ocr.versions(book.pageIds[0]!, {
+      userId: 1,
+      roles: ['catalogAdmin'],
+      readingRoom: false,
+    });
+    expect(versions.versions.map((v) => v.source)).toEqual(['ocr:fake']);
+  });
+
+  it('runs again on demand for a volume, as one idempotent job per page, keeping every version', async () => {
+    const book = await createBook(h.context, {
+      title: '急就篇',
+      volumes: [3],
+      texts: [['急就奇觚與眾異', '羅列諸物名姓字', '分別部居不雜廁']],
+    });
+    const run = await h.request({
+      method: 'POST',
+      url: '/api/ocr/run',
+      cookie: staff,
+      body: { scope: 'volume', id: book.volumeIds[0] },
+    });
+    expect(run.json()).toEqual({ queued: 3 });
+    // Asking again before the worker ran queues nothing new (one job per page).
+    await h.request({
+      method: 'POST',
+      url: '/api/ocr/run',
+      cookie: staff,
+      body: { scope: 'volume', id: book.volumeIds[0] },
+    });
+    const worker = h.context.createWorker(pino({ level: 'silent' }));
+    let jobs = 0;
+    while (await worker.runOnce()) jobs++;
+    expect(jobs).toBe(3);
+    const page = await h.context.repos.catalog.findPage(book.pageIds[1]!);
+    expect(pageText(JSON.parse(page!.ocr_json!) as OcrJson)).toBe('天地玄黃宇宙洪荒');
+    const versions = await h.context.services.ocr.versions(book.pageIds[1]!, {
+      userId: 1,
+      roles: ['catalogAdmin'],
+      readingRoom: false,
+    });
+    expect(versions.versions.map((v) => v.source)).toEqual(['ocr:fake', 'original']);
+    expect(
+      (await h.request({ method: 'POST', url: '/api/ocr/run', body: { scope: 'book', id: book.bookId } }))
+        .statusCode,
+    ).toBe(401);
+  });
+});
