@@ -112,6 +112,10 @@ function Proofreader({
       await refresh(saved);
     },
   });
+  const rerun = useMutation({
+    mutationFn: () => api.post<{ queued: number }>('/api/ocr/run', { scope: 'page', id: imageId }),
+    onSuccess: () => toast.success('已加入识别队列，完成后将保存为新版本'),
+  });
   const importText = useMutation({
     mutationFn: (content: string) =>
       api.post<SavedOcr>(`/api/pages/${imageId}/ocr/import`, { format: importFormat, content }),
@@ -139,6 +143,9 @@ function Proofreader({
         <h1 className="page-title">文字校对 · 图像 {imageId}</h1>
         <Space wrap>
           {dirty && <Tag color="orange">有未保存的修改</Tag>}
+          <Button onClick={() => rerun.mutate()} loading={rerun.isPending}>
+            重新识别本页
+          </Button>
           <Button onClick={() => setDraft(initial)} disabled={!dirty}>
             撤销修改
           </Button>
