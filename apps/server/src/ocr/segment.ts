@@ -137,7 +137,13 @@ function profiles(mask: Uint8Array, width: number, box: Box): { x: Float64Array;
  * the smoothed x-profile. The column closest to the middle of a ruled page with a dark band (the
  * fish-tail marks) or a width unlike its neighbours' is the centre strip.
  */
-export function analyse(mask: Uint8Array, width: number, height: number): Omit<Layout, 'skew'> {
+export function analyse(
+  mask: Uint8Array,
+  width: number,
+  height: number,
+  /** A cleaner mask (specks removed) for the character cells; the ruled lines may be gone from it. */
+  cellMask: Uint8Array = mask,
+): Omit<Layout, 'skew'> {
   const page: Box = { left: 0, top: 0, right: width, bottom: height };
   const { x: px, y: py } = profiles(mask, width, page);
   // Horizontal frame lines: rows inked across most of the width.
@@ -214,7 +220,7 @@ export function analyse(mask: Uint8Array, width: number, height: number): Omit<L
     return {
       box,
       centre: i === centreIndex,
-      cells: cellsOf(mask, width, box, i === centreIndex ? typical : b - a),
+      cells: cellsOf(cellMask, width, box, i === centreIndex ? typical : b - a),
     };
   });
   // Reading order: right to left.
