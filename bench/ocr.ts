@@ -3,14 +3,14 @@
  * text; issue target CER ≤ 0.05).
  *
  * Renders leaves with the demo typesetter (their ground truth is the typeset text) and reads them back
- * with the server's OCR engine, under variants made from the rendered image: as rendered; turned 1.5°
+ * with the server's OCR engine, under variants: as rendered; typeset without column rules; turned 1.5°
  * (skew); speckled with noise and blurred; at 60 % size (smaller characters). Also the real manuscript
  * page of ../shared/data/ocr-real with its transcription. CER = edit distance ÷ ground-truth length over
  * the body text with whitespace removed (the centre strip and headers are not part of it), and again
  * with variant characters folded (simplified/traditional and the variant table of the search module).
  *
- * Not measured, because the typesetter cannot make them yet: other fonts (it has Noto Serif TC only),
- * pages without ruled lines, double-line small notes.
+ * Not measured, because the typesetter cannot make them yet: other fonts (it has Noto Serif TC only) and
+ * double-line small notes.
  *
  * Environment: BENCH_OCR_LEAVES (default 6), BENCH_KEEP=1 (keeps the images in the temp folder).
  */
@@ -70,12 +70,13 @@ export function cer(truth: string, read: string, fold = false): number {
 
 interface Variant {
   name: string;
-  make: (png: Buffer) => Promise<Buffer>;
+  make: (png: Buffer, unruled: Buffer) => Promise<Buffer>;
 }
 
 const PAPER = { r: 233, g: 220, b: 192 };
 const VARIANTS: Variant[] = [
   { name: 'as rendered', make: (png) => Promise.resolve(png) },
+  { name: 'without column rules', make: (_png, unruled) => Promise.resolve(unruled) },
   {
     name: 'skewed 1.5°',
     make: (png) => sharp(png).rotate(1.5, { background: PAPER }).png().toBuffer(),
@@ -119,7 +120,7 @@ export async function runOcr(): Promise<BenchResult> {
   try {
     log('typesetting leaves with known text…');
     const books = loadDemoBooks(CLASSICS_DIR).filter((b) => ['lunyu', 'mengzi', 'shijing'].includes(b.key));
-    const leaves: Array<{ name: string; png: Buffer; truth: OcrJson }> = [];
+    const leaves: Array<{ name: string; png: Buffer; unruled: Buffer; truth: OcrJson }> = [];
     for (const book of books) {
       const volume = book.volumes[0]!;
       const layout = layoutVolume(volume.chapters);
@@ -131,13 +132,20 @@ export async function runOcr(): Promise<BenchResult> {
       const final =
         glyphs.missing.length > 0 ? layoutVolume(volume.chapters, { omitChars: glyphs.missing }) : layout;
       for (const leaf of final.leaves.slice(0, chosen.length)) {
-        const rendered = await renderLeaf(leaf, {
+        const options = {
           bookTitle: book.title,
           volumeName: volume.name,
           glyphs,
           seed: leaf.leafNumber * 31,
+        };
+        const rendered = await renderLeaf(leaf, options);
+        const unruled = await renderLeaf(leaf, { ...options, ruled: false });
+        leaves.push({
+          name: `${book.key}-${leaf.leafNumber}`,
+          png: rendered.png,
+          unruled: unruled.png,
+          truth: rendered.ocr,
         });
-        leaves.push({ name: `${book.key}-${leaf.leafNumber}`, png: rendered.png, truth: rendered.ocr });
       }
     }
     log(`${leaves.length} leaves; ${VARIANTS.length} variants; engine ${engine.name}`);
@@ -158,7 +166,7 @@ export async function runOcr(): Promise<BenchResult> {
       const perPage: Array<{ page: string; cer: number }> = [];
       for (const leaf of leaves) {
         const file = path.join(work, `${leaf.name}-${variant.name.replace(/\W+/g, '_')}.png`);
-        fs.writeFileSync(file, await variant.make(leaf.png));
+        fs.writeFileSync(file, await variant.make(leaf.png, leaf.unruled));
         const start = performance.now();
         const read = await engine.recognize(file);
         seconds.push((performance.now() - start) / 1000);

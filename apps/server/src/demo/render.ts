@@ -17,6 +17,8 @@ export interface RenderLeafOptions {
   width?: number;
   /** Image height in pixels (default 1400). */
   height?: number;
+  /** Column rules (界行) between the columns (default true; the OCR benchmark sets false). */
+  ruled?: boolean;
 }
 
 export interface RenderedLeaf {
@@ -189,7 +191,7 @@ class GlyphWriter {
 }
 
 /** The frame: double border (四周雙邊), column rules (界行), centre strip lines and the fish-tail (魚尾). */
-function frameSvg(leaf: Leaf, g: LeafGeometry): { svg: string; fishTailBottom: number } {
+function frameSvg(leaf: Leaf, g: LeafGeometry, ruled = true): { svg: string; fishTailBottom: number } {
   const { outer, inner, area, strip } = g;
   const parts: string[] = [];
   const o = outer.stroke / 2;
@@ -200,7 +202,7 @@ function frameSvg(leaf: Leaf, g: LeafGeometry): { svg: string; fishTailBottom: n
       `height="${r1(inner.y1 - inner.y0)}" fill="none" stroke="${INK}" stroke-width="${r1(inner.stroke)}"/>`,
   );
   const rules: number[] = [];
-  for (let i = 1; i < leaf.columnsPerHalf; i++) {
+  for (let i = 1; ruled && i < leaf.columnsPerHalf; i++) {
     rules.push(area.x1 - i * g.columnWidth, strip.x0 - i * g.columnWidth);
   }
   rules.push(strip.x0, strip.x1);
@@ -306,7 +308,7 @@ export async function renderLeaf(leaf: Leaf, options: RenderLeafOptions): Promis
     if (words.length > 0) content.push({ words });
   }
 
-  const frame = frameSvg(leaf, g);
+  const frame = frameSvg(leaf, g, options.ruled ?? true);
   const stripCentre = (g.strip.x0 + g.strip.x1) / 2;
   const stripWidth = g.strip.x1 - g.strip.x0;
   const stripFont = Math.min(stripWidth * 0.5, g.cellHeight * 0.72);

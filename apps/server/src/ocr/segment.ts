@@ -171,6 +171,26 @@ export function analyse(
   const frameHeight = frame.bottom - frame.top;
   const { x: fx } = profiles(mask, width, frame);
 
+  // Columns as inked runs of the smoothed x-profile between two positions; specks and marginal marks
+  // (runs much narrower than the others) are dropped.
+  const inkRuns = (from: number, to: number): Array<[number, number]> => {
+    const smooth = new Float64Array(to - from);
+    const r = 3;
+    for (let i = 0; i < smooth.length; i++) {
+      let sum = 0;
+      for (let k = -r; k <= r; k++)
+        sum += fx[Math.min(fx.length - 1, Math.max(0, from - frame.left + i + k))]!;
+      smooth[i] = sum / (2 * r + 1);
+    }
+    const peak = Math.max(0, ...smooth);
+    if (peak === 0) return [];
+    const found = runs(smooth, (v) => v > peak * 0.04).map(
+      ([a, b]) => [a + from, b + from] as [number, number],
+    );
+    const median = [...found.map(([a, b]) => b - a)].sort((a, b) => a - b)[Math.floor(found.length / 2)] ?? 0;
+    return found.filter(([a, b]) => b - a > median * 0.35);
+  };
+
   let spans: Array<[number, number]>;
   if (ruled) {
     const lines = runs(fx, (v) => v > frameHeight * 0.6).map(
@@ -185,23 +205,18 @@ export function analyse(
     for (let i = 0; i + 1 < edges.length; i++) {
       const a = edges[i]![1];
       const b = edges[i + 1]![0];
-      if (b - a > 4) spans.push([a, b]);
+      if (b - a <= 4) continue;
+      // A frame whose columns are not ruled (only the border and the centre strip are): the space
+      // between two lines then holds several columns, found by their ink.
+      // (Thin runs beside a column's text, left over from the rules, do not count.)
+      const found = inkRuns(a, b);
+      const widest = Math.max(0, ...found.map(([p, q]) => q - p));
+      const inside = found.filter(([p, q]) => q - p >= widest * 0.5);
+      if (inside.length > 1) spans.push(...inside);
+      else spans.push([a, b]);
     }
   } else {
-    // Smooth, then columns are inked runs; small runs (specks, marginal marks) are dropped.
-    const smooth = new Float64Array(fx.length);
-    const r = 3;
-    for (let i = 0; i < fx.length; i++) {
-      let s = 0;
-      for (let k = -r; k <= r; k++) s += fx[Math.min(fx.length - 1, Math.max(0, i + k))]!;
-      smooth[i] = s / (2 * r + 1);
-    }
-    const peak = Math.max(...smooth);
-    spans = runs(smooth, (v) => v > peak * 0.04).map(
-      ([a, b]) => [a + frame.left, b + frame.left] as [number, number],
-    );
-    const median = [...spans.map(([a, b]) => b - a)].sort((a, b) => a - b)[Math.floor(spans.length / 2)] ?? 0;
-    spans = spans.filter(([a, b]) => b - a > median * 0.35);
+    spans = inkRuns(frame.left, frame.right);
   }
 
   const widths = spans.map(([a, b]) => b - a);
