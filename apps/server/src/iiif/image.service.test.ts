@@ -130,4 +130,17 @@ describe('IIIF images from the tiled pyramid', () => {
     expect(second.source).toBe('cache');
     expect(second.etag).toBe(first.etag);
   });
+
+  it('reads a rebuilt pyramid afresh once the page is invalidated', async () => {
+    const id = { ...page, id: 7, pyramid_key: '7.tif' };
+    await makePyramid(path.join(dir, page.master_key), path.join(dir, '7.tif'));
+    const before = await service.render(id, parseImageRequest('0,0,512,512', '512,', '0', 'default.jpg'));
+    // The same page rebuilt from a different master (here: the image turned upside down).
+    await sharp(path.join(dir, page.master_key)).rotate(180).toFile(path.join(dir, 'turned.png'));
+    await makePyramid(path.join(dir, 'turned.png'), path.join(dir, '7.tif'));
+    await service.invalidate(7);
+    const after = await service.render(id, parseImageRequest('0,0,512,512', '512,', '0', 'default.jpg'));
+    expect(after.source).toBe('tile');
+    expect(await difference(after.data, before.data)).toBeGreaterThan(20);
+  });
 });

@@ -152,8 +152,11 @@ export class IiifImageService {
     }
   }
 
-  /** Forgets cached responses of a page (its image changed). */
+  /** Forgets cached responses and the pyramid structure of a page (its image changed). */
   async invalidate(pageId: number): Promise<void> {
+    for (const file of this.levels.keys()) {
+      if (path.basename(file) === `${pageId}.tif`) this.levels.delete(file);
+    }
     await fs.rm(path.join(this.cacheDir, String(pageId)), { recursive: true, force: true });
   }
 
