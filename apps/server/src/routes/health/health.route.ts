@@ -35,7 +35,7 @@ export const healthRoutes: RouteModule = (app, { context, worker }) => {
           running: counts.running,
           failed: counts.failed,
         },
-        ocr: { engine: VerticalPageEngine.NAME, description: VerticalPageEngine.DESCRIPTION },
+        ocr: VerticalPageEngine.describe(),
         version: VERSION,
       };
       return reply.status(dbOk ? 200 : 503).send(body);
