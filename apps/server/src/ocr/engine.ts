@@ -5,7 +5,7 @@ import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';
-import ort from 'onnxruntime-node';
+import type { InferenceSession } from 'onnxruntime-node';
 import { ConverterBuilder, type ConverterFunction } from 'opencc-js/core';
 import * as cn2tPreset from 'opencc-js/preset/cn2t';
 import type { OcrJson, OcrLine } from '@guji/shared';
@@ -101,7 +101,9 @@ export class VerticalPageEngine implements OcrEngine {
   }
 
   private constructor(
-    private readonly session: ort.InferenceSession,
+    private readonly session: InferenceSession,
+    /** onnxruntime-node, loaded with the engine, not with the server (it holds native memory). */
+    private readonly ort: typeof import('onnxruntime-node'),
     private readonly keys: string[],
     private readonly toTraditional: (char: string) => string,
     /** Whether Tesseract with chi_tra is installed (Debian tesseract-ocr, tesseract-ocr-chi-tra). */
@@ -122,6 +124,7 @@ export class VerticalPageEngine implements OcrEngine {
       recognitionPath: path.join(assets, 'ch_PP-OCRv4_rec_infer.onnx'),
       dictionaryPath: path.join(assets, 'ppocr_keys_v1.txt'),
     };
+    const ort = (await import('onnxruntime-node')).default;
     const session = await ort.InferenceSession.create(models.recognitionPath, {
       intraOpNumThreads: 1,
       interOpNumThreads: 1,
@@ -131,7 +134,7 @@ export class VerticalPageEngine implements OcrEngine {
       .readFileSync(models.dictionaryPath, 'utf8')
       .split('\n')
       .filter((line, i, all) => line !== '' || i < all.length - 1);
-    return new VerticalPageEngine(session, [...keys, ' '], safeTraditional(), tesseractAvailable());
+    return new VerticalPageEngine(session, ort, [...keys, ' '], safeTraditional(), tesseractAvailable());
   }
 
   async recognize(file: string): Promise<OcrJson> {
@@ -283,7 +286,7 @@ export class VerticalPageEngine implements OcrEngine {
       input[i + 2 * CELL * lineWidth] = v;
     }
     const output = await this.session.run({
-      [this.session.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, CELL, lineWidth]),
+      [this.session.inputNames[0]!]: new this.ort.Tensor('float32', input, [1, 3, CELL, lineWidth]),
     });
     const probs = output[this.session.outputNames[0]!]!;
     const [, steps = 0, classes = 0] = probs.dims as number[];
