@@ -183,10 +183,17 @@ function Proofreader({
 
         <section className="ocr-page-editor" aria-label="识别文字">
           <div className="ocr-cell-tools" role="group" aria-label="所选文字">
-            <span className="ocr-cell-current" {...noConvert}>
-              {selected && selectedWord
-                ? `第 ${selected.line + 1} 列第 ${selected.index + 1} 字：${selectedWord.word}（置信度 ${selectedWord.confidence.toFixed(2)}）`
-                : '点选一个字或图上的框'}
+            {/* The interface text follows the 简/繁 choice; the recognised character is shown as it is. */}
+            <span className="ocr-cell-current">
+              {selected && selectedWord ? (
+                <>
+                  第 {selected.line + 1} 列第 {selected.index + 1} 字：
+                  <span {...noConvert}>{selectedWord.word}</span>（置信度 {selectedWord.confidence.toFixed(2)}
+                  ）
+                </>
+              ) : (
+                '点选一个字或图上的框'
+              )}
             </span>
             <Space wrap size={4}>
               <Button
