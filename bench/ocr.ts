@@ -23,6 +23,7 @@ import { CLASSICS_DIR } from '../apps/server/src/demo/demo.ts';
 import { loadGlyphs } from '../apps/server/src/demo/fonts.ts';
 import { layoutVolume } from '../apps/server/src/demo/layout.ts';
 import { leafCharacters, renderLeaf } from '../apps/server/src/demo/render.ts';
+import { characterErrorRate } from '../apps/server/src/ocr/cer.ts';
 import { VerticalPageEngine } from '../apps/server/src/ocr/engine.ts';
 import { foldText } from '../apps/server/src/search/fold.ts';
 import {
@@ -42,30 +43,12 @@ const CER_TARGET = 0.05;
 const SECONDS_BUDGET = 3;
 const log = (line: string) => console.log(`[ocr] ${line}`);
 
-/** Levenshtein distance over code points. */
-export function editDistance(a: string, b: string): number {
-  const x = [...a];
-  const y = [...b];
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= y.length; j++) {
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1),
-      );
-    }
-    previous = current;
-  }
-  return previous[y.length]!;
-}
-
 const clean = (text: string) => text.replace(/\s+/g, '');
-export function cer(truth: string, read: string, fold = false): number {
-  const t = fold ? foldText(clean(truth)) : clean(truth);
-  const r = fold ? foldText(clean(read)) : clean(read);
-  return t.length === 0 ? 0 : editDistance(t, r) / [...t].length;
+/** CER as the engine tests count it; with `fold`, after the search module's variant folding. */
+function cer(truth: string, read: string, fold = false): number {
+  return fold
+    ? characterErrorRate(foldText(clean(truth)), foldText(clean(read)))
+    : characterErrorRate(truth, read);
 }
 
 interface Variant {

@@ -1,4 +1,4 @@
-import type { OcrJson, OcrWord } from './api/ocr.ts';
+import type { OcrJson, OcrPoints, OcrWord } from './api/ocr.ts';
 import type { Snippet } from './api/search.ts';
 
 /**
@@ -37,5 +37,15 @@ export function makeSnippet(text: string, matchStart: number, matchLength: numbe
     text: before + chars.slice(from, to).join('') + after,
     highlightStart: found ? matchStart - from + before.length : -1,
     highlightLength: found ? Math.max(0, Math.min(matchLength, to - matchStart)) : 0,
+  };
+}
+
+/** The smallest box around the given boxes (a column of characters, a matched phrase, merged cells). */
+export function boundingBox(boxes: readonly OcrPoints[]): OcrPoints {
+  return {
+    left: Math.min(...boxes.map((b) => b.left)),
+    top: Math.min(...boxes.map((b) => b.top)),
+    right: Math.max(...boxes.map((b) => b.right)),
+    bottom: Math.max(...boxes.map((b) => b.bottom)),
   };
 }

@@ -1,5 +1,5 @@
 import type { BookRow, PageRow } from '../db/schema.ts';
-import type { DirectoryNode, OcrJson } from '@guji/shared';
+import { boundingBox, type DirectoryNode, type OcrJson } from '@guji/shared';
 import { collectionUrl, iiifImageBase, manifestUrl, thumbnailUrl } from '../services/catalog.service.ts';
 
 /**
@@ -110,13 +110,6 @@ export const canvasUrl = (volumeId: number, pageId: number) =>
 const xywh = (b: { left: number; top: number; right: number; bottom: number }) =>
   `xywh=${b.left},${b.top},${b.right - b.left},${b.bottom - b.top}`;
 
-const union = (boxes: Array<{ left: number; top: number; right: number; bottom: number }>) => ({
-  left: Math.min(...boxes.map((b) => b.left)),
-  top: Math.min(...boxes.map((b) => b.top)),
-  right: Math.max(...boxes.map((b) => b.right)),
-  bottom: Math.max(...boxes.map((b) => b.bottom)),
-});
-
 /** A page's recognised text as a IIIF AnnotationPage: one `supplementing` annotation per column. */
 export function buildTextAnnotations(base: string, page: PageRow, ocr: OcrJson) {
   const canvas = base + canvasUrl(page.volume_id, page.id);
@@ -137,7 +130,7 @@ export function buildTextAnnotations(base: string, page: PageRow, ocr: OcrJson) 
           format: 'text/plain',
           language: 'zh-Hant',
         },
-        target: `${canvas}#${xywh(union(line.words.map((w) => w.points)))}`,
+        target: `${canvas}#${xywh(boundingBox(line.words.map((w) => w.points)))}`,
       })),
   };
 }
@@ -168,7 +161,7 @@ export function buildSearchResponse(
     type: 'Annotation',
     motivation: 'supplementing',
     body: { type: 'TextualBody', value: hit.exact, format: 'text/plain' },
-    target: `${base}${canvasUrl(volumeId, hit.page.id)}#${xywh(union(hit.boxes))}`,
+    target: `${base}${canvasUrl(volumeId, hit.page.id)}#${xywh(boundingBox(hit.boxes))}`,
   }));
   return {
     '@context': [CONTEXT, 'http://iiif.io/api/search/2/context.json'],

@@ -8,25 +8,8 @@ import { CLASSICS_DIR } from '../demo/demo.ts';
 import { loadGlyphs } from '../demo/fonts.ts';
 import { layoutVolume } from '../demo/layout.ts';
 import { leafCharacters, renderLeaf } from '../demo/render.ts';
+import { characterErrorRate } from './cer.ts';
 import { VerticalPageEngine } from './engine.ts';
-
-/** Character error rate over code points (edit distance ÷ truth length). */
-function cer(truth: string, read: string): number {
-  const t = [...truth];
-  const r = [...read];
-  let previous = Array.from({ length: r.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= t.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= r.length; j++)
-      current[j] = Math.min(
-        previous[j]! + 1,
-        current[j - 1]! + 1,
-        previous[j - 1]! + (t[i - 1] === r[j - 1] ? 0 : 1),
-      );
-    previous = current;
-  }
-  return previous[r.length]! / t.length;
-}
 
 describe('OCR engine on a typeset woodblock leaf', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guji-ocr-'));
@@ -58,7 +41,7 @@ describe('OCR engine on a typeset woodblock leaf', () => {
     expect(read.ocr_res.content).toHaveLength(rendered.ocr.ocr_res.content.length);
     expect(read.ocr_res.middleSeam).toHaveLength(1);
     // Rendered pages are read with a CER well under 0.3 (bench/ocr measures it properly).
-    expect(cer(pageText(rendered.ocr), pageText(read))).toBeLessThan(0.3);
+    expect(characterErrorRate(pageText(rendered.ocr), pageText(read))).toBeLessThan(0.3);
     // Each character's box lies on the typeset character's box.
     const truth = rendered.ocr.ocr_res.content[1]!.words[0]!.points;
     const got = read.ocr_res.content[1]!.words[0]!.points;

@@ -1,4 +1,4 @@
-import type { OcrJson, OcrLine, OcrWord } from '@guji/shared';
+import { boundingBox, type OcrJson, type OcrWord } from '@guji/shared';
 
 /**
  * OCR JSON (spec §3) to and from ALTO XML (v4) and hOCR, so a library can take our text elsewhere and
@@ -37,7 +37,7 @@ export function toAlto(ocr: OcrJson, imageName: string): string {
       : [
           `      <TextBlock ID="${group}">\n${ocr.ocr_res[group]
             .map((line, l) => {
-              const box = lineBox(line);
+              const box = boundingBox(line.words.map((w) => w.points));
               const strings = line.words
                 .map(
                   (w, i) =>
@@ -83,7 +83,7 @@ export function toHocr(ocr: OcrJson, imageName: string): string {
                     `     <span class="ocrx_word${w.type === 'note' ? ' note' : ''}" id="${group}_${l}_${i}" title="${bbox(w.points)}; x_wconf ${Math.round(w.confidence * 100)}; x_fsize ${round(w.fontSize)}">${escapeXml(w.word)}</span>`,
                 )
                 .join('\n');
-              return `    <span class="ocr_line" id="${group}_${l}" title="${bbox(lineBox(line))}">\n${words}\n    </span>`;
+              return `    <span class="ocr_line" id="${group}_${l}" title="${bbox(boundingBox(line.words.map((w) => w.points)))}">\n${words}\n    </span>`;
             })
             .join('\n')}\n   </p>`,
         ],
@@ -231,16 +231,6 @@ function splitWord(
       fontSize: Math.round(Math.min(points.right - points.left, points.bottom - points.top)),
     };
   });
-}
-
-function lineBox(line: OcrLine): { left: number; top: number; right: number; bottom: number } {
-  const ps = line.words.map((w) => w.points);
-  return {
-    left: Math.min(...ps.map((p) => p.left)),
-    top: Math.min(...ps.map((p) => p.top)),
-    right: Math.max(...ps.map((p) => p.right)),
-    bottom: Math.max(...ps.map((p) => p.bottom)),
-  };
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;

@@ -3,7 +3,9 @@ import type { Db, DbOrTx } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import {
   tokenChars,
-  withMatches,
+  hitsFrom,
+  countIndexedPages,
+  type StoredPageText,
   type IndexedPage,
   type TextIndex,
   type TextQuery,
@@ -71,28 +73,21 @@ export class PostgresTextIndex implements TextIndex {
     // much as the count did.
     const rows =
       total > DENSE_HITS
-        ? await sql<{ page_id: number; book_id: number; volume_id: number; text: string }>`
+        ? await sql<StoredPageText>`
             select page_id, book_id, volume_id, text from page_texts where ${matches} ${inBook}
             order by page_id limit ${query.limit} offset ${query.offset}`.execute(this.db)
-        : await sql<{ page_id: number; book_id: number; volume_id: number; text: string }>`
+        : await sql<StoredPageText>`
             with hits as materialized (select page_id from page_texts where ${matches} ${inBook}),
               chosen as (select page_id from hits order by page_id limit ${query.limit} offset ${query.offset})
             select t.page_id, t.book_id, t.volume_id, t.text from page_texts t join chosen c on c.page_id = t.page_id
             order by t.page_id`.execute(this.db);
     return {
       total,
-      hits: withMatches(
-        rows.rows.map((r) => ({ pageId: r.page_id, bookId: r.book_id, volumeId: r.volume_id, text: r.text })),
-        chars,
-      ),
+      hits: hitsFrom(rows.rows, chars),
     };
   }
 
-  async count(): Promise<number> {
-    const row = await this.db
-      .selectFrom('page_texts')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
+  count(): Promise<number> {
+    return countIndexedPages(this.db);
   }
 }

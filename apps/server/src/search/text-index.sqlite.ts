@@ -3,7 +3,9 @@ import type { Db, DbOrTx } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import {
   tokenChars,
-  withMatches,
+  hitsFrom,
+  countIndexedPages,
+  type StoredPageText,
   type IndexedPage,
   type TextIndex,
   type TextQuery,
@@ -71,25 +73,18 @@ export class SqliteTextIndex implements TextIndex {
     const count = await sql<{ n: number }>`select count(*) as n from page_text_fts f
       ${query.bookId === undefined ? sql`` : sql`join page_texts t on t.page_id = f.rowid`}
       where page_text_fts match ${phrase} ${inBook}`.execute(this.db);
-    const rows = await sql<{ page_id: number; book_id: number; volume_id: number; text: string }>`
+    const rows = await sql<StoredPageText>`
       select t.page_id, t.book_id, t.volume_id, t.text from page_text_fts f
       join page_texts t on t.page_id = f.rowid
       where page_text_fts match ${phrase} ${inBook}
       order by f.rowid limit ${query.limit} offset ${query.offset}`.execute(this.db);
     return {
       total: Number(count.rows[0]?.n ?? 0),
-      hits: withMatches(
-        rows.rows.map((r) => ({ pageId: r.page_id, bookId: r.book_id, volumeId: r.volume_id, text: r.text })),
-        chars,
-      ),
+      hits: hitsFrom(rows.rows, chars),
     };
   }
 
-  async count(): Promise<number> {
-    const row = await this.db
-      .selectFrom('page_texts')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
+  count(): Promise<number> {
+    return countIndexedPages(this.db);
   }
 }

@@ -1,4 +1,4 @@
-import type { DbOrTx } from '../db/database.ts';
+import type { Db, DbOrTx } from '../db/database.ts';
 import { foldChar, isTokenChar } from './fold.ts';
 
 /** A page's text as the index keeps it. */
@@ -83,10 +83,34 @@ export function findMatch(text: string, query: string[]): { start: number; lengt
   return undefined;
 }
 
-/** Adds the match position to rows an index found. */
-export function withMatches(rows: IndexedPage[], query: string[]): TextHit[] {
+/** A `page_texts` row as both implementations select it. */
+export interface StoredPageText {
+  page_id: number;
+  book_id: number;
+  volume_id: number;
+  text: string;
+}
+
+/** The hits of a search: the rows an index found, with where the match lies in each. */
+export function hitsFrom(rows: StoredPageText[], query: string[]): TextHit[] {
   return rows.map((row) => {
     const match = findMatch(row.text, query);
-    return { ...row, matchStart: match?.start ?? -1, matchLength: match?.length ?? 0 };
+    return {
+      pageId: row.page_id,
+      bookId: row.book_id,
+      volumeId: row.volume_id,
+      text: row.text,
+      matchStart: match?.start ?? -1,
+      matchLength: match?.length ?? 0,
+    };
   });
+}
+
+/** Pages in the index (both dialects keep one `page_texts` row per indexed page). */
+export async function countIndexedPages(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('page_texts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }

@@ -273,7 +273,7 @@ export class CatalogService {
 }
 
 /** Whether the viewer added this book (own books); never true for a visitor or a library book. */
-const isOwner = (book: BookRow, viewer: Viewer): boolean =>
+export const isOwner = (book: BookRow, viewer: Viewer): boolean =>
   viewer.userId !== null && book.owner_id === viewer.userId;
 
 export function toAccessBook(book: BookRow, volumeCount: number): AccessBook {

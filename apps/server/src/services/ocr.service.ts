@@ -15,7 +15,7 @@ import {
 import { parseOcr } from '../ocr/parse.ts';
 import type { CatalogRepository } from '../repositories/catalog.repository.ts';
 import { isCatalogStaff } from './access.ts';
-import type { CatalogService, Viewer } from './catalog.service.ts';
+import { isOwner, type CatalogService, type Viewer } from './catalog.service.ts';
 import type { FullTextService } from './full-text.service.ts';
 import type { JobQueue } from '../jobs/queue.ts';
 
@@ -61,14 +61,24 @@ export class OcrService {
 
   /** Saves a corrected (or imported) result as the page's newest version. */
   async save(pageId: number, ocr: OcrJson, viewer: Viewer, source = 'proofread'): Promise<SavedOcr> {
-    await this.editable(pageId, viewer);
-    return this.saveVersion(pageId, ocr, source, viewer.userId);
+    const { page } = await this.editable(pageId, viewer);
+    return this.storeVersion(page, ocr, source, viewer.userId);
   }
 
   /** Stores a result as the page's newest version (OCR jobs call this directly). */
   async saveVersion(pageId: number, ocr: OcrJson, source: string, userId: number | null): Promise<SavedOcr> {
     const page = await this.catalog.findPage(pageId);
     if (!page) throw NO_PAGE();
+    return this.storeVersion(page, ocr, source, userId);
+  }
+
+  private async storeVersion(
+    page: PageRow,
+    ocr: OcrJson,
+    source: string,
+    userId: number | null,
+  ): Promise<SavedOcr> {
+    const pageId = page.id;
     if (ocr.imginfo.width !== page.width || ocr.imginfo.height !== page.height) {
       throw badRequest(
         'OCR_SIZE_MISMATCH',
@@ -144,7 +154,7 @@ export class OcrService {
 
   /** Makes an earlier version the page's text again (as a new version, so nothing is lost). */
   async restore(pageId: number, version: number, viewer: Viewer): Promise<SavedOcr> {
-    await this.editable(pageId, viewer);
+    const { page } = await this.editable(pageId, viewer);
     const row = await this.db
       .selectFrom('ocr_versions')
       .select('ocr_json')
@@ -153,7 +163,7 @@ export class OcrService {
       .executeTakeFirst();
     const ocr = parseOcr(row?.ocr_json ?? null);
     if (!ocr) throw notFound(`版本 ${version} 不存在`, 'NOT_FOUND');
-    return this.save(pageId, ocr, viewer, `restore:${version}`);
+    return this.storeVersion(page, ocr, `restore:${version}`, viewer.userId);
   }
 
   async importText(
@@ -205,8 +215,8 @@ export class OcrService {
     const page = await this.catalog.findPage(pageId);
     const book = page ? await this.catalog.findBook(page.book_id) : undefined;
     if (!page || !book) throw NO_PAGE();
-    const owner = book.owner_id !== null && book.owner_id === viewer.userId;
-    if (!isCatalogStaff(viewer.roles) && !owner) throw forbidden('只有编目人员或本书的上传者可以校对文字');
+    if (!isCatalogStaff(viewer.roles) && !isOwner(book, viewer))
+      throw forbidden('只有编目人员或本书的上传者可以校对文字');
     return { page, book };
   }
 }

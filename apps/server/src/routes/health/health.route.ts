@@ -8,6 +8,8 @@ const VERSION = '0.1.0';
 
 /** GET /api/health: database reachability and the job queue's state. */
 export const healthRoutes: RouteModule = (app, { context, worker }) => {
+  // What the OCR engine will run does not change while the server runs: ask once (it checks for Tesseract).
+  const ocr = VerticalPageEngine.describe();
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/health',
     {
@@ -35,7 +37,7 @@ export const healthRoutes: RouteModule = (app, { context, worker }) => {
           running: counts.running,
           failed: counts.failed,
         },
-        ocr: VerticalPageEngine.describe(),
+        ocr,
         version: VERSION,
       };
       return reply.status(dbOk ? 200 : 503).send(body);

@@ -1,4 +1,4 @@
-import type { OcrJson, OcrPoints, OcrWord } from '@guji/shared';
+import { boundingBox, type OcrJson, type OcrWord } from '@guji/shared';
 
 /** A character of the page body: column (content line) and position in it. */
 export interface CellRef {
@@ -43,13 +43,6 @@ export function setNote(ocr: OcrJson, cell: CellRef, note: boolean): OcrJson {
   });
 }
 
-const union = (a: OcrPoints, b: OcrPoints): OcrPoints => ({
-  left: Math.min(a.left, b.left),
-  top: Math.min(a.top, b.top),
-  right: Math.max(a.right, b.right),
-  bottom: Math.max(a.bottom, b.bottom),
-});
-
 /** Merges a cell with the next one in its column: one box around both, the first cell's character. */
 export function mergeWithNext(ocr: OcrJson, cell: CellRef): OcrJson {
   return withContent(ocr, (content) => {
@@ -57,7 +50,7 @@ export function mergeWithNext(ocr: OcrJson, cell: CellRef): OcrJson {
     const a = words?.[cell.index];
     const b = words?.[cell.index + 1];
     if (!words || !a || !b) return content;
-    a.points = union(a.points, b.points);
+    a.points = boundingBox([a.points, b.points]);
     a.fontSize = Math.max(a.fontSize, b.fontSize);
     a.confidence = Math.min(a.confidence, b.confidence);
     words.splice(cell.index + 1, 1);

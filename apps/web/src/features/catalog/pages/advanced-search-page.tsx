@@ -28,7 +28,7 @@ import {
   type AdvancedState,
   type FormRow,
 } from '../advanced-params.ts';
-import { ResultRow } from './search-page.tsx';
+import { BookResultList } from '../components/book-result-list.tsx';
 
 const MAX_ROWS = 10;
 
@@ -191,32 +191,12 @@ function BookMode({ state, onSearch }: ModeProps) {
       {hasQuery(state) && (
         <section aria-label="检索结果" className="advanced-results">
           <Spin spinning={results.isFetching}>
-            {results.isPending ? (
-              <div className="search-placeholder" />
-            ) : results.isError && !results.data ? (
-              <Empty description={MSG.serverException} />
-            ) : results.data && results.data.records.length > 0 ? (
-              <>
-                <ul className="result-list">
-                  {results.data.records.map((book) => (
-                    <li key={book.catalogId}>
-                      <ResultRow book={book} />
-                    </li>
-                  ))}
-                </ul>
-                <Pagination
-                  className="result-pager"
-                  current={state.page}
-                  pageSize={PAGE_SIZES.advanced}
-                  total={results.data.total}
-                  showSizeChanger={false}
-                  showTotal={(total) => `共 ${total} 条`}
-                  onChange={(page) => onSearch({ page })}
-                />
-              </>
-            ) : (
-              <Empty description="未找到相关古籍" />
-            )}
+            <BookResultList
+              query={results}
+              page={state.page}
+              pageSize={PAGE_SIZES.advanced}
+              onPage={(page) => onSearch({ page })}
+            />
           </Spin>
         </section>
       )}

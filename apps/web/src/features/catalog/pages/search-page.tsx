@@ -1,19 +1,17 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Button, Empty, Input, Pagination, Spin, Tag, Tree, type TreeDataNode } from 'antd';
+import { Button, Input, Spin, Tree, type TreeDataNode } from 'antd';
 import { FilterOutlined } from '@ant-design/icons';
-import { Link, useNavigate, useSearchParams } from 'react-router';
-import { MSG, PAGE_SIZES, type BookSummary, type Classification } from '@guji/shared';
+import { useNavigate, useSearchParams } from 'react-router';
+import { PAGE_SIZES, type Classification } from '@guji/shared';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
-import { NO_CONVERT_ATTRIBUTE } from '../../language/page-converter.ts';
-import { BookCover } from '../components/book-cover.tsx';
+import { BookResultList } from '../components/book-result-list.tsx';
 import { useBookSearch, useClassifications } from '../queries.ts';
 import { parseSearchParams, searchPath, type SearchState } from '../search-params.ts';
 
 /** Spec §9: the search tip clears after 1 s. */
 const SEARCH_TIP_MS = 1000;
 const ALL_KEY = '__all';
-const noConvert = { [NO_CONVERT_ATTRIBUTE]: '' };
 
 /**
  * /SearchPage?title&classCode&page: title search with a classification filter, 6 results per page
@@ -64,32 +62,12 @@ export function SearchPage() {
             检索结果
           </h2>
           <SearchTip key={stateKey} fetching={results.isFetching}>
-            {results.isPending ? (
-              <div className="search-placeholder" />
-            ) : results.isError && !results.data ? (
-              <Empty description={MSG.serverException} />
-            ) : results.data && results.data.records.length > 0 ? (
-              <>
-                <ul className="result-list">
-                  {results.data.records.map((book) => (
-                    <li key={book.catalogId}>
-                      <ResultRow book={book} />
-                    </li>
-                  ))}
-                </ul>
-                <Pagination
-                  className="result-pager"
-                  current={state.page}
-                  pageSize={PAGE_SIZES.search}
-                  total={results.data.total}
-                  showSizeChanger={false}
-                  showTotal={(total) => `共 ${total} 条`}
-                  onChange={(page) => go({ page })}
-                />
-              </>
-            ) : (
-              <Empty description="未找到相关古籍" />
-            )}
+            <BookResultList
+              query={results}
+              page={state.page}
+              pageSize={PAGE_SIZES.search}
+              onPage={(page) => go({ page })}
+            />
           </SearchTip>
         </section>
       </div>
@@ -166,42 +144,5 @@ function ClassificationFilter({
         onSelect(key === ALL_KEY ? '' : key);
       }}
     />
-  );
-}
-
-export function ResultRow({ book }: { book: BookSummary }) {
-  const to = `/SearchPage/${book.catalogId}`;
-  return (
-    <article className="result-row" aria-labelledby={`book-${book.catalogId}`}>
-      <Link to={to} tabIndex={-1} aria-hidden="true" className="result-cover">
-        <BookCover title={book.title} coverUrl={book.coverUrl} width={100} height={100} />
-      </Link>
-      <div className="result-body">
-        <div className="result-title-row">
-          <h3 id={`book-${book.catalogId}`} className="result-title">
-            <Link to={to}>{book.title}</Link>
-          </h3>
-          {!book.isOpen && (
-            <Tag className="reading-room-tag" title="仅限阅览室内在线阅读">
-              阅览室
-            </Tag>
-          )}
-        </div>
-        <dl className="result-fields">
-          <div>
-            <dt>作者</dt>
-            <dd>{book.author || '暂无'}</dd>
-          </div>
-          <div>
-            <dt>版本</dt>
-            <dd>{[book.publishDynasty, book.coverageDynasty].filter(Boolean).join(' ') || '暂无'}</dd>
-          </div>
-          <div>
-            <dt>索书号</dt>
-            {book.callNumber ? <dd {...noConvert}>{book.callNumber}</dd> : <dd>暂无</dd>}
-          </div>
-        </dl>
-      </div>
-    </article>
   );
 }
