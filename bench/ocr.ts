@@ -3,14 +3,15 @@
  * text; issue target CER ≤ 0.05).
  *
  * Renders leaves with the demo typesetter (their ground truth is the typeset text) and reads them back
- * with the server's OCR engine, under variants: as rendered; typeset without column rules; turned 1.5°
- * (skew); speckled with noise and blurred; at 60 % size (smaller characters). Also the real manuscript
- * page of ../shared/data/ocr-real with its transcription. CER = edit distance ÷ ground-truth length over
- * the body text with whitespace removed (the centre strip and headers are not part of it), and again
- * with variant characters folded (simplified/traditional and the variant table of the search module).
- *
- * Not measured, because the typesetter cannot make them yet: other fonts (it has Noto Serif TC only) and
- * double-line small notes.
+ * with the server's OCR engine, under variants: as rendered (Noto Serif TC, a Song/Ming typeface);
+ * typeset in LXGW WenKai TC (a regular-script 楷 typeface, closer to hand-cut and written pages); typeset
+ * without column rules; with double-line small notes (雙行小注, text of 中庸 set as notes every 14
+ * characters); turned 1.5° (skew); speckled with noise and blurred; at 60 % size (smaller characters).
+ * Also the real manuscript page of ../shared/data/ocr-real with its transcription. CER = edit distance ÷
+ * ground-truth length over the body text with whitespace removed (the centre strip and headers are not
+ * part of it), and again with variant characters folded (simplified/traditional and the variant table of
+ * the search module). For the notes variant, also how many of the notes' small characters the engine
+ * marked as notes.
  *
  * Environment: BENCH_OCR_LEAVES (default 6), BENCH_KEEP=1 (keeps the images in the temp folder).
  */
@@ -21,7 +22,7 @@ import { pageText, type OcrJson } from '@guji/shared';
 import { loadDemoBooks } from '../apps/server/src/demo/books.ts';
 import { CLASSICS_DIR } from '../apps/server/src/demo/demo.ts';
 import { loadGlyphs } from '../apps/server/src/demo/fonts.ts';
-import { layoutVolume } from '../apps/server/src/demo/layout.ts';
+import { type LayoutChapter, layoutVolume, stripPunctuation } from '../apps/server/src/demo/layout.ts';
 import { leafCharacters, renderLeaf } from '../apps/server/src/demo/render.ts';
 import { characterErrorRate } from '../apps/server/src/ocr/cer.ts';
 import { VerticalPageEngine } from '../apps/server/src/ocr/engine.ts';
@@ -40,6 +41,8 @@ import {
 const LEAVES = Number(process.env.BENCH_OCR_LEAVES ?? 6);
 const REAL_DIR = path.resolve(ROOT, '../shared/data/ocr-real');
 const CER_TARGET = 0.05;
+/** A second typeface, regular script (楷), installed for the benchmark only. */
+const KAI_FONT = '@fontsource/lxgw-wenkai-tc';
 const SECONDS_BUDGET = 3;
 const log = (line: string) => console.log(`[ocr] ${line}`);
 
@@ -51,22 +54,34 @@ function cer(truth: string, read: string, fold = false): number {
     : characterErrorRate(truth, read);
 }
 
+/** The typeset leaves a variant starts from. */
+interface Typeset {
+  png: Buffer;
+  unruled: Buffer;
+  kai: Buffer;
+  notes: Buffer;
+}
+
 interface Variant {
   name: string;
-  make: (png: Buffer, unruled: Buffer) => Promise<Buffer>;
+  /** Which ground truth applies: the plain leaf's (default) or the leaf with notes. */
+  truth?: 'notes';
+  make: (leaf: Typeset) => Promise<Buffer>;
 }
 
 const PAPER = { r: 233, g: 220, b: 192 };
 const VARIANTS: Variant[] = [
-  { name: 'as rendered', make: (png) => Promise.resolve(png) },
-  { name: 'without column rules', make: (_png, unruled) => Promise.resolve(unruled) },
+  { name: 'as rendered', make: (leaf) => Promise.resolve(leaf.png) },
+  { name: 'LXGW WenKai TC (楷)', make: (leaf) => Promise.resolve(leaf.kai) },
+  { name: 'without column rules', make: (leaf) => Promise.resolve(leaf.unruled) },
+  { name: 'double-line notes', truth: 'notes', make: (leaf) => Promise.resolve(leaf.notes) },
   {
     name: 'skewed 1.5°',
-    make: (png) => sharp(png).rotate(1.5, { background: PAPER }).png().toBuffer(),
+    make: (leaf) => sharp(leaf.png).rotate(1.5, { background: PAPER }).png().toBuffer(),
   },
   {
     name: 'noise and blur',
-    make: async (png) => {
+    make: async ({ png }) => {
       const { width = 0, height = 0 } = await sharp(png).metadata();
       const speckles = Buffer.alloc(width * height * 4);
       let seed = 12345;
@@ -85,7 +100,7 @@ const VARIANTS: Variant[] = [
   },
   {
     name: 'small (60 %)',
-    make: async (png) => {
+    make: async ({ png }) => {
       const { width = 0 } = await sharp(png).metadata();
       return sharp(png)
         .resize(Math.round(width * 0.6))
@@ -102,19 +117,49 @@ export async function runOcr(): Promise<BenchResult> {
   const engine = await VerticalPageEngine.create();
   try {
     log('typesetting leaves with known text…');
-    const books = loadDemoBooks(CLASSICS_DIR).filter((b) => ['lunyu', 'mengzi', 'shijing'].includes(b.key));
-    const leaves: Array<{ name: string; png: Buffer; unruled: Buffer; truth: OcrJson }> = [];
+    const all = loadDemoBooks(CLASSICS_DIR);
+    const books = all.filter((b) => ['lunyu', 'mengzi', 'shijing'].includes(b.key));
+    // Note text: 中庸, a book not among the pages read, in runs of 5–8 characters.
+    const noteSource = [
+      ...stripPunctuation(
+        all
+          .find((b) => b.key === 'zhongyong')!
+          .volumes.flatMap((v) => v.chapters.flatMap((c) => c.paragraphs))
+          .join(''),
+      ),
+    ];
+    let noteAt = 0;
+    const withNotes = (chapters: LayoutChapter[]): LayoutChapter[] =>
+      chapters.map((chapter) => ({
+        title: chapter.title,
+        paragraphs: chapter.paragraphs.map((paragraph) =>
+          [...stripPunctuation(paragraph)]
+            .map((ch, i) => {
+              if (i % 14 !== 7) return ch;
+              const n = 5 + (i % 4);
+              const note = noteSource.slice(noteAt, noteAt + n).join('');
+              noteAt = (noteAt + n) % (noteSource.length - 8);
+              return `${ch}〔${note}〕`;
+            })
+            .join(''),
+        ),
+      }));
+    const leaves: Array<Typeset & { name: string; truth: OcrJson; notesTruth: OcrJson }> = [];
     for (const book of books) {
       const volume = book.volumes[0]!;
-      const layout = layoutVolume(volume.chapters);
-      const chosen = layout.leaves.slice(0, Math.ceil(LEAVES / books.length));
+      const count = Math.ceil(LEAVES / books.length);
+      const noted = withNotes(volume.chapters);
       const chars = new Set<string>();
-      for (const leaf of chosen)
-        for (const ch of leafCharacters(leaf, book.title, volume.name)) chars.add(ch);
+      for (const chapters of [volume.chapters, noted])
+        for (const leaf of layoutVolume(chapters).leaves.slice(0, count))
+          for (const ch of leafCharacters(leaf, book.title, volume.name)) chars.add(ch);
       const glyphs = await loadGlyphs(chars);
-      const final =
-        glyphs.missing.length > 0 ? layoutVolume(volume.chapters, { omitChars: glyphs.missing }) : layout;
-      for (const leaf of final.leaves.slice(0, chosen.length)) {
+      const kaiGlyphs = await loadGlyphs(chars, KAI_FONT);
+      // Characters either typeface lacks are left out of every variant, so all read the same text.
+      const omitChars = [...glyphs.missing, ...kaiGlyphs.missing];
+      const plain = layoutVolume(volume.chapters, { omitChars }).leaves.slice(0, count);
+      const notes = layoutVolume(noted, { omitChars }).leaves.slice(0, count);
+      for (const [i, leaf] of plain.entries()) {
         const options = {
           bookTitle: book.title,
           volumeName: volume.name,
@@ -122,12 +167,15 @@ export async function runOcr(): Promise<BenchResult> {
           seed: leaf.leafNumber * 31,
         };
         const rendered = await renderLeaf(leaf, options);
-        const unruled = await renderLeaf(leaf, { ...options, ruled: false });
+        const notesRendered = await renderLeaf(notes[i]!, options);
         leaves.push({
           name: `${book.key}-${leaf.leafNumber}`,
           png: rendered.png,
-          unruled: unruled.png,
+          unruled: (await renderLeaf(leaf, { ...options, ruled: false })).png,
+          kai: (await renderLeaf(leaf, { ...options, glyphs: kaiGlyphs })).png,
+          notes: notesRendered.png,
           truth: rendered.ocr,
+          notesTruth: notesRendered.ocr,
         });
       }
     }
@@ -140,6 +188,8 @@ export async function runOcr(): Promise<BenchResult> {
       seconds: number[];
       pages: number;
       perPage: Array<{ page: string; cer: number }>;
+      /** Small characters of notes in the ground truth, and how many the engine marked as notes. */
+      notes?: { typeset: number; marked: number };
     }> = [];
     for (const variant of VARIANTS) {
       const seconds: number[] = [];
@@ -147,13 +197,19 @@ export async function runOcr(): Promise<BenchResult> {
       let errorsFolded = 0;
       let total = 0;
       const perPage: Array<{ page: string; cer: number }> = [];
+      const notes = { typeset: 0, marked: 0 };
       for (const leaf of leaves) {
         const file = path.join(work, `${leaf.name}-${variant.name.replace(/\W+/g, '_')}.png`);
-        fs.writeFileSync(file, await variant.make(leaf.png, leaf.unruled));
+        fs.writeFileSync(file, await variant.make(leaf));
         const start = performance.now();
         const read = await engine.recognize(file);
         seconds.push((performance.now() - start) / 1000);
-        const truth = clean(pageText(leaf.truth));
+        const truthJson = variant.truth === 'notes' ? leaf.notesTruth : leaf.truth;
+        const noteCount = (json: OcrJson) =>
+          json.ocr_res.content.flatMap((line) => line.words).filter((w) => w.type === 'note').length;
+        notes.typeset += noteCount(truthJson);
+        notes.marked += noteCount(read);
+        const truth = clean(pageText(truthJson));
         const got = clean(pageText(read));
         const length = [...truth].length;
         errors += cer(truth, got) * length;
@@ -168,6 +224,7 @@ export async function runOcr(): Promise<BenchResult> {
         seconds,
         pages: leaves.length,
         perPage,
+        ...(variant.truth === 'notes' ? { notes } : {}),
       });
       log(`${variant.name}: CER ${(errors / total).toFixed(3)}`);
     }
@@ -191,7 +248,10 @@ export async function runOcr(): Promise<BenchResult> {
       const s = summarize(row.seconds);
       table.push([
         `${row.variant} (${row.pages} leaves)`,
-        `CER ${row.cer}, folded ${row.cerFolded}; ${s.p50} s a page (p95 ${s.p95})`,
+        `CER ${row.cer}, folded ${row.cerFolded}; ${s.p50} s a page (p95 ${s.p95})` +
+          (row.notes
+            ? `; ${row.notes.marked} characters marked as notes of ${row.notes.typeset} typeset`
+            : ''),
       ]);
     }
     table.push([

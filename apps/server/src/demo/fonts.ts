@@ -48,14 +48,15 @@ interface SubsetIndex {
   maxEnd: number[];
 }
 
-const FONT_PACKAGE = '@fontsource/noto-serif-tc';
+/** The demo library's typeface (a dependency of the server). */
+export const DEFAULT_FONT_PACKAGE = '@fontsource/noto-serif-tc';
 
-let subsetIndex: SubsetIndex | undefined;
+const subsetIndexes = new Map<string, SubsetIndex>();
 const fontCache = new Map<string, Promise<OpentypeFont>>();
 
-/** The folder of the installed font package. */
-function fontPackageDir(): string {
-  return path.dirname(require.resolve(`${FONT_PACKAGE}/package.json`));
+/** The folder of an installed fontsource package. */
+function fontPackageDir(fontPackage: string): string {
+  return path.dirname(require.resolve(`${fontPackage}/package.json`));
 }
 
 /**
@@ -85,9 +86,10 @@ export function parseFontFaceCss(css: string): FontSubset[] {
   return subsets;
 }
 
-function loadSubsetIndex(): SubsetIndex {
-  if (subsetIndex) return subsetIndex;
-  const css = fs.readFileSync(path.join(fontPackageDir(), '400.css'), 'utf8');
+function loadSubsetIndex(fontPackage: string): SubsetIndex {
+  const known = subsetIndexes.get(fontPackage);
+  if (known) return known;
+  const css = fs.readFileSync(path.join(fontPackageDir(fontPackage), '400.css'), 'utf8');
   const subsets = parseFontFaceCss(css).filter((s) => s.file.endsWith('-400-normal.woff'));
   const ranges: RangeEntry[] = [];
   subsets.forEach((s, subset) => {
@@ -96,8 +98,9 @@ function loadSubsetIndex(): SubsetIndex {
   ranges.sort((a, b) => a.start - b.start);
   const maxEnd: number[] = [];
   ranges.forEach((r, i) => maxEnd.push(Math.max(r.end, i > 0 ? maxEnd[i - 1]! : -1)));
-  subsetIndex = { subsets, ranges, maxEnd };
-  return subsetIndex;
+  const index = { subsets, ranges, maxEnd };
+  subsetIndexes.set(fontPackage, index);
+  return index;
 }
 
 /** Indexes of the subsets whose unicode-range covers `codePoint`, in CSS order. */
@@ -169,22 +172,23 @@ export function woffToSfnt(woff: Buffer): Buffer<ArrayBuffer> {
   return out;
 }
 
-function loadFont(file: string): Promise<OpentypeFont> {
-  let font = fontCache.get(file);
+function loadFont(fontPackage: string, file: string): Promise<OpentypeFont> {
+  const key = path.join(fontPackageDir(fontPackage), 'files', file);
+  let font = fontCache.get(key);
   if (!font) {
-    font = fs.promises.readFile(path.join(fontPackageDir(), 'files', file)).then((woff) => {
+    font = fs.promises.readFile(key).then((woff) => {
       const buf = woffToSfnt(woff);
       const bytes = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
       return opentype.parse(bytes);
     });
     // A failed read is not remembered, so a later call can retry.
-    font.catch(() => fontCache.delete(file));
-    fontCache.set(file, font);
+    font.catch(() => fontCache.delete(key));
+    fontCache.set(key, font);
   }
   return font;
 }
 
-/** Glyph outlines for a set of characters, from Noto Serif TC Regular. */
+/** Glyph outlines for a set of characters, from one typeface (Noto Serif TC Regular by default). */
 export interface GlyphSet {
   /** Whether the font has a glyph for `char`. */
   has(char: string): boolean;
@@ -212,9 +216,14 @@ interface LoadedGlyph {
 /**
  * Loads the glyphs of `chars` (strings iterated by code point; whitespace ignored), opening only
  * the font subsets whose unicode-range covers them. Subset files are parsed once per process and shared between calls.
+ * `fontPackage` names another installed fontsource package of the same layout (the OCR benchmark sets
+ * other typefaces with it).
  */
-export async function loadGlyphs(chars: Iterable<string>): Promise<GlyphSet> {
-  const index = loadSubsetIndex();
+export async function loadGlyphs(
+  chars: Iterable<string>,
+  fontPackage: string = DEFAULT_FONT_PACKAGE,
+): Promise<GlyphSet> {
+  const index = loadSubsetIndex(fontPackage);
   const wanted = new Set<string>();
   for (const text of chars) for (const ch of text) if (!/\s/u.test(ch)) wanted.add(ch);
 
@@ -228,7 +237,7 @@ export async function loadGlyphs(chars: Iterable<string>): Promise<GlyphSet> {
   const fonts = new Map<string, OpentypeFont>();
   await Promise.all(
     [...files].map(async (file) => {
-      fonts.set(file, await loadFont(file));
+      fonts.set(file, await loadFont(fontPackage, file));
     }),
   );
 

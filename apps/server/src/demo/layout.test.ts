@@ -124,4 +124,20 @@ describe('chineseNumeral', () => {
     for (const [n, text] of cases) expect(chineseNumeral(n)).toBe(text);
     expect(() => chineseNumeral(0)).toThrow(RangeError);
   });
+
+  it('sets text between 〔 and 〕 as a double-line note: two small characters to a half-cell row', () => {
+    // 16 main characters take 32 half-cells of a 36-half-cell column; the note's first 8 characters
+    // fill the 4 rows left, its last 2 go on in the next column.
+    const { leaves } = layoutVolume(
+      [{ title: '', paragraphs: ['一二三四五六七八九十一二三四五六〔甲乙丙丁戊己庚辛壬癸〕七八'] }],
+      { charsPerColumn: 18 },
+    );
+    const [first, second] = leaves[0]!.columns;
+    expect(first).toMatchObject({
+      text: '一二三四五六七八九十一二三四五六甲乙丙丁戊己庚辛',
+      notes: [{ start: 16, length: 8 }],
+    });
+    expect(second).toMatchObject({ text: '壬癸七八', notes: [{ start: 0, length: 2 }] });
+    expect(leafText(leaves[0]!)).toBe('一二三四五六七八九十一二三四五六甲乙丙丁戊己庚辛壬癸七八');
+  });
 });

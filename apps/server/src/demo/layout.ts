@@ -1,4 +1,7 @@
-/** A chapter of a volume's text: its title and its paragraphs, with modern punctuation. */
+/**
+ * A chapter of a volume's text: its title and its paragraphs, with modern punctuation. In a paragraph,
+ * text between 〔 and 〕 is a double-line small note (雙行小注).
+ */
 export interface LayoutChapter {
   title: string;
   paragraphs: string[];
@@ -19,8 +22,14 @@ export interface LayoutOptions {
 export interface LeafColumn {
   /** Position on the leaf in reading order: 0 is the rightmost column of the right half. */
   index: number;
-  /** The characters printed top to bottom, after the indent; at most `charsPerColumn - indent`. */
+  /**
+   * The characters in reading order, after the indent: main text one to a cell, at most
+   * `charsPerColumn - indent` of them; a double-line note fills half-cell rows of two small characters,
+   * its first half down the right line and its second half down the left line.
+   */
   text: string;
+  /** The double-line notes in `text`, as code-point offsets; absent when there are none. */
+  notes?: Array<{ start: number; length: number }>;
   /** A chapter title column. */
   isTitle: boolean;
   /** Blank cells above the text. */
@@ -92,22 +101,61 @@ export function layoutVolume(chapters: readonly LayoutChapter[], options: Layout
       if (!omitted.includes(ch)) omitted.push(ch);
       return false;
     });
+  /** Main text and notes of a paragraph, in order. */
+  const pieces = (text: string): Array<{ chars: string[]; note: boolean }> =>
+    text
+      .split(/(〔[^〔〕]*〕)/u)
+      .map((part) =>
+        part.startsWith('〔')
+          ? { chars: printable(part), note: true }
+          : { chars: printable(part), note: false },
+      )
+      .filter((piece) => piece.chars.length > 0);
 
   const columnsPerLeaf = columnsPerHalf * 2;
   const columns: Omit<LeafColumn, 'index'>[] = [];
   const directory: LeafDirectoryEntry[] = [];
-  const pushRun = (chars: string[], isTitle: boolean, indent: number) => {
-    const room = charsPerColumn - indent;
-    for (let i = 0; i < chars.length; i += room) {
-      columns.push({ text: chars.slice(i, i + room).join(''), isTitle, indent });
+  /** Fills columns, counting in half-cells: a main character takes two, a row of a note one. */
+  const pushRun = (run: Array<{ chars: string[]; note: boolean }>, isTitle: boolean, indent: number) => {
+    const room = 2 * (charsPerColumn - indent);
+    let chars: string[] = [];
+    let notes: Array<{ start: number; length: number }> = [];
+    let used = 0;
+    const flush = () => {
+      if (chars.length === 0) return;
+      columns.push({ text: chars.join(''), isTitle, indent, ...(notes.length > 0 ? { notes } : {}) });
+      chars = [];
+      notes = [];
+      used = 0;
+    };
+    for (const piece of run) {
+      if (!piece.note) {
+        for (const ch of piece.chars) {
+          if (used + 2 > room) flush();
+          chars.push(ch);
+          used += 2;
+        }
+        continue;
+      }
+      let rest = piece.chars;
+      while (rest.length > 0) {
+        if (used >= room) flush();
+        const rows = Math.min(Math.ceil(rest.length / 2), room - used);
+        const placed = rest.slice(0, 2 * rows);
+        notes.push({ start: chars.length, length: placed.length });
+        chars.push(...placed);
+        used += Math.ceil(placed.length / 2);
+        rest = rest.slice(placed.length);
+      }
     }
+    flush();
   };
 
   for (const chapter of chapters) {
     const leafIndex = Math.floor(columns.length / columnsPerLeaf);
     directory.push({ name: chapter.title, leafIndex, leafNumber: leafIndex + 1 });
-    pushRun(printable(chapter.title), true, titleIndent);
-    for (const paragraph of chapter.paragraphs) pushRun(printable(paragraph), false, 0);
+    pushRun([{ chars: printable(chapter.title), note: false }], true, titleIndent);
+    for (const paragraph of chapter.paragraphs) pushRun(pieces(paragraph), false, 0);
   }
 
   const leaves: Leaf[] = [];

@@ -106,4 +106,28 @@ describe('renderLeaf', () => {
       }),
     ).toBeLessThan(0.01);
   });
+
+  it('sets a double-line note as small characters, right line then left line, typed note', async () => {
+    const [noted] = layoutVolume([
+      { title: '', paragraphs: ['子曰學而時習之〔天命之謂性率性之謂道〕不亦說乎'] },
+    ]).leaves as [Leaf];
+    const small = await loadGlyphs(leafCharacters(noted, '論語', '卷一'), '@fontsource/lxgw-wenkai-tc');
+    const page = await renderLeaf(noted, { bookTitle: '論語', volumeName: '卷一', glyphs: small, seed: 1 });
+    const words = page.ocr.ocr_res.content[0]!.words;
+    expect(words.map((w) => w.word).join('')).toBe('子曰學而時習之天命之謂性率性之謂道不亦說乎');
+    const note = words.slice(7, 17);
+    const main = words[0]!;
+    expect(note.every((w) => w.type === 'note')).toBe(true);
+    expect(words.filter((w) => w.type === 'text')).toHaveLength(11);
+    for (const w of note) expect(w.fontSize).toBeLessThan(main.fontSize * 0.6);
+    // 天命之謂性 down the right line, 率性之謂道 down the left, side by side, row by row.
+    const x = (w: (typeof words)[number]) => (w.points.left + w.points.right) / 2;
+    for (let k = 0; k < 5; k++) {
+      expect(x(note[k]!)).toBeGreaterThan(x(main));
+      expect(x(note[k + 5]!)).toBeLessThan(x(main));
+      expect(note[k]!.points.top).toBe(note[k + 5]!.points.top);
+    }
+    // The main text goes on below the note.
+    expect(words[17]!.points.top).toBeGreaterThanOrEqual(note[4]!.points.bottom - 1);
+  });
 });

@@ -61,6 +61,8 @@ interface LeafGeometry {
   /** Top of the first character cell. */
   textTop: number;
   fontSize: number;
+  /** Em of the small characters of double-line notes. */
+  noteSize: number;
   strip: { x0: number; x1: number };
   ruleStroke: number;
   /** Horizontal centre of column `index` (reading order). */
@@ -105,6 +107,7 @@ function leafGeometry(leaf: Leaf, width: number, height: number): LeafGeometry {
     cellHeight,
     textTop: area.y0 + padY,
     fontSize: Math.min(cellHeight * 0.9, columnWidth * 0.72),
+    noteSize: Math.min(cellHeight * 0.45, columnWidth * 0.34),
     strip,
     ruleStroke: 1.8 * scale,
     columnCentre(index) {
@@ -145,7 +148,13 @@ class GlyphWriter {
    * Draws `char` upright and centred on (cx, cy) with an em of `fontSize`; returns its OCR word,
    * or undefined (blank cell) when the font lacks it.
    */
-  place(char: string, cx: number, cy: number, fontSize: number): OcrWord | undefined {
+  place(
+    char: string,
+    cx: number,
+    cy: number,
+    fontSize: number,
+    type: OcrWord['type'] = 'text',
+  ): OcrWord | undefined {
     const size = r1(fontSize);
     const key = `${size}:${char}`;
     let id = this.ids.get(key);
@@ -165,7 +174,7 @@ class GlyphWriter {
     const half = size / 2;
     return {
       word: char,
-      type: 'text',
+      type,
       confidence: 1,
       points: {
         left: Math.round(cx - half),
@@ -300,11 +309,37 @@ export async function renderLeaf(leaf: Leaf, options: RenderLeafOptions): Promis
   for (const column of leaf.columns) {
     const cx = g.columnCentre(column.index);
     const words: OcrWord[] = [];
-    [...column.text].forEach((char, i) => {
-      const cy = g.textTop + (column.indent + i + 0.5) * g.cellHeight;
-      const word = writer.place(char, cx, cy, g.fontSize);
+    const chars = [...column.text];
+    const half = g.cellHeight / 2;
+    // Down the column in half-cells: a main character takes two, a row of a note one.
+    let cursor = 2 * column.indent;
+    for (let i = 0; i < chars.length;) {
+      const note = column.notes?.find((n) => n.start === i);
+      if (note) {
+        // Right line first, then the left line, each at half the column's width.
+        const rows = Math.ceil(note.length / 2);
+        const offset = g.columnWidth * 0.23;
+        for (let k = 0; k < note.length; k++) {
+          const row = k < rows ? k : k - rows;
+          const x = k < rows ? cx + offset : cx - offset;
+          const word = writer.place(
+            chars[i + k]!,
+            x,
+            g.textTop + (cursor + row + 0.5) * half,
+            g.noteSize,
+            'note',
+          );
+          if (word) words.push(word);
+        }
+        cursor += rows;
+        i += note.length;
+        continue;
+      }
+      const word = writer.place(chars[i]!, cx, g.textTop + (cursor + 1) * half, g.fontSize);
       if (word) words.push(word);
-    });
+      cursor += 2;
+      i++;
+    }
     if (words.length > 0) content.push({ words });
   }
 

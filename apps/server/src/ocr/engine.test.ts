@@ -50,4 +50,35 @@ describe('OCR engine on a typeset woodblock leaf', () => {
       Math.max(0, Math.min(truth.bottom, got.bottom) - Math.max(truth.top, got.top));
     expect(overlap / ((truth.right - truth.left) * (truth.bottom - truth.top))).toBeGreaterThan(0.5);
   });
+
+  it('finds double-line notes and reads them right line first, typed note', async () => {
+    const [leaf] = layoutVolume([
+      {
+        title: '學而第一',
+        paragraphs: [
+          '子曰學而時習之〔天命之謂性率性之謂道〕不亦說乎有朋自遠方來不亦樂乎〔修道之謂教〕人不知而不慍不亦君子乎',
+        ],
+      },
+    ]).leaves;
+    const glyphs = await loadGlyphs(leafCharacters(leaf!, '論語', '卷一'));
+    const rendered = await renderLeaf(leaf!, { bookTitle: '論語', volumeName: '卷一', glyphs, seed: 5 });
+    const file = path.join(dir, 'notes.png');
+    fs.writeFileSync(file, rendered.png);
+
+    const read = await engine.recognize(file);
+    const words = read.ocr_res.content.flatMap((line) => line.words);
+    const notes = words.filter((w) => w.type === 'note');
+    const truthNotes = rendered.ocr.ocr_res.content.flatMap((l) => l.words).filter((w) => w.type === 'note');
+    expect(notes).toHaveLength(truthNotes.length);
+    // Each note cell lies on its typeset small character, in the same order.
+    notes.forEach((w, i) => {
+      const t = truthNotes[i]!.points;
+      expect(Math.abs((w.points.left + w.points.right) / 2 - (t.left + t.right) / 2)).toBeLessThan(12);
+      expect(Math.abs((w.points.top + w.points.bottom) / 2 - (t.top + t.bottom) / 2)).toBeLessThan(12);
+    });
+    // A leaf with blank ruled columns: no column is made of the specks in them.
+    expect(read.ocr_res.content).toHaveLength(3);
+    expect(read.ocr_res.middleSeam).toHaveLength(1);
+    expect(characterErrorRate(pageText(rendered.ocr), pageText(read))).toBeLessThan(0.3);
+  });
 });

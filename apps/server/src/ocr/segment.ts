@@ -17,11 +17,17 @@ export interface Box {
   bottom: number;
 }
 
+/** A character cell; `note` when it holds a small character of a double-line note (雙行小注). */
+export interface Cell extends Box {
+  note?: true;
+}
+
 export interface Column {
   box: Box;
   /** The centre strip (版心): title, chapter and leaf number, not body text. */
   centre: boolean;
-  cells: Box[];
+  /** In reading order: down the column, a note's right line before its left line. */
+  cells: Cell[];
 }
 
 export interface Layout {
@@ -219,11 +225,14 @@ export function analyse(
     spans = inkRuns(frame.left, frame.right);
   }
 
+  // Specks in an empty ruled column make runs a few pixels wide: not columns.
+  const widest = Math.max(0, ...spans.map(([a, b]) => b - a));
+  spans = spans.filter(([a, b]) => b - a >= Math.max(4, widest * 0.3));
   const widths = spans.map(([a, b]) => b - a);
   const typical = [...widths].sort((a, b) => a - b)[Math.floor(widths.length / 2)] ?? 0;
   const middle = width / 2;
   let centreIndex = -1;
-  if (ruled && spans.length >= 5) {
+  if (ruled && spans.length >= 2) {
     const nearest = spans
       .map(([a, b], i) => ({ i, d: Math.abs((a + b) / 2 - middle) }))
       .sort((p, q) => p.d - q.d)[0]!;
@@ -244,14 +253,92 @@ export function analyse(
 }
 
 /**
- * Character cells of a column: inked runs of its y-profile, trimmed to their ink; runs much shorter than
- * a character (parts of 三, 二) join their neighbour, runs much longer are divided evenly.
+ * Character cells of a column, in reading order. Double-line notes are found first (see
+ * {@link noteZones}); each is read as two narrow columns, right then left. The rest: inked runs of the
+ * y-profile, trimmed to their ink; runs much shorter than a character (parts of 三, 二) join their
+ * neighbour, runs much longer are divided evenly.
  */
-export function cellsOf(mask: Uint8Array, width: number, column: Box, pitch: number): Box[] {
+export function cellsOf(mask: Uint8Array, width: number, column: Box, pitch: number): Cell[] {
   const inset = Math.max(1, Math.round((column.right - column.left) * 0.04));
   const inner: Box = { ...column, left: column.left + inset, right: column.right - inset };
   if (inner.right <= inner.left) return [];
+  const zones = noteZones(mask, width, inner, pitch);
+  const groups: Array<{ top: number; cells: Cell[] }> = [];
+  for (const zone of zones) {
+    const middle = Math.round((inner.left + inner.right) / 2);
+    const halfPitch = (inner.right - inner.left) / 2;
+    const right = runCells(mask, width, { ...zone, left: middle, right: inner.right }, halfPitch, []);
+    const left = runCells(mask, width, { ...zone, left: inner.left, right: middle }, halfPitch, []);
+    groups.push({ top: zone.top, cells: [...right, ...left].map((cell) => ({ ...cell, note: true })) });
+  }
+  for (const cell of runCells(mask, width, inner, pitch, zones))
+    groups.push({ top: cell.top, cells: [cell] });
+  return groups.sort((a, b) => a.top - b.top).flatMap((group) => group.cells);
+}
+
+/**
+ * Double-line notes in a column: stretches of rows where the middle of the column is blank while ink
+ * lies on both sides, and every inked run down each side is shorter than half the column is wide
+ * (so 門, 北, 八, whose halves run the character's full height, are not taken for notes), with two or
+ * more rows down the right line.
+ */
+export function noteZones(mask: Uint8Array, width: number, inner: Box, pitch: number): Box[] {
+  const w = inner.right - inner.left;
+  const bandHalf = Math.max(1, Math.round(w * 0.03));
+  const middle = Math.round((inner.left + inner.right) / 2);
+  const rows = inner.bottom - inner.top;
+  const centre = new Uint8Array(rows);
+  const leftInk = new Uint8Array(rows);
+  const rightInk = new Uint8Array(rows);
+  for (let j = 0; j < rows; j++) {
+    const row = (inner.top + j) * width;
+    for (let i = inner.left; i < inner.right; i++) {
+      if (!mask[row + i]) continue;
+      if (Math.abs(i - middle) <= bandHalf) centre[j] = 1;
+      else if (i < middle) leftInk[j] = 1;
+      else rightInk[j] = 1;
+    }
+  }
+  // Candidate stretches: rows with nothing in the middle band. Where one begins or ends at a stroke
+  // through the middle, the rows up to the first blank row belong to that character (the legs under the
+  // top of 而, the bottom of 習), so the stretch starts and ends at a row blank across the column.
+  const inked = (j: number) => leftInk[j] === 1 || rightInk[j] === 1;
+  const zones: Box[] = [];
+  for (const [a, b] of runs(centre, (v) => v === 0)) {
+    let top = a;
+    let bottom = b;
+    if (a > 0) while (top < bottom && inked(top)) top++;
+    if (b < rows) while (bottom > top && inked(bottom - 1)) bottom--;
+    while (top < bottom && !inked(top)) top++;
+    while (bottom > top && !inked(bottom - 1)) bottom--;
+    if (bottom - top < pitch * 0.3) continue;
+    const side = (ink: Uint8Array) => {
+      const found = runs(ink.subarray(top, bottom), (v) => v === 1);
+      // Gaps of a pixel or two inside a character (strokes that do not quite touch) are not gaps.
+      const joined: Array<[number, number]> = [];
+      for (const run of found) {
+        const last = joined.at(-1);
+        if (last && run[0] - last[1] <= Math.max(1, pitch * 0.03)) last[1] = run[1];
+        else joined.push([run[0], run[1]]);
+      }
+      return joined;
+    };
+    const left = side(leftInk);
+    const right = side(rightInk);
+    // A single row of two small characters looks like one character split down the middle (非, 北):
+    // a note is taken from two rows on (three characters or more).
+    if (left.length === 0 || right.length < 2) continue;
+    const longest = Math.max(...[...left, ...right].map(([p, q]) => q - p));
+    if (longest > pitch * 0.5) continue;
+    zones.push({ left: inner.left, right: inner.right, top: inner.top + top, bottom: inner.top + bottom });
+  }
+  return zones;
+}
+
+/** Cells of main text: the y-runs of a region outside the given note zones. */
+function runCells(mask: Uint8Array, width: number, inner: Box, pitch: number, skip: Box[]): Cell[] {
   const { y } = profiles(mask, width, inner);
+  for (const zone of skip) y.fill(0, Math.max(0, zone.top - inner.top), Math.max(0, zone.bottom - inner.top));
   const minInk = Math.max(1, (inner.right - inner.left) * 0.02);
   let spans = runs(y, (v) => v >= minInk).map(([a, b]) => [a + inner.top, b + inner.top] as [number, number]);
   const size = Math.max(4, pitch * 0.92);
@@ -268,7 +355,7 @@ export function cellsOf(mask: Uint8Array, width: number, column: Box, pitch: num
     } else joined.push([span[0], span[1]]);
   }
   spans = joined.filter(([a, b]) => b - a >= Math.max(3, size * 0.12));
-  const cells: Box[] = [];
+  const cells: Cell[] = [];
   for (const [a, b] of spans) {
     const n = Math.max(1, Math.round((b - a) / size));
     for (let k = 0; k < n; k++) {
