@@ -71,7 +71,6 @@ test('full-text search in the reading room: simplified query, count, snippet, th
 }) => {
   const context = await browser.newContext({ extraHTTPHeaders: READING_ROOM_HEADERS });
   const page = await context.newPage();
-  await page.goto('/Login');
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
   await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
 
@@ -126,7 +125,6 @@ test('in-book search in the reading room: on the book page and in the reader, wi
 
   const context = await browser.newContext({ extraHTTPHeaders: READING_ROOM_HEADERS });
   const page = await context.newPage();
-  await page.goto('/Login');
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
   await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
   await page.goto(outside.url());
@@ -176,7 +174,6 @@ test('in-book search in the reading room: on the book page and in the reader, wi
 test('reader text pane: recognised text in columns, side by side with the image, copied in reading order', async ({
   page,
 }) => {
-  await page.goto('/Login');
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
   await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
   await page.goto('/SearchPage?title=論語');
@@ -221,7 +218,6 @@ test('proofreading on /OCRPage: correct one character, save a version, find the 
 }) => {
   const context = await browser.newContext({ extraHTTPHeaders: READING_ROOM_HEADERS });
   const page = await context.newPage();
-  await page.goto('/Login');
   await login(page, DEMO.catalogAdmin.loginName, DEMO.catalogAdmin.password);
   await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
   await page.goto('/SearchPage?title=大學');
