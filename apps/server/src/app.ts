@@ -24,6 +24,7 @@ import { catalogRoutes } from './routes/catalog/catalog.route.ts';
 import { searchRoutes } from './routes/search/search.route.ts';
 import { ocrRoutes } from './routes/ocr/ocr.route.ts';
 import { iiifRoutes } from './routes/iiif/iiif.route.ts';
+import { personalRoutes } from './routes/personal/personal.route.ts';
 
 export interface BuildAppOptions {
   /** Run jobs in this process (the default for `serve`). */
@@ -94,6 +95,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     terminalRoutes,
     catalogRoutes,
     searchRoutes,
+    personalRoutes,
     ocrRoutes,
     iiifRoutes,
   ])

@@ -19,6 +19,9 @@ import { FullTextService } from './services/full-text.service.ts';
 import { OcrService } from './services/ocr.service.ts';
 import { VerticalPageEngine, type OcrEngine } from './ocr/engine.ts';
 import { TerminalService } from './services/terminal.service.ts';
+import { PersonalService } from './services/personal.service.ts';
+import { ReservationService } from './services/reservation.service.ts';
+import { DownloadService } from './services/download.service.ts';
 import type { TextIndex } from './search/text-index.ts';
 import { SqliteTextIndex } from './search/text-index.sqlite.ts';
 import { PostgresTextIndex } from './search/text-index.postgres.ts';
@@ -64,6 +67,9 @@ export interface AppContext {
     fullText: FullTextService;
     ocr: OcrService;
     terminals: TerminalService;
+    personal: PersonalService;
+    reservations: ReservationService;
+    downloads: DownloadService;
   };
   textIndex: TextIndex;
   iiifImages: IiifImageService;
@@ -138,6 +144,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   );
   const profile = new ProfileService(repos.users, sms, storage);
   const queue = new JobQueue(repos.jobs);
+  const personal = new PersonalService(db, repos.catalog, catalog, clock);
   const context: AppContext = {
     config,
     database,
@@ -156,6 +163,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       fullText,
       ocr: new OcrService(db, repos.catalog, catalog, fullText),
       terminals: new TerminalService(db, clock),
+      personal,
+      reservations: new ReservationService(db, clock, async () => (await settings.get()).timeZone),
+      downloads: new DownloadService(config.dataDir, repos.catalog, catalog, personal, settings, clock),
     },
     textIndex,
     iiifImages: new IiifImageService(config.dataDir),

@@ -8,3 +8,4 @@ export * from './api/catalog.ts';
 export * from './api/ocr.ts';
 export * from './ocr-text.ts';
 export * from './api/search.ts';
+export * from './api/personal.ts';

@@ -26,6 +26,8 @@ export const CHANNELS = [
   'Print',
   'AdminPrint',
   'Appointment',
+  /** Staff with the reviewer permission: the reservation review queue (spec §4; not a spec channel). */
+  'AppointmentAudit',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
@@ -41,6 +43,7 @@ export const CHANNEL_LABELS: Record<Channel, string> = {
   Print: '我的打印',
   AdminPrint: '管理员打印',
   Appointment: '预约申请',
+  AppointmentAudit: '预约审核',
 };
 
 const READER_CHANNELS: Channel[] = [
@@ -60,8 +63,8 @@ const ROLE_CHANNELS: Record<Role, Channel[]> = {
   reader: READER_CHANNELS,
   printAdmin: [...READER_CHANNELS, 'AdminPrint'],
   catalogAdmin: READER_CHANNELS,
-  reviewer: READER_CHANNELS,
-  admin: [...READER_CHANNELS, 'AdminPrint'],
+  reviewer: [...READER_CHANNELS, 'AppointmentAudit'],
+  admin: [...READER_CHANNELS, 'AdminPrint', 'AppointmentAudit'],
 };
 
 /** Channels a set of roles opens, in menu order. */

@@ -8,6 +8,7 @@ import { migration0005 } from './migrations/0005-visible-books-index.ts';
 import { migration0006 } from './migrations/0006-search-covering-indexes.ts';
 import { migration0007 } from './migrations/0007-full-text.ts';
 import { migration0008 } from './migrations/0008-reading-room-terminals.ts';
+import { migration0009 } from './migrations/0009-personal-area.ts';
 
 /** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0006-search-covering-indexes': migration0006,
   '0007-full-text': migration0007,
   '0008-reading-room-terminals': migration0008,
+  '0009-personal-area': migration0009,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -178,6 +178,8 @@ export interface BookPrivilegesTable {
   starts_at: string;
   expires_at: string;
   created_at: string;
+  /** The approved reservation that granted it, if any. */
+  reservation_id: Generated<number | null>;
 }
 
 /** The recognised text of a page of a searchable book, in reading order (the full-text index's rows). */
@@ -216,7 +218,73 @@ export interface FootprintsTable {
   user_id: number;
   book_id: number;
   volume_id: number | null;
+  /** The page the reader last showed (the reader reports page turns). */
+  page_id: Generated<number | null>;
   created_at: string;
+}
+
+export interface CollectionsTable {
+  id: Generated<number>;
+  user_id: number;
+  book_id: number;
+  created_at: string;
+}
+
+export interface DownloadsTable {
+  id: Generated<number>;
+  user_id: number;
+  book_id: number;
+  volume_id: number;
+  page_id: number | null;
+  kind: 'image' | 'text' | 'pdf';
+  created_at: string;
+}
+
+export interface CommentsTable {
+  id: Generated<number>;
+  user_id: number;
+  book_id: number;
+  text: string;
+  hidden_at: string | null;
+  hidden_by: number | null;
+  created_at: string;
+}
+
+export interface NotesTable {
+  id: Generated<number>;
+  user_id: number;
+  book_id: number;
+  page_id: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  text: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReservationDurationsTable {
+  code: string;
+  label: string;
+  days: number;
+  sort: number;
+}
+
+export interface ReservationsTable {
+  id: Generated<number>;
+  user_id: number;
+  book_id: number;
+  call_number: string;
+  title: string;
+  duration_code: string;
+  reason: string;
+  status: number;
+  refuse_reason: string | null;
+  reviewer_id: number | null;
+  created_at: string;
+  updated_at: string;
+  expires_at: string | null;
 }
 
 export interface Database {
@@ -227,6 +295,12 @@ export interface Database {
   directories: DirectoriesTable;
   book_privileges: BookPrivilegesTable;
   footprints: FootprintsTable;
+  collections: CollectionsTable;
+  downloads: DownloadsTable;
+  comments: CommentsTable;
+  notes: NotesTable;
+  reservation_durations: ReservationDurationsTable;
+  reservations: ReservationsTable;
   page_texts: PageTextsTable;
   ocr_versions: OcrVersionsTable;
   reading_room_terminals: ReadingRoomTerminalsTable;

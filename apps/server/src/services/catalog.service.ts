@@ -175,6 +175,16 @@ export class CatalogService {
     };
   }
 
+  /** A page the viewer may read (DESIGN.md §7), with its book; throws the reader's refusal otherwise. */
+  async readablePage(pageId: number, viewer: Viewer): Promise<{ page: PageRow; book: BookRow }> {
+    const page = await this.catalog.findPage(pageId);
+    const book = page ? await this.catalog.findBook(page.book_id) : undefined;
+    if (!page || !book) throw NO_DATA();
+    const access = await this.access(book, await this.catalog.countVolumes(book.id), viewer);
+    if (!access.canRead) throw accessError(access);
+    return { page, book };
+  }
+
   /** The access decision for a book and viewer (DESIGN.md §7). */
   async access(book: BookRow | undefined, volumeCount: number, viewer: Viewer): Promise<Access> {
     const hasPrivilege =

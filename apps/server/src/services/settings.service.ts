@@ -9,6 +9,9 @@ const DEFAULTS: SiteSettings = {
   fundingNote: '',
   introduction: '',
   requireRealName: true,
+  timeZone: 'Asia/Shanghai',
+  downloadMaxSide: 2400,
+  downloadVolumePdf: true,
 };
 
 /** Site texts and switches: built-in defaults, then the environment, then what administrators saved. */

@@ -8,6 +8,24 @@ export const SiteSettings = z.object({
   fundingNote: z.string().describe('Footer funding note'),
   introduction: z.string().describe('Introduction of the collection on the home page'),
   requireRealName: z.boolean().describe('Whether registration asks for real name and ID card'),
+  timeZone: z
+    .string()
+    .refine((zone) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: zone });
+        return true;
+      } catch {
+        return false;
+      }
+    }, '时区无效')
+    .describe("The library's time zone (IANA name): same-day privileges end at its midnight"),
+  downloadMaxSide: z
+    .number()
+    .int()
+    .min(500)
+    .max(10000)
+    .describe('Longest side in pixels of a downloaded page image'),
+  downloadVolumePdf: z.boolean().describe('Whether readers may download a whole volume as a PDF'),
 });
 export type SiteSettings = z.infer<typeof SiteSettings>;
 
