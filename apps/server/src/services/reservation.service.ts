@@ -187,11 +187,7 @@ export class ReservationService {
         .returning('id')
         .executeTakeFirstOrThrow();
       if (sameDay) {
-        await tx
-          .updateTable('reservations')
-          .set({ expires_at: expires })
-          .where('id', '=', row.id)
-          .execute();
+        await tx.updateTable('reservations').set({ expires_at: expires }).where('id', '=', row.id).execute();
         await tx
           .insertInto('book_privileges')
           .values({
