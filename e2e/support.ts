@@ -136,10 +136,48 @@ export async function apiLogin(
   expect(response.ok(), await response.text()).toBe(true);
 }
 
+/** Solves a fresh captcha for an API call (as apiLogin does). */
+async function apiCaptcha(request: APIRequestContext): Promise<{ captchaId: string; captchaCode: string }> {
+  const captcha = (await (await request.get('/api/captcha')).json()) as { captchaId: string };
+  const hash = createHmac('sha256', E2E_SECRET)
+    .update(`captcha:${captcha.captchaId}:${CAPTCHA_ANSWER}`)
+    .digest('hex');
+  dbRun('update captchas set answer_hash = ? where id = ?', hash, captcha.captchaId);
+  return { captchaId: captcha.captchaId, captchaCode: CAPTCHA_ANSWER };
+}
+
+/** Registers a new reader through the API (set-up for tests whose subject is not registration). */
+export async function registerViaApi(
+  request: APIRequestContext,
+  password = 'Reader#2026',
+): Promise<{ loginName: string; phone: string; password: string }> {
+  const user = uniqueUser();
+  const sent = await request.post('/api/sms/send', {
+    data: { phone: user.phone, purpose: 'register', ...(await apiCaptcha(request)) },
+  });
+  expect(sent.ok(), await sent.text()).toBe(true);
+  const registered = await request.post('/api/auth/register', {
+    data: {
+      post: '国家图书馆',
+      realName: '李读者',
+      idCard: '11010519491231002X',
+      loginPassword: password,
+      email: 'reader@example.com',
+      address: '北京市',
+      loginName: user.loginName,
+      phone: user.phone,
+      phoneCode: await latestSmsCode(user.phone),
+    },
+  });
+  expect(registered.ok(), await registered.text()).toBe(true);
+  return { ...user, password };
+}
+
 /** Demo accounts created by the server on an empty database (README). */
 export const DEMO = {
   reader: { loginName: 'reader', password: 'Shuyuan#2026' },
   catalogAdmin: { loginName: 'catalogadmin', password: 'Bianmu#2026' },
+  reviewer: { loginName: 'reviewer', password: 'Shenhe#2026' },
 } as const;
 
 /** Headers that make the server see the request as coming from the reading room (see playwright.config.ts). */

@@ -36,6 +36,13 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     phone: '13800000003',
   },
   {
+    loginName: 'reviewer',
+    password: 'Shenhe#2026',
+    roles: ['reader', 'reviewer'],
+    nickName: '审核员',
+    phone: '13800000005',
+  },
+  {
     loginName: 'admin',
     password: 'Guanli#2026',
     roles: ['reader', 'admin'],

@@ -109,6 +109,8 @@ export const api = {
     request<T>(path, { ...options, method: 'PATCH', json }),
   put: <T>(path: string, json: unknown, options?: Omit<RequestOptions, 'method' | 'json'>) =>
     request<T>(path, { ...options, method: 'PUT', json }),
+  del: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'json' | 'form'>) =>
+    request<T>(path, { ...options, method: 'DELETE' }),
   upload: <T>(path: string, form: FormData, options?: Omit<RequestOptions, 'method' | 'json' | 'form'>) =>
     request<T>(path, { ...options, method: 'POST', form }),
 };

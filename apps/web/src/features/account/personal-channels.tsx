@@ -2,14 +2,32 @@ import type { ComponentType } from 'react';
 import { CHANNELS, type Channel } from '@guji/shared';
 import { ChangePasswordChannel } from './components/change-password-channel.tsx';
 import { ProfileChannel } from './components/profile-channel.tsx';
+import {
+  CollectionChannel,
+  CommentChannel,
+  DownloadChannel,
+  NotationChannel,
+  TrackChannel,
+  VipChannel,
+} from '../personal/channels/library-channels.tsx';
+import { AppointmentChannel } from '../personal/channels/appointment-channel.tsx';
+import { AppointmentAuditChannel } from '../personal/channels/appointment-audit-channel.tsx';
 
 /**
- * The personal-area channels this build implements. Later features add theirs here (Collection,
- * Download, Print, …); the side menu shows a channel only when it is here and the user may open it.
+ * The personal-area channels this build implements (Print and AdminPrint come with the print
+ * feature); the side menu shows a channel only when it is here and the user may open it.
  */
 export const CHANNEL_COMPONENTS: Partial<Record<Channel, ComponentType>> = {
   Infor: ProfileChannel,
   ChangePassword: ChangePasswordChannel,
+  Download: DownloadChannel,
+  Collection: CollectionChannel,
+  Comment: CommentChannel,
+  Notation: NotationChannel,
+  Track: TrackChannel,
+  Vip: VipChannel,
+  Appointment: AppointmentChannel,
+  AppointmentAudit: AppointmentAuditChannel,
 };
 
 export const IMPLEMENTED_CHANNELS: readonly Channel[] = CHANNELS.filter(

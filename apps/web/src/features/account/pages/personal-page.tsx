@@ -24,8 +24,8 @@ export function PersonalPage() {
 
   if (!user) return null;
   if (segment === undefined) {
-    // The spec opens Collection first; until that channel is built, the first permitted one opens.
-    const first = channels[0];
+    // The spec opens Collection first (every reader has it); otherwise the first permitted channel.
+    const first = channels.includes('Collection') ? 'Collection' : channels[0];
     return first ? <Navigate to={`/PersonalPage/${first}`} replace /> : <NotFoundPage />;
   }
   const Content = channel ? CHANNEL_COMPONENTS[channel] : undefined;

@@ -19,6 +19,8 @@ import { BookEditModal } from '../components/book-edit-modal.tsx';
 import { useBook, useDirectory, useVolumes } from '../queries.ts';
 import { InBookResults, InBookSearchBox } from '../components/in-book-search.tsx';
 import { useSession } from '../../account/queries.ts';
+import { CollectButton } from '../../personal/components/collect-button.tsx';
+import { BookComments } from '../../personal/components/book-comments.tsx';
 
 const noConvert = { [NO_CONVERT_ATTRIBUTE]: '' };
 
@@ -195,6 +197,8 @@ function BookDetailView({ book }: { book: BookDetail }) {
         </div>
       )}
 
+      <BookComments catalogId={book.catalogId} />
+
       {book.canEdit && <BookEditModal book={book} open={editing} onClose={() => setEditing(false)} />}
     </div>
   );
@@ -225,6 +229,7 @@ function BookHeader({ book, onEdit }: { book: BookDetail; onEdit: () => void }) 
               阅览室
             </Tag>
           )}
+          <CollectButton catalogId={book.catalogId} />
           {book.canEdit && (
             <Button icon={<EditOutlined aria-hidden />} onClick={onEdit}>
               编辑

@@ -28,6 +28,21 @@ export interface OpenSeadragonViewerProps {
   label: string;
   /** Boxes to frame on the page, in image pixels (the characters a search found). */
   highlights?: readonly OcrPoints[];
+  /** The reader's notes on this page, as rectangles in image pixels; a click opens one. */
+  notes?: readonly ViewerNote[];
+  onNoteOpen?: (id: number) => void;
+  /** While true, dragging draws a rectangle (panning is off) and `onDraw` receives it. */
+  drawing?: boolean;
+  onDraw?: (rect: { x: number; y: number; w: number; h: number }) => void;
+}
+
+export interface ViewerNote {
+  id: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  text: string;
 }
 
 /**
@@ -44,6 +59,10 @@ export function OpenSeadragonViewer({
   onOpenFailed,
   label,
   highlights,
+  notes,
+  onNoteOpen,
+  drawing = false,
+  onDraw,
 }: OpenSeadragonViewerProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<OpenSeadragon.Viewer | null>(null);
@@ -57,10 +76,14 @@ export function OpenSeadragonViewer({
   /** The last zoom reported or applied, so a report does not come back as a request. */
   const settledZoom = useRef<number | null>(null);
 
+  const onNoteOpenRef = useRef(onNoteOpen);
+  const onDrawRef = useRef(onDraw);
   useEffect(() => {
     zoomRef.current = zoomPercent;
     onZoomChangeRef.current = onZoomChange;
     onOpenFailedRef.current = onOpenFailed;
+    onNoteOpenRef.current = onNoteOpen;
+    onDrawRef.current = onDraw;
   });
 
   useEffect(() => {
@@ -173,7 +196,82 @@ export function OpenSeadragonViewer({
         ),
       });
     }
-  }, [highlights, opened]);
+    const trackers: OpenSeadragon.MouseTracker[] = [];
+    for (const note of notes ?? []) {
+      const element = document.createElement('button');
+      element.type = 'button';
+      element.className = 'osd-note';
+      element.setAttribute('aria-label', `批注：${note.text.slice(0, 40)}`);
+      element.title = note.text;
+      // OpenSeadragon takes the pointer events over its canvas; a tracker hands the click to the reader.
+      trackers.push(
+        new OpenSeadragon.MouseTracker({
+          element,
+          clickHandler: () => onNoteOpenRef.current?.(note.id),
+        }),
+      );
+      element.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter' || event.key === ' ') {
+          event.preventDefault();
+          onNoteOpenRef.current?.(note.id);
+        }
+      });
+      viewer.addOverlay({
+        element,
+        location: viewer.viewport.imageToViewportRectangle(note.x, note.y, note.w, note.h),
+      });
+    }
+    return () => {
+      for (const tracker of trackers) tracker.destroy();
+    };
+  }, [highlights, notes, opened]);
+
+  // Drawing a note's rectangle: panning off, a drag draws, the release reports it in image pixels.
+  useEffect(() => {
+    const viewer = viewerRef.current;
+    if (!viewer || !drawing) return;
+    viewer.setMouseNavEnabled(false);
+    const draft = document.createElement('div');
+    draft.className = 'osd-note-draft';
+    let start: OpenSeadragon.Point | null = null;
+    const toImage = (position: OpenSeadragon.Point) =>
+      viewer.viewport.viewerElementToImageCoordinates(position);
+    const rectOf = (a: OpenSeadragon.Point, b: OpenSeadragon.Point) => {
+      const size = viewer.world.getItemAt(0)?.getContentSize();
+      const maxX = size?.x ?? Number.POSITIVE_INFINITY;
+      const maxY = size?.y ?? Number.POSITIVE_INFINITY;
+      const x0 = Math.max(0, Math.min(a.x, b.x));
+      const y0 = Math.max(0, Math.min(a.y, b.y));
+      const x1 = Math.min(maxX, Math.max(a.x, b.x));
+      const y1 = Math.min(maxY, Math.max(a.y, b.y));
+      return { x: Math.round(x0), y: Math.round(y0), w: Math.round(x1 - x0), h: Math.round(y1 - y0) };
+    };
+    const tracker = new OpenSeadragon.MouseTracker({
+      element: viewer.canvas,
+      pressHandler: (event) => {
+        start = toImage(event.position);
+      },
+      dragHandler: (event) => {
+        if (!start) return;
+        const rect = rectOf(start, toImage(event.position));
+        const location = viewer.viewport.imageToViewportRectangle(rect.x, rect.y, rect.w, rect.h);
+        if (viewer.getOverlayById(draft)) viewer.updateOverlay(draft, location);
+        else viewer.addOverlay({ element: draft, location });
+      },
+      releaseHandler: (event) => {
+        if (!start) return;
+        const rect = rectOf(start, toImage(event.position));
+        start = null;
+        viewer.removeOverlay(draft);
+        if (rect.w >= 4 && rect.h >= 4) onDrawRef.current?.(rect);
+      },
+    });
+    return () => {
+      tracker.destroy();
+      viewer.removeOverlay(draft);
+      viewer.setMouseNavEnabled(true);
+    };
+  }, [drawing]);
 
   useEffect(() => {
     const viewer = viewerRef.current;
@@ -191,6 +289,7 @@ export function OpenSeadragonViewer({
       aria-label={label}
       data-drawn={drawn}
       data-highlights={highlights?.length ?? 0}
+      data-drawing={drawing}
       onContextMenu={(event) => event.preventDefault()}
     >
       <div ref={containerRef} className="osd-container" />

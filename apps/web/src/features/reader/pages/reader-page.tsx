@@ -40,6 +40,11 @@ import {
 } from '../reader-navigation.ts';
 import { readerRefusal, type ReaderRefusal } from '../reader-refusal.ts';
 import { parseReaderParams, readerPath } from '../reader-url.ts';
+import {
+  ReaderDownloadMenu,
+  useFootprintReport,
+  useReaderNotes,
+} from '../../personal/components/reader-tools.tsx';
 
 const DIRECTORY_ID = 'reader-directory';
 const noConvert = { [NO_CONVERT_ATTRIBUTE]: '' };
@@ -182,6 +187,11 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
     [mode],
   );
   const pageOcr = usePageOcr(mode !== 'image' && page && !loadingVolume ? page.imageId : null);
+  // The reader's own notes, downloads and footprint (a reader is always signed in: the server's rule).
+  const signedIn = Boolean(session?.user);
+  const shownImageId = page && !loadingVolume ? page.imageId : null;
+  const notes = useReaderNotes(shownImageId, signedIn);
+  useFootprintReport(shownImageId, signedIn);
 
   // The page shown or already asked for: keys pressed before the next render turn from there.
   const pageRef = useRef(pageNumber);
@@ -335,6 +345,9 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
           />
         )}
 
+        {notes.button}
+        {page && signedIn && <ReaderDownloadMenu imageId={page.imageId} fascicleId={volume.fascicleId} />}
+
         {canProofread && page && (
           <Link className="reader-proofread" to={`/OCRPage?imgid=${page.imageId}`}>
             校对文字
@@ -386,6 +399,10 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
                   key={mode === 'both' ? 'both' : 'image'}
                   tileSource={tileSource}
                   highlights={highlights}
+                  notes={notes.notes}
+                  onNoteOpen={notes.open}
+                  drawing={notes.drawing}
+                  onDraw={notes.onDraw}
                   zoomPercent={mode === 'both' ? zoom.both : zoom.image}
                   onZoomChange={setViewerZoom}
                   onOpenFailed={() => toast.error(MSG.serverException)}
@@ -421,6 +438,7 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
               />
             </div>
           )}
+          {notes.modal}
           {loadingVolume && (
             <div className="reader-stage-loading">
               <Spin description="正在加载…" />

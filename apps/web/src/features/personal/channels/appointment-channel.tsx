@@ -1,0 +1,193 @@
+import { useState } from 'react';
+import { AutoComplete, Button, Form, Input, Popconfirm, Select, Tag } from 'antd';
+import {
+  LONG_DURATION,
+  MSG,
+  PERSONAL_LIMITS,
+  RESERVATION_STATUS,
+  RESERVATION_STATUS_LABELS,
+  type Reservation,
+} from '@guji/shared';
+import { api, serverMessage } from '../../../api/client.ts';
+import { toast } from '../../../components/toast.ts';
+import { formatTime, PersonalList, usePageParam } from '../components/personal-list.tsx';
+import {
+  useApply,
+  useCallNumberLookup,
+  useDurations,
+  useMyReservations,
+  usePersonalMutation,
+} from '../queries.ts';
+
+interface ApplyFields {
+  callNumber: string;
+  title: string;
+  applyDays: string;
+  detailReason?: string;
+}
+
+const STATUS_COLOURS: Record<number, string> = {
+  0: 'default',
+  1: 'processing',
+  2: 'success',
+  4: 'error',
+  5: 'default',
+};
+
+export function StatusTag({ status }: { status: number }) {
+  return <Tag color={STATUS_COLOURS[status]}>{RESERVATION_STATUS_LABELS[status] ?? status}</Tag>;
+}
+
+const undecided = (r: Reservation) =>
+  r.auditStatus === RESERVATION_STATUS.unaudited || r.auditStatus === RESERVATION_STATUS.reviewing;
+
+/**
+ * 预约申请: apply for time-limited access to a book by call number (typing it looks up matching
+ * titles), duration from the dictionary, a reason required for the longer one; the list of one's
+ * applications with their status, the refusal reason, and withdraw while undecided.
+ */
+export function AppointmentChannel() {
+  const [form] = Form.useForm<ApplyFields>();
+  const callNumber = Form.useWatch('callNumber', form) ?? '';
+  const applyDays = Form.useWatch('applyDays', form);
+  const matches = useCallNumberLookup(callNumber);
+  const durations = useDurations();
+  const apply = useApply();
+  const [page, setPage] = usePageParam();
+  const list = useMyReservations(page);
+  const withdraw = usePersonalMutation((id: number) =>
+    api.post<Reservation>(`/api/me/reservations/${id}/withdraw`),
+  );
+  const [lastMessage, setLastMessage] = useState<string | null>(null);
+
+  const submit = (values: ApplyFields) =>
+    void apply
+      .mutateAsync({ ...values, detailReason: values.detailReason?.trim() ?? '' })
+      .then((result) => {
+        toast.success(result.message);
+        setLastMessage(result.message);
+        form.resetFields();
+        setPage(1);
+      })
+      .catch(() => undefined);
+
+  return (
+    <div className="appointment">
+      <Form<ApplyFields>
+        form={form}
+        layout="vertical"
+        className="appointment-form"
+        onFinish={submit}
+        requiredMark
+      >
+        <Form.Item
+          name="callNumber"
+          label="索书号"
+          rules={[{ required: true, whitespace: true, message: MSG.reservationCallNumberRequired }]}
+        >
+          <AutoComplete
+            options={(matches.data ?? []).map((m) => ({
+              value: m.callNumber,
+              label: `${m.callNumber} · ${m.title}`,
+              title: m.title,
+            }))}
+            onSelect={(_value, option: { title?: string }) => form.setFieldValue('title', option.title)}
+            placeholder="输入索书号，选择匹配的书目"
+            aria-label="索书号"
+          />
+        </Form.Item>
+        <Form.Item
+          name="title"
+          label="书名"
+          rules={[{ required: true, whitespace: true, message: MSG.reservationTitleRequired }]}
+        >
+          <Input placeholder="选择索书号后自动填入" maxLength={200} />
+        </Form.Item>
+        <Form.Item
+          name="applyDays"
+          label="借阅时长"
+          rules={[{ required: true, message: MSG.reservationDurationRequired }]}
+        >
+          <Select
+            placeholder="请选择"
+            aria-label="借阅时长"
+            options={(durations.data ?? []).map((d) => ({ value: d.code, label: d.label }))}
+          />
+        </Form.Item>
+        <Form.Item
+          name="detailReason"
+          label="详细原因"
+          dependencies={['applyDays']}
+          rules={[
+            {
+              required: applyDays === LONG_DURATION,
+              whitespace: true,
+              message: MSG.reservationReasonRequired,
+            },
+          ]}
+          extra={applyDays === LONG_DURATION ? '较长时长须经一个工作日审核' : '当日阅览自动审核通过'}
+        >
+          <Input.TextArea rows={3} maxLength={PERSONAL_LIMITS.reservationReasonMax} showCount />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" loading={apply.isPending}>
+          提交申请
+        </Button>
+        {lastMessage && (
+          <p className="appointment-result" role="status">
+            {lastMessage}
+          </p>
+        )}
+      </Form>
+
+      <h2 className="personal-subtitle">我的申请</h2>
+      <PersonalList
+        query={list}
+        label="我的申请"
+        empty="还没有预约申请。"
+        onPage={setPage}
+        rowKey={(r) => r.id}
+        row={(r) => (
+          <>
+            <div className="personal-book">
+              <div>
+                <span className="personal-book-title">{r.title}</span>
+                <div className="personal-book-meta">索书号 {r.callNumber}</div>
+              </div>
+            </div>
+            <div className="personal-detail">
+              {r.durationLabel}
+              {r.detailReason && `：${r.detailReason}`}
+            </div>
+            <div className="personal-status">
+              <StatusTag status={r.auditStatus} />
+              {r.auditStatus === RESERVATION_STATUS.refused && r.refuseReason && (
+                <span className="refuse-reason">拒绝原因：{r.refuseReason}</span>
+              )}
+              {r.auditStatus === RESERVATION_STATUS.passed && r.expiresAt && (
+                <span>有效期至 {formatTime(r.expiresAt)}</span>
+              )}
+            </div>
+            <span className="personal-time">申请于 {formatTime(r.applyTime)}</span>
+            <div className="personal-actions">
+              {undecided(r) && (
+                <Popconfirm
+                  title="撤回这条申请？"
+                  okText="撤回"
+                  cancelText="取消"
+                  onConfirm={() =>
+                    void withdraw.mutateAsync(r.id).then(
+                      () => toast.success(MSG.reservationWithdrawn),
+                      (error: unknown) => serverMessage(error),
+                    )
+                  }
+                >
+                  <Button>撤回</Button>
+                </Popconfirm>
+              )}
+            </div>
+          </>
+        )}
+      />
+    </div>
+  );
+}
