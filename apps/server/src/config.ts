@@ -32,6 +32,7 @@ const EnvSchema = z.object({
   SITE_FILING_NUMBER: z.string().optional(),
   SITE_FUNDING_NOTE: z.string().optional(),
   SITE_REQUIRE_REAL_NAME: z.enum(['true', 'false']).optional(),
+  SITE_TIME_ZONE: z.string().optional(),
   NODE_ENV: z.string().default('development'),
 });
 
@@ -67,6 +68,7 @@ export interface Config {
     filingNumber?: string;
     fundingNote?: string;
     requireRealName?: boolean;
+    timeZone?: string;
   };
   production: boolean;
 }
@@ -95,6 +97,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.SITE_FILING_NUMBER) site.filingNumber = e.SITE_FILING_NUMBER;
   if (e.SITE_FUNDING_NOTE) site.fundingNote = e.SITE_FUNDING_NOTE;
   if (e.SITE_REQUIRE_REAL_NAME) site.requireRealName = e.SITE_REQUIRE_REAL_NAME === 'true';
+  if (e.SITE_TIME_ZONE) site.timeZone = e.SITE_TIME_ZONE;
   const trust = e.TRUST_PROXY;
   return {
     port: e.PORT,

@@ -5,12 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { DIALECTS } from '../../../test/helpers.ts';
 import { endOfLocalDay } from '../../services/reservation.service.ts';
 
 /** Outside the reading room (the test config's reading room is loopback). */
 const OUTSIDE = '203.0.113.9';
 
-describe('personal area over HTTP', () => {
+describe.each(DIALECTS)('personal area over HTTP (%s)', (dialect) => {
   let h: HttpHarness;
   let alice: string;
   let bob: string;
@@ -30,7 +31,7 @@ describe('personal area over HTTP', () => {
   });
 
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite');
+    h = await createHttpHarness(dialect);
     await h.register({ loginName: 'alice', phone: '13400000101' });
     await h.register({ loginName: 'bobby', phone: '13400000102' });
     alice = (await h.login('alice', GOOD_PASSWORD)).cookie;
