@@ -25,6 +25,7 @@ import { searchRoutes } from './routes/search/search.route.ts';
 import { ocrRoutes } from './routes/ocr/ocr.route.ts';
 import { iiifRoutes } from './routes/iiif/iiif.route.ts';
 import { personalRoutes } from './routes/personal/personal.route.ts';
+import { printRoutes } from './routes/print/print.route.ts';
 
 export interface BuildAppOptions {
   /** Run jobs in this process (the default for `serve`). */
@@ -96,6 +97,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     catalogRoutes,
     searchRoutes,
     personalRoutes,
+    printRoutes,
     ocrRoutes,
     iiifRoutes,
   ])

@@ -11,6 +11,8 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   SESSION_SECRET: z.string().optional(),
+  PAYMENT_SANDBOX_SECRET: z.string().optional(),
+  PRINT_NOTIFY_WEBHOOK_URL: z.string().url().optional(),
   SESSION_TTL_HOURS: z.coerce
     .number()
     .positive()
@@ -43,6 +45,10 @@ export interface Config {
   database: { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
   /** Secret for signing; when unset a random one is generated and kept in DATA_DIR. */
   sessionSecret: string | undefined;
+  /** Signs the sandbox payment provider's notices (default: derived from the session secret). */
+  paymentSandboxSecret: string | undefined;
+  /** Where print administrators are also told of paid orders (an enterprise messaging robot). */
+  printNotifyWebhookUrl: string | undefined;
   sessionTtlMs: number;
   cookieSecure: 'true' | 'false' | 'auto';
   readingRoomCidrs: string[];
@@ -105,6 +111,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     database,
     sessionSecret: e.SESSION_SECRET,
+    paymentSandboxSecret: e.PAYMENT_SANDBOX_SECRET,
+    printNotifyWebhookUrl: e.PRINT_NOTIFY_WEBHOOK_URL,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     cookieSecure: e.COOKIE_SECURE,
     readingRoomCidrs: e.READING_ROOM_CIDRS.split(',')

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -22,6 +23,8 @@ import { TerminalService } from './services/terminal.service.ts';
 import { PersonalService } from './services/personal.service.ts';
 import { ReservationService } from './services/reservation.service.ts';
 import { DownloadService } from './services/download.service.ts';
+import { PrintService, WebhookNotifier } from './services/print.service.ts';
+import { SandboxPaymentProvider } from './services/payment.ts';
 import type { TextIndex } from './search/text-index.ts';
 import { SqliteTextIndex } from './search/text-index.sqlite.ts';
 import { PostgresTextIndex } from './search/text-index.postgres.ts';
@@ -70,6 +73,7 @@ export interface AppContext {
     personal: PersonalService;
     reservations: ReservationService;
     downloads: DownloadService;
+    print: PrintService;
   };
   textIndex: TextIndex;
   iiifImages: IiifImageService;
@@ -145,6 +149,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const profile = new ProfileService(repos.users, sms, storage);
   const queue = new JobQueue(repos.jobs);
   const personal = new PersonalService(db, repos.catalog, catalog, clock);
+  const downloads = new DownloadService(config.dataDir, repos.catalog, catalog, personal, settings, clock);
   const context: AppContext = {
     config,
     database,
@@ -165,7 +170,22 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       terminals: new TerminalService(db, clock),
       personal,
       reservations: new ReservationService(db, clock, async () => (await settings.get()).timeZone),
-      downloads: new DownloadService(config.dataDir, repos.catalog, catalog, personal, settings, clock),
+      downloads,
+      print: new PrintService(
+        db,
+        repos.catalog,
+        catalog,
+        downloads,
+        settings,
+        new SandboxPaymentProvider(
+          config.paymentSandboxSecret ?? createHmac('sha256', secret).update('payment-sandbox').digest('hex'),
+        ),
+        config.printNotifyWebhookUrl
+          ? [new WebhookNotifier(config.printNotifyWebhookUrl, (message) => console.warn(message))]
+          : [],
+        config.dataDir,
+        clock,
+      ),
     },
     textIndex,
     iiifImages: new IiifImageService(config.dataDir),

@@ -9,3 +9,4 @@ export * from './api/ocr.ts';
 export * from './ocr-text.ts';
 export * from './api/search.ts';
 export * from './api/personal.ts';
+export * from './api/print.ts';

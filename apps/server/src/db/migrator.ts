@@ -9,6 +9,7 @@ import { migration0006 } from './migrations/0006-search-covering-indexes.ts';
 import { migration0007 } from './migrations/0007-full-text.ts';
 import { migration0008 } from './migrations/0008-reading-room-terminals.ts';
 import { migration0009 } from './migrations/0009-personal-area.ts';
+import { migration0010 } from './migrations/0010-print-orders.ts';
 
 /** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0007-full-text': migration0007,
   '0008-reading-room-terminals': migration0008,
   '0009-personal-area': migration0009,
+  '0010-print-orders': migration0010,
 };
 
 class StaticProvider implements MigrationProvider {

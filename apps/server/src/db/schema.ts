@@ -287,6 +287,83 @@ export interface ReservationsTable {
   expires_at: string | null;
 }
 
+export interface PrintPricesTable {
+  paper_size: string;
+  label: string;
+  price_fen: number;
+  sort: number;
+}
+
+export interface PrintOrdersTable {
+  id: Generated<number>;
+  order_num: string;
+  user_id: number;
+  extract: number;
+  payment: number;
+  is_invoice: number;
+  invoice_title: string | null;
+  consignee: string | null;
+  consignee_phone: string | null;
+  delivery_address: string | null;
+  total_fen: number;
+  pay_status: number;
+  paid_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PrintItemsTable {
+  id: Generated<number>;
+  user_id: number;
+  book_id: number;
+  volume_id: number;
+  page_id: number;
+  directory_name: string | null;
+  paper_size: string;
+  amount_fen: number;
+  order_id: number | null;
+  pay_status: number;
+  print_status: number;
+  express_number: string | null;
+  created_at: string;
+}
+
+export interface PaymentsTable {
+  id: Generated<number>;
+  order_id: number;
+  provider: string;
+  trade_no: string;
+  amount_fen: number;
+  status: string;
+  created_at: string;
+  paid_at: string | null;
+}
+
+export interface PaymentNoticesTable {
+  notice_id: string;
+  trade_no: string;
+  body: string;
+  received_at: string;
+}
+
+export interface PrintLogTable {
+  id: Generated<number>;
+  order_id: number | null;
+  action: string;
+  item_ids: string;
+  detail: string | null;
+  actor_id: number | null;
+  created_at: string;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  audience: string;
+  text: string;
+  link: string | null;
+  created_at: string;
+}
+
 export interface Database {
   classifications: ClassificationsTable;
   books: BooksTable;
@@ -301,6 +378,13 @@ export interface Database {
   notes: NotesTable;
   reservation_durations: ReservationDurationsTable;
   reservations: ReservationsTable;
+  print_prices: PrintPricesTable;
+  print_orders: PrintOrdersTable;
+  print_items: PrintItemsTable;
+  payments: PaymentsTable;
+  payment_notices: PaymentNoticesTable;
+  print_log: PrintLogTable;
+  notifications: NotificationsTable;
   page_texts: PageTextsTable;
   ocr_versions: OcrVersionsTable;
   reading_room_terminals: ReadingRoomTerminalsTable;

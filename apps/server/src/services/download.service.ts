@@ -106,7 +106,7 @@ export class DownloadService {
   }
 
   /** The page no larger than `maxSide`, with a band at its foot carrying `line`, as JPEG. */
-  private async stampedJpeg(page: PageRow, maxSide: number, line: string): Promise<Buffer> {
+  async stampedJpeg(page: PageRow, maxSide: number, line: string): Promise<Buffer> {
     const image = sharp(path.join(this.dataDir, page.master_key), { limitInputPixels: false })
       .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' });
@@ -126,7 +126,12 @@ export class DownloadService {
  * A line of text as SVG outlines (from the demo typeface, so no system font is needed), centred in a
  * band; characters the typeface lacks are skipped.
  */
-async function lineSvg(text: string, width: number, height: number, fontSize: number): Promise<string> {
+export async function lineSvg(
+  text: string,
+  width: number,
+  height: number,
+  fontSize: number,
+): Promise<string> {
   const glyphs = await loadGlyphs(text);
   const chars = [...text].filter((ch) => ch === ' ' || glyphs.has(ch));
   const advances = chars.map((ch) => (ch === ' ' ? 0.3 : glyphs.advance(ch)) * fontSize);
@@ -144,5 +149,40 @@ async function lineSvg(text: string, width: number, height: number, fontSize: nu
     `<rect width="${width}" height="${height}" fill="#ffffff"/>` +
     `<line x1="0" y1="0.5" x2="${width}" y2="0.5" stroke="#999999"/>` +
     `<g fill="#333333">${paths.join('')}</g></svg>`
+  );
+}
+
+/**
+ * Lines of text as SVG outlines on a white sheet (a print order's cover sheet), left-aligned from a
+ * margin; lines past the sheet's foot are left out.
+ */
+export async function sheetSvg(
+  lines: string[],
+  width: number,
+  height: number,
+  fontSize: number,
+): Promise<string> {
+  const glyphs = await loadGlyphs(lines.join(''));
+  const margin = Math.round(width * 0.08);
+  const pitch = Math.round(fontSize * 1.6);
+  const paths: string[] = [];
+  lines.forEach((line, i) => {
+    const baseline = margin + fontSize + i * pitch;
+    if (baseline > height - margin) return;
+    let x = margin;
+    for (const ch of line) {
+      if (ch === ' ') {
+        x += fontSize * 0.3;
+        continue;
+      }
+      if (!glyphs.has(ch)) continue;
+      const d = glyphs.pathData(ch, x, baseline, i === 0 ? fontSize * 1.3 : fontSize);
+      if (d) paths.push(`<path d="${d}"/>`);
+      x += glyphs.advance(ch) * (i === 0 ? fontSize * 1.3 : fontSize);
+    }
+  });
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+    `<rect width="${width}" height="${height}" fill="#ffffff"/><g fill="#000000">${paths.join('')}</g></svg>`
   );
 }

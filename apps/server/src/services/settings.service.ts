@@ -12,6 +12,7 @@ const DEFAULTS: SiteSettings = {
   timeZone: 'Asia/Shanghai',
   downloadMaxSide: 2400,
   downloadVolumePdf: true,
+  printPostEnabled: false,
 };
 
 /** Site texts and switches: built-in defaults, then the environment, then what administrators saved. */

@@ -26,6 +26,7 @@ export const SiteSettings = z.object({
     .max(10000)
     .describe('Longest side in pixels of a downloaded page image'),
   downloadVolumePdf: z.boolean().describe('Whether readers may download a whole volume as a PDF'),
+  printPostEnabled: z.boolean().describe('Whether print orders may be posted (otherwise self-pickup only)'),
 });
 export type SiteSettings = z.infer<typeof SiteSettings>;
 
