@@ -48,6 +48,15 @@ const ReaderPage = lazy(() => loadReaderPage().then((m) => ({ default: m.ReaderP
 const MobileSuccessPage = lazy(() =>
   import('./features/payment/pages/mobile-success-page.tsx').then((m) => ({ default: m.MobileSuccessPage })),
 );
+const SandboxPayPage = lazy(() =>
+  import('./features/print/pages/sandbox-pay-page.tsx').then((m) => ({ default: m.SandboxPayPage })),
+);
+const PaymentSucceededPage = lazy(() =>
+  import('./features/print/pages/order-page.tsx').then((m) => ({ default: m.PaymentSucceededPage })),
+);
+const OrderPage = lazy(() =>
+  import('./features/print/pages/order-page.tsx').then((m) => ({ default: m.OrderPage })),
+);
 const MobileErrorPage = lazy(() =>
   import('./features/payment/pages/mobile-error-page.tsx').then((m) => ({ default: m.MobileErrorPage })),
 );
@@ -82,6 +91,7 @@ function AppRoutes() {
         <Routes>
           <Route path="/MobileSuccess" element={<MobileSuccessPage />} />
           <Route path="/MobileError" element={<MobileErrorPage />} />
+          <Route path="/SandboxPay/:tradeNo" element={<SandboxPayPage />} />
           <Route element={<SiteLayout header={false} />}>
             <Route path="/Login" element={<LoginPage />} />
             <Route path="/Register" element={<RegisterPage />} />
@@ -110,6 +120,22 @@ function AppRoutes() {
               element={
                 <RequireLogin>
                   <PersonalPage />
+                </RequireLogin>
+              }
+            />
+            <Route
+              path="/PaymentSucceeded"
+              element={
+                <RequireLogin>
+                  <PaymentSucceededPage />
+                </RequireLogin>
+              }
+            />
+            <Route
+              path="/Order/:orderNum"
+              element={
+                <RequireLogin>
+                  <OrderPage />
                 </RequireLogin>
               }
             />

@@ -12,10 +12,12 @@ import {
 } from '../personal/channels/library-channels.tsx';
 import { AppointmentChannel } from '../personal/channels/appointment-channel.tsx';
 import { AppointmentAuditChannel } from '../personal/channels/appointment-audit-channel.tsx';
+import { PrintChannel } from '../print/components/print-channel.tsx';
+import { AdminPrintChannel } from '../print/components/admin-print-channel.tsx';
 
 /**
- * The personal-area channels this build implements (Print and AdminPrint come with the print
- * feature); the side menu shows a channel only when it is here and the user may open it.
+ * The personal-area channels; the side menu shows a channel only when it is here and the user may
+ * open it.
  */
 export const CHANNEL_COMPONENTS: Partial<Record<Channel, ComponentType>> = {
   Infor: ProfileChannel,
@@ -26,6 +28,8 @@ export const CHANNEL_COMPONENTS: Partial<Record<Channel, ComponentType>> = {
   Notation: NotationChannel,
   Track: TrackChannel,
   Vip: VipChannel,
+  Print: PrintChannel,
+  AdminPrint: AdminPrintChannel,
   Appointment: AppointmentChannel,
   AppointmentAudit: AppointmentAuditChannel,
 };

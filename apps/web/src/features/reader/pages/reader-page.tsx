@@ -45,6 +45,7 @@ import {
   useFootprintReport,
   useReaderNotes,
 } from '../../personal/components/reader-tools.tsx';
+import { AddToPrint } from '../../print/components/add-to-print.tsx';
 
 const DIRECTORY_ID = 'reader-directory';
 const noConvert = { [NO_CONVERT_ATTRIBUTE]: '' };
@@ -347,6 +348,14 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
 
         {notes.button}
         {page && signedIn && <ReaderDownloadMenu imageId={page.imageId} fascicleId={volume.fascicleId} />}
+        {page && signedIn && (
+          <AddToPrint
+            imageId={page.imageId}
+            fascicleId={volume.fascicleId}
+            pageNumber={pageNumber}
+            total={total}
+          />
+        )}
 
         {canProofread && page && (
           <Link className="reader-proofread" to={`/OCRPage?imgid=${page.imageId}`}>

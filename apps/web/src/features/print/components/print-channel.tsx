@@ -1,0 +1,316 @@
+import { useEffect, useState } from 'react';
+import { Button, Checkbox, Form, Input, Modal, Popconfirm, Radio, Result, Table, Tabs } from 'antd';
+import { useNavigate } from 'react-router';
+import {
+  CASH_NOTE_DELAY_MS,
+  isValidPhone,
+  MSG,
+  yuan,
+  type PrintItem,
+  type PrintOrder,
+  type ScanPayment,
+} from '@guji/shared';
+import { useSiteSettings } from '../../../api/site.ts';
+import { toast } from '../../../components/toast.ts';
+import { formatTime, usePageParam } from '../../personal/components/personal-list.tsx';
+import { useCheckout, useDeletePrintItems, usePayStatus, usePrintItems, useStartScan } from '../queries.ts';
+import { extractLabel, money, paymentLabel, PayTag, PrintItemCell, PrintTag } from './print-item-cells.tsx';
+
+interface CheckoutFields {
+  extract: 0 | 1;
+  payment?: 0 | 1;
+  isInvoice: boolean;
+  invoiceTitle?: string;
+  consignee?: string;
+  consigneePhonenum?: string;
+  deliveryAddress?: string;
+}
+
+/**
+ * 我的打印 (/PersonalPage/Print): 'all prints' (6 a page, newest first, pay and print status) and
+ * 'to pay' (unpaid items: delete, or select and check out: pickup, payment, invoice; scan-to-pay shows
+ * the QR code and waits for the payment, cash shows the desk note).
+ */
+export function PrintChannel() {
+  const [tab, setTab] = useState<'all' | 'unpaid'>('unpaid');
+  return (
+    <Tabs
+      activeKey={tab}
+      onChange={(key) => setTab(key as 'all' | 'unpaid')}
+      items={[
+        { key: 'all', label: '全部打印', children: <AllPrints /> },
+        { key: 'unpaid', label: '待支付', children: <ToPay /> },
+      ]}
+    />
+  );
+}
+
+function AllPrints() {
+  const [page, setPage] = usePageParam();
+  const query = usePrintItems('all', page);
+  return (
+    <Table<PrintItem>
+      rowKey="id"
+      loading={query.isPending}
+      dataSource={query.data?.records ?? []}
+      locale={{ emptyText: '还没有打印记录。在阅读器中点「加入打印」即可选择页面。' }}
+      pagination={{
+        current: page,
+        pageSize: query.data?.pageSize ?? 6,
+        total: query.data?.total ?? 0,
+        showSizeChanger: false,
+        showTotal: (total) => `共 ${total} 条`,
+        onChange: setPage,
+      }}
+      columns={[
+        { title: '页面', key: 'item', render: (_, item) => <PrintItemCell item={item} /> },
+        { title: '金额', dataIndex: 'amountFen', render: (fen: number) => money(fen) },
+        { title: '订单号', dataIndex: 'orderNum', render: (n: string | null) => n ?? '未结算' },
+        { title: '支付', key: 'pay', render: (_, item) => <PayTag status={item.payStatus} /> },
+        { title: '打印', key: 'print', render: (_, item) => <PrintTag status={item.printStatus} /> },
+        { title: '快递单号', dataIndex: 'expressNumber', render: (n: string | null) => n ?? '' },
+        { title: '加入时间', dataIndex: 'createTime', render: (t: string) => formatTime(t) },
+      ]}
+    />
+  );
+}
+
+function ToPay() {
+  const query = usePrintItems('unpaid', 1);
+  const remove = useDeletePrintItems();
+  const checkout = useCheckout();
+  const site = useSiteSettings().data;
+  const [selected, setSelected] = useState<number[]>([]);
+  const [form] = Form.useForm<CheckoutFields>();
+  const extract = Form.useWatch('extract', form) ?? 0;
+  const isInvoice = Form.useWatch('isInvoice', form) ?? false;
+  const [order, setOrder] = useState<PrintOrder | null>(null);
+  const items = query.data?.records ?? [];
+  const total = items.filter((i) => selected.includes(i.id)).reduce((sum, i) => sum + i.amountFen, 0);
+
+  const submit = (values: CheckoutFields) => {
+    if (selected.length === 0) {
+      toast.warning(MSG.checkoutSelectOne);
+      return;
+    }
+    void checkout
+      .mutateAsync({
+        itemIds: selected,
+        extract: values.extract,
+        ...(values.extract === 0 ? { payment: values.payment } : {}),
+        isInvoice: values.isInvoice ? 1 : 0,
+        ...(values.isInvoice ? { invoiceTitle: values.invoiceTitle } : {}),
+        ...(values.extract === 1
+          ? {
+              consignee: values.consignee,
+              consigneePhonenum: values.consigneePhonenum,
+              deliveryAddress: values.deliveryAddress,
+            }
+          : {}),
+      })
+      .then(
+        (created) => {
+          toast.success(MSG.orderSaved);
+          setSelected([]);
+          setOrder(created);
+        },
+        () => undefined,
+      );
+  };
+
+  return (
+    <div className="to-pay">
+      <Table<PrintItem>
+        rowKey="id"
+        loading={query.isPending}
+        dataSource={items}
+        locale={{ emptyText: '没有待支付的项目。' }}
+        pagination={false}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
+        columns={[
+          { title: '页面', key: 'item', render: (_, item) => <PrintItemCell item={item} /> },
+          { title: '纸张', dataIndex: 'paperSize' },
+          { title: '金额', dataIndex: 'amountFen', render: (fen: number) => money(fen) },
+          { title: '订单号', dataIndex: 'orderNum', render: (n: string | null) => n ?? '未结算' },
+        ]}
+      />
+      <div className="to-pay-bar">
+        <span>
+          已选 {selected.length} 项，合计 <strong>{money(total)}</strong>
+        </span>
+        <Popconfirm
+          title="删除所选项目？"
+          okText="删除"
+          cancelText="取消"
+          disabled={selected.length === 0}
+          onConfirm={() =>
+            void remove.mutateAsync(selected).then(
+              () => {
+                toast.success(MSG.deleteSuccess);
+                setSelected([]);
+              },
+              () => undefined,
+            )
+          }
+        >
+          <Button disabled={selected.length === 0}>删除所选</Button>
+        </Popconfirm>
+      </div>
+
+      {items.length > 0 && (
+        <Form<CheckoutFields>
+          form={form}
+          layout="vertical"
+          className="checkout-form"
+          initialValues={{ extract: 0, isInvoice: false }}
+          onFinish={submit}
+        >
+          <h2 className="personal-subtitle">结算</h2>
+          <Form.Item
+            name="extract"
+            label="取件方式"
+            rules={[{ required: true, message: MSG.checkoutExtractRequired }]}
+          >
+            <Radio.Group
+              options={[
+                { value: 0, label: '到馆自取' },
+                ...(site?.printPostEnabled ? [{ value: 1, label: '邮寄（扫码支付）' }] : []),
+              ]}
+            />
+          </Form.Item>
+          {extract === 0 ? (
+            <Form.Item
+              name="payment"
+              label="支付方式"
+              rules={[{ required: true, message: MSG.checkoutPaymentRequired }]}
+            >
+              <Radio.Group
+                options={[
+                  { value: 0, label: '现金（到馆付款）' },
+                  { value: 1, label: '扫码支付' },
+                ]}
+              />
+            </Form.Item>
+          ) : (
+            <>
+              <Form.Item
+                name="consignee"
+                label="收件人"
+                rules={[{ required: true, whitespace: true, message: MSG.checkoutConsigneeRequired }]}
+              >
+                <Input maxLength={50} />
+              </Form.Item>
+              <Form.Item
+                name="consigneePhonenum"
+                label="收件人手机号"
+                rules={[
+                  { required: true, message: MSG.checkoutPhoneRequired },
+                  {
+                    validator: (_, value: string | undefined) =>
+                      !value || isValidPhone(value)
+                        ? Promise.resolve()
+                        : Promise.reject(new Error(MSG.phoneInvalid)),
+                  },
+                ]}
+              >
+                <Input maxLength={11} inputMode="numeric" />
+              </Form.Item>
+              <Form.Item
+                name="deliveryAddress"
+                label="收件地址"
+                rules={[{ required: true, whitespace: true, message: MSG.checkoutAddressRequired }]}
+              >
+                <Input maxLength={200} />
+              </Form.Item>
+            </>
+          )}
+          <Form.Item name="isInvoice" valuePropName="checked">
+            <Checkbox>开具发票</Checkbox>
+          </Form.Item>
+          {isInvoice && (
+            <Form.Item
+              name="invoiceTitle"
+              label="发票抬头"
+              rules={[{ required: true, whitespace: true, message: MSG.checkoutInvoiceTitleRequired }]}
+            >
+              <Input maxLength={100} />
+            </Form.Item>
+          )}
+          <Button
+            type="primary"
+            loading={checkout.isPending}
+            onClick={() => {
+              // Spec §5: the selection is checked first.
+              if (selected.length === 0) toast.warning(MSG.checkoutSelectOne);
+              else form.submit();
+            }}
+          >
+            结算（{money(total)}）
+          </Button>
+        </Form>
+      )}
+      {order && <OrderPayment order={order} onClose={() => setOrder(null)} />}
+    </div>
+  );
+}
+
+/** After checkout: the QR code and the 2 s poll for a scan order, the desk note for a cash order. */
+function OrderPayment({ order, onClose }: { order: PrintOrder; onClose: () => void }) {
+  const navigate = useNavigate();
+  const scan = useStartScan();
+  const [payment, setPayment] = useState<ScanPayment | null>(null);
+  const [cashNote, setCashNote] = useState(false);
+  const isScan = order.payment === 1;
+  const status = usePayStatus(isScan && payment ? order.orderNum : null);
+
+  useEffect(() => {
+    if (isScan) {
+      scan.mutateAsync(order.orderNum).then(setPayment, () => undefined);
+      return;
+    }
+    const timer = window.setTimeout(() => setCashNote(true), CASH_NOTE_DELAY_MS);
+    return () => window.clearTimeout(timer);
+    // Once per order.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [order.orderNum]);
+
+  useEffect(() => {
+    if (status.data?.data === 'paid') void navigate(`/PaymentSucceeded?orderNum=${order.orderNum}`);
+  }, [status.data, navigate, order.orderNum]);
+
+  return (
+    <Modal
+      open
+      title={`订单 ${order.orderNum}`}
+      onCancel={onClose}
+      footer={[
+        <Button key="order" onClick={() => void navigate(`/Order/${order.orderNum}`)}>
+          查看订单
+        </Button>,
+        <Button key="close" type="primary" onClick={onClose}>
+          关闭
+        </Button>,
+      ]}
+    >
+      <p>
+        共 {order.totalPage} 页，{extractLabel(order.extract)}，{paymentLabel(order.payment)}，合计 ¥
+        {yuan(order.totalFen)}
+      </p>
+      {isScan ? (
+        payment ? (
+          <div className="scan-pay">
+            <img src={payment.qrCode} alt="扫码支付二维码" width={220} height={220} />
+            <p role="status">请用手机扫描二维码完成支付，支付完成后本页自动跳转…</p>
+            <a href={payment.payUrl} target="_blank" rel="noreferrer" className="scan-pay-link">
+              在手机上打开支付页面
+            </a>
+          </div>
+        ) : (
+          <p>正在生成支付二维码…</p>
+        )
+      ) : (
+        cashNote && <Result status="info" title={MSG.cashNote} />
+      )}
+    </Modal>
+  );
+}

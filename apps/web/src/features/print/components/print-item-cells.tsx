@@ -1,0 +1,50 @@
+import { Tag } from 'antd';
+import { Link } from 'react-router';
+import {
+  EXTRACT_LABELS,
+  PAY_STATUS_LABELS,
+  PAYMENT_LABELS,
+  PRINT_STATUS_LABELS,
+  yuan,
+  type PrintItem,
+} from '@guji/shared';
+import { readerPath } from '../../reader/reader-url.ts';
+
+/** Thumbnail, title (to the page in the reader), call number, volume, page and directory of an item. */
+export function PrintItemCell({ item }: { item: PrintItem }) {
+  return (
+    <div className="print-item">
+      <img
+        src={item.filePath}
+        alt={`《${item.title}》第 ${item.pageNumber} 页`}
+        width={56}
+        height={56}
+        loading="lazy"
+      />
+      <div>
+        <Link
+          to={readerPath({ catalogId: item.catalogId, imageId: item.imageId })}
+          className="personal-book-title"
+        >
+          {item.title}
+        </Link>
+        <div className="personal-book-meta">
+          {item.callNumber ?? ''} {item.volumeName} 第 {item.pageNumber} 页
+          {item.name ? ` · ${item.name}` : ''}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function PayTag({ status }: { status: number }) {
+  return <Tag color={status === 1 ? 'success' : 'warning'}>{PAY_STATUS_LABELS[status]}</Tag>;
+}
+
+export function PrintTag({ status }: { status: number }) {
+  return <Tag color={status === 1 ? 'blue' : 'default'}>{PRINT_STATUS_LABELS[status]}</Tag>;
+}
+
+export const money = (fen: number) => `¥${yuan(fen)}`;
+export const paymentLabel = (payment: number | null) => (payment === null ? '—' : PAYMENT_LABELS[payment]);
+export const extractLabel = (extract: number | null) => (extract === null ? '—' : EXTRACT_LABELS[extract]);

@@ -1,0 +1,252 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { PDFDocument } from 'pdf-lib';
+import { MSG } from '@guji/shared';
+import { apiLogin, DEMO, expectAccessible, expectToast, login, registerViaApi } from './support.ts';
+
+/** Opens a demo book in the reader as a signed-in reader. */
+async function openReader(page: Page, title: string, shown: string): Promise<void> {
+  await page.goto(`/SearchPage?title=${encodeURIComponent(title)}`);
+  await page.getByRole('link', { name: shown }).first().click();
+  await page.getByRole('button', { name: '阅读本册' }).click();
+  await expect(page.getByRole('region', { name: '第 1 页图像' })).toHaveAttribute('data-drawn', 'true');
+}
+
+async function addThisPage(page: Page): Promise<void> {
+  await page.getByRole('button', { name: '加入打印' }).click();
+  await page.getByRole('menuitem', { name: '本页' }).click();
+  await expectToast(page, MSG.printAdded);
+}
+
+async function addRange(page: Page, from: number, to: number): Promise<void> {
+  await page.getByRole('button', { name: '加入打印' }).click();
+  await page.getByRole('menuitem', { name: '页码范围…' }).click();
+  const dialog = page.getByRole('dialog', { name: '按页码范围加入打印' });
+  await dialog.getByLabel('起始页').fill(String(from));
+  await dialog.getByLabel('结束页').fill(String(to));
+  await dialog.getByRole('button', { name: /加\s*入/ }).click();
+  await expectToast(page, `${MSG.printAdded}（${to - from + 1} 页）`);
+}
+
+async function toPay(page: Page): Promise<void> {
+  await page.goto('/PersonalPage/Print');
+  await page.getByRole('tab', { name: '待支付' }).click();
+}
+
+/** Selects every row of the to-pay table. */
+async function selectAll(page: Page): Promise<void> {
+  await page.locator('.to-pay thead .ant-checkbox-input').check();
+}
+
+async function deskPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext();
+  const desk = await context.newPage();
+  await login(desk, 'printadmin', 'Yinshua#2026');
+  await expect(desk).toHaveURL(/\/($|\?)/);
+  await desk.goto('/PersonalPage/AdminPrint');
+  return desk;
+}
+
+/** Expands an order on the desk and selects all of its items. */
+async function openOrder(desk: Page, orderNum: string) {
+  const row = desk.getByRole('row').filter({ hasText: orderNum });
+  await row.getByRole('button', { name: /展开行|Expand row/ }).click();
+  const group = desk.getByRole('group', { name: `订单 ${orderNum} 的项目` });
+  await group.locator('thead .ant-checkbox-input').check();
+  return group;
+}
+
+test('scan to pay: pages chosen in the reader, the sandbox page paid on a phone, the desk prints a PDF', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const user = await registerViaApi(request);
+  await login(page, user.loginName, user.password);
+  await expect(page).toHaveURL(/\/($|\?)/);
+  await openReader(page, '論語', '论语');
+  await addThisPage(page);
+  await addRange(page, 2, 3);
+
+  await toPay(page);
+  await expect(page.getByRole('row')).toHaveCount(4); // header + 3 pages
+  await expectAccessible(page);
+  // Spec §5: at least one item; a payment mode for self-pickup; an invoice title when an invoice is asked for.
+  await page.getByRole('button', { name: /结算/ }).click();
+  await expectToast(page, MSG.checkoutSelectOne);
+  await selectAll(page);
+  await expect(page.getByText('已选 3 项，合计 ¥4.50')).toBeVisible();
+  await page.getByRole('button', { name: /结算/ }).click();
+  await expect(page.getByText(MSG.checkoutPaymentRequired)).toBeVisible();
+  await page.getByLabel('扫码支付').check();
+  await page.getByLabel('开具发票').check();
+  await page.getByRole('button', { name: /结算/ }).click();
+  await expect(page.getByText(MSG.checkoutInvoiceTitleRequired)).toBeVisible();
+  await page.getByLabel('发票抬头').fill('北京大学图书馆');
+  await page.screenshot({ path: 'test-results/tour-20-checkout.png', fullPage: true });
+  await page.getByRole('button', { name: /结算/ }).click();
+  await expectToast(page, MSG.orderSaved);
+
+  const dialog = page.getByRole('dialog');
+  const qr = dialog.getByRole('img', { name: '扫码支付二维码' });
+  await expect(qr).toBeVisible();
+  const title = (await dialog.locator('.ant-modal-title').textContent()) ?? '';
+  const orderNum = /P\d{20}/.exec(title)![0];
+  await page.screenshot({ path: 'test-results/tour-21-scan.png' });
+  const payUrl = (await dialog.getByRole('link', { name: '在手机上打开支付页面' }).getAttribute('href'))!;
+
+  // The phone: a mobile-sized page opens the link the QR code carries and pays.
+  const phoneContext = await browser.newContext({ viewport: { width: 375, height: 700 }, isMobile: true });
+  const phone = await phoneContext.newPage();
+  await phone.goto(payUrl);
+  await expect(phone.getByText('¥4.50')).toBeVisible();
+  await expect(phone.locator('header')).toHaveCount(0);
+  await phone.screenshot({ path: 'test-results/tour-22-sandbox-pay.png' });
+  await phone.getByRole('button', { name: '确认支付' }).click();
+  await expect(phone).toHaveURL(/\/MobileSuccess\?pay_result=1$/);
+  await expect(phone.getByRole('heading', { name: MSG.paySuccess })).toBeVisible();
+  await phoneContext.close();
+
+  // The desktop page notices within a poll or two.
+  await expect(page).toHaveURL(new RegExp(`/PaymentSucceeded\\?orderNum=${orderNum}$`), { timeout: 6000 });
+  await expect(page.getByRole('heading', { name: MSG.paySuccess })).toBeVisible();
+  await expect(page.getByText('¥4.50（3 页）')).toBeVisible();
+  await page.screenshot({ path: 'test-results/tour-23-paid.png', fullPage: true });
+
+  // The print desk sees the notice, prints, and downloads a PDF of a cover sheet and three pages.
+  const desk = await deskPage(browser);
+  await expect(desk.getByRole('region', { name: '支付通知' }).getByText(orderNum)).toBeVisible();
+  const group = await openOrder(desk, orderNum);
+  await group.getByRole('button', { name: '确认付款' }).click();
+  await expectToast(desk, MSG.adminConfirmPaid);
+  await group.locator('thead .ant-checkbox-input').check();
+  await group.getByRole('button', { name: '标记已打印' }).click();
+  await expectToast(desk, MSG.printedDone);
+  const downloading = desk.waitForEvent('download');
+  await group.getByRole('link', { name: '下载打印文件（PDF）' }).click();
+  const download = await downloading;
+  const pdf = await PDFDocument.load(
+    await (await import('node:fs/promises')).readFile((await download.path())!),
+  );
+  expect(pdf.getPageCount()).toBe(4);
+  await group.locator('thead .ant-checkbox-input').check();
+  await group.getByLabel('快递单号').fill('SF100');
+  await group.getByRole('button', { name: '保存快递单号' }).click();
+  await expectToast(desk, MSG.adminExpressPickup);
+  await desk.screenshot({ path: 'test-results/tour-24-desk.png', fullPage: true });
+  await desk.context().close();
+});
+
+test('cash at the desk, and a posted order printed and given a courier number', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const user = await registerViaApi(request);
+  await login(page, user.loginName, user.password);
+  await expect(page).toHaveURL(/\/($|\?)/);
+  await openReader(page, '大學', '大学');
+  await addThisPage(page);
+
+  // Cash: the note appears after the order is saved.
+  await toPay(page);
+  await selectAll(page);
+  await page.getByLabel('现金（到馆付款）').check();
+  await page.getByRole('button', { name: /结算/ }).click();
+  await expect(page.getByText(MSG.cashNote)).toBeVisible();
+  const cashNum = /P\d{20}/.exec(
+    (await page.getByRole('dialog').locator('.ant-modal-title').textContent()) ?? '',
+  )![0];
+  await page
+    .getByRole('dialog')
+    .locator('.ant-modal-footer')
+    .getByRole('button', { name: /关\s*闭/ })
+    .click();
+
+  const desk = await deskPage(browser);
+  let group = await openOrder(desk, cashNum);
+  await group.getByRole('button', { name: '标记已打印' }).click();
+  await expectToast(desk, MSG.adminPrintUnpaid);
+  await group.getByRole('button', { name: '确认付款' }).click();
+  await expectToast(desk, MSG.paymentConfirmed);
+  await page.goto(`/Order/${cashNum}`);
+  await expect(page.getByText('已支付')).toBeVisible();
+
+  // Post, once the site allows it: consignee, phone and address required; paid by scan.
+  const admin = await (
+    await import('@playwright/test')
+  ).request.newContext({ baseURL: new URL(page.url()).origin });
+  await apiLogin(admin, 'admin', 'Guanli#2026');
+  expect((await admin.put('/api/admin/site', { data: { printPostEnabled: true } })).ok()).toBe(true);
+  await openReader(page, '大學', '大学');
+  await addThisPage(page);
+  await toPay(page);
+  await selectAll(page);
+  await page.getByLabel('邮寄（扫码支付）').check();
+  await page.getByRole('button', { name: /结算/ }).click();
+  await expect(page.getByText(MSG.checkoutConsigneeRequired, { exact: true })).toBeVisible();
+  await expect(page.getByText(MSG.checkoutPhoneRequired)).toBeVisible();
+  await expect(page.getByText(MSG.checkoutAddressRequired)).toBeVisible();
+  await page.getByLabel('收件人', { exact: true }).fill('李读者');
+  await page.getByLabel('收件人手机号').fill('13912345678');
+  await page.getByLabel('收件地址').fill('北京市海淀区中关村大街1号');
+  await page.getByRole('button', { name: /结算/ }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('img', { name: '扫码支付二维码' })).toBeVisible();
+  const postNum = /P\d{20}/.exec((await dialog.locator('.ant-modal-title').textContent()) ?? '')![0];
+  const payUrl = (await dialog.getByRole('link', { name: '在手机上打开支付页面' }).getAttribute('href'))!;
+  const phone = await (await browser.newContext({ viewport: { width: 375, height: 700 } })).newPage();
+  await phone.goto(payUrl);
+  await phone.getByRole('button', { name: '确认支付' }).click();
+  await expect(phone).toHaveURL(/pay_result=1$/);
+  await expect(page).toHaveURL(/\/PaymentSucceeded\?orderNum=/, { timeout: 6000 });
+
+  await desk.reload();
+  group = await openOrder(desk, postNum);
+  await group.getByLabel('快递单号').fill('SF200');
+  await group.getByRole('button', { name: '保存快递单号' }).click();
+  await expectToast(desk, MSG.adminExpressUnprinted);
+  await group.getByRole('button', { name: '标记已打印' }).click();
+  await expectToast(desk, MSG.printedDone);
+  await group.locator('thead .ant-checkbox-input').check();
+  await group.getByLabel('快递单号').fill('');
+  await group.getByRole('button', { name: '保存快递单号' }).click();
+  await expectToast(desk, MSG.adminExpressEmpty);
+  await group.getByLabel('快递单号').fill('SF1234567890');
+  await group.getByRole('button', { name: '保存快递单号' }).click();
+  await expectToast(desk, MSG.expressSaved);
+  await group.locator('thead .ant-checkbox-input').check();
+  await group.getByLabel('快递单号').fill('SF0');
+  await group.getByRole('button', { name: '保存快递单号' }).click();
+  await expectToast(desk, MSG.adminExpressExists);
+  await group.locator('thead .ant-checkbox-input').uncheck();
+  await group.getByRole('button', { name: '确认付款' }).click();
+  await expectToast(desk, '请至少选择一项');
+
+  await page.goto(`/Order/${postNum}`);
+  await expect(page.getByText('SF1234567890')).toBeVisible();
+  expect((await admin.put('/api/admin/site', { data: { printPostEnabled: false } })).ok()).toBe(true);
+  await admin.dispose();
+});
+
+test('my prints in traditional characters and a narrow window; a reader cannot open the print desk', async ({
+  page,
+  request,
+}) => {
+  const user = await registerViaApi(request);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await login(page, user.loginName, user.password);
+  await expect(page).toHaveURL(/\/($|\?)/);
+  await page.goto('/PersonalPage/AdminPrint');
+  await expect(page.getByRole('heading', { name: '管理员打印' })).toHaveCount(0);
+  await page.getByRole('button', { name: '繁體中文' }).click();
+  await page.goto('/PersonalPage/Print');
+  await expect(page.getByRole('heading', { name: '我的打印', level: 1 })).toBeVisible();
+  await expect(page.getByText('沒有待支付的項目')).toBeVisible({ timeout: 3000 });
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: 'test-results/mobile-print-traditional.png', fullPage: true });
+  await page.evaluate(() => localStorage.setItem('language', 's'));
+  expect(DEMO.reader.loginName).toBe('reader');
+});
