@@ -125,7 +125,7 @@ test('scan to pay: pages chosen in the reader, the sandbox page paid on a phone,
   await group.getByRole('link', { name: '下载打印文件（PDF）' }).click();
   const download = await downloading;
   const pdf = await PDFDocument.load(
-    await (await import('node:fs/promises')).readFile((await download.path())!),
+    await (await import('node:fs/promises')).readFile(await download.path()),
   );
   expect(pdf.getPageCount()).toBe(4);
   await group.locator('thead .ant-checkbox-input').check();
