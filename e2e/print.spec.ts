@@ -250,3 +250,21 @@ test('my prints in traditional characters and a narrow window; a reader cannot o
   await page.evaluate(() => localStorage.setItem('language', 's'));
   expect(DEMO.reader.loginName).toBe('reader');
 });
+
+test('an administrator sets the price per page on the print desk', async ({ page }) => {
+  await login(page, 'admin', 'Guanli#2026');
+  await expect(page).toHaveURL(/\/($|\?)/);
+  await page.goto('/PersonalPage/AdminPrint');
+  const prices = page.getByRole('region', { name: '价格设置' });
+  await expect(prices.getByLabel('第 1 行纸张')).toHaveValue('A4');
+  await prices.getByLabel('第 1 行每页价格').fill('2.00');
+  await prices.getByRole('button', { name: '保存价格' }).click();
+  await expectToast(page, '价格已保存');
+  const saved = (await (await page.request.get('/api/print/prices')).json()) as Array<{ priceFen: number }>;
+  expect(saved[0]!.priceFen).toBe(200);
+  await page.screenshot({ path: 'test-results/tour-25-prices.png', fullPage: true });
+  // Back to the demo's price, for the other tests of the run.
+  await prices.getByLabel('第 1 行每页价格').fill('1.50');
+  await prices.getByRole('button', { name: '保存价格' }).click();
+  await expectToast(page, '价格已保存');
+});

@@ -91,6 +91,35 @@ describe.each(DIALECTS)('print orders over HTTP (%s)', (dialect) => {
     });
   });
 
+  it('prices are the administrators’ to set; added items keep the amount they were added with', async () => {
+    const body = { prices: [{ paperSize: 'A4', label: 'A4 单面', priceFen: 200 }] };
+    expect(
+      (await h.request({ method: 'PUT', url: '/api/admin/print/prices', cookie: desk, body })).statusCode,
+    ).toBe(403);
+    await h.context.services.auth.upsertAccount({
+      loginName: 'boss',
+      password: GOOD_PASSWORD,
+      roles: ['admin'],
+    });
+    const admin = (await h.login('boss', GOOD_PASSWORD)).cookie;
+    const before = (await unpaid(alice)).map((i) => i.amountFen);
+    expect(
+      (await h.request({ method: 'PUT', url: '/api/admin/print/prices', cookie: admin, body })).json(),
+    ).toEqual(body.prices);
+    expect((await unpaid(alice)).map((i) => i.amountFen)).toEqual(before);
+    await h.request({
+      method: 'PUT',
+      url: '/api/admin/print/prices',
+      cookie: admin,
+      body: {
+        prices: [
+          { paperSize: 'A4', label: 'A4 单面', priceFen: 150 },
+          { paperSize: 'A3', label: 'A3 单面', priceFen: 300 },
+        ],
+      },
+    });
+  });
+
   it('checkout rules and messages of spec §5', async () => {
     const a = as(alice);
     const [item] = await unpaid(alice);

@@ -1,7 +1,10 @@
 import { useState } from 'react';
 import { Button, Form, Input, Select, Space, Table } from 'antd';
 import type { AdminPrintSummary, PrintItem } from '@guji/shared';
+import { hasRole } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
+import { useSession } from '../../account/queries.ts';
+import { PriceSettings } from './price-settings.tsx';
 import { formatTime, usePageParam } from '../../personal/components/personal-list.tsx';
 import {
   useDeskAction,
@@ -23,9 +26,11 @@ export function AdminPrintChannel() {
   const summary = useDeskSummary(filters, page);
   const notices = useNotifications();
   const [form] = Form.useForm<DeskFilters>();
+  const roles = useSession().data?.user?.roles ?? [];
 
   return (
     <div className="admin-print">
+      {hasRole(roles, 'admin') && <PriceSettings />}
       {(notices.data ?? []).length > 0 && (
         <section className="print-notices" aria-label="支付通知">
           <h2 className="personal-subtitle">支付通知</h2>
