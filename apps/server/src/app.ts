@@ -26,6 +26,7 @@ import { ocrRoutes } from './routes/ocr/ocr.route.ts';
 import { iiifRoutes } from './routes/iiif/iiif.route.ts';
 import { personalRoutes } from './routes/personal/personal.route.ts';
 import { printRoutes } from './routes/print/print.route.ts';
+import { ownRoutes } from './routes/own/own.route.ts';
 
 export interface BuildAppOptions {
   /** Run jobs in this process (the default for `serve`). */
@@ -98,6 +99,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     searchRoutes,
     personalRoutes,
     printRoutes,
+    ownRoutes,
     ocrRoutes,
     iiifRoutes,
   ])

@@ -24,6 +24,7 @@ import { PersonalService } from './services/personal.service.ts';
 import { ReservationService } from './services/reservation.service.ts';
 import { DownloadService } from './services/download.service.ts';
 import { PrintService, WebhookNotifier } from './services/print.service.ts';
+import { OwnBookService } from './services/own-book.service.ts';
 import { SandboxPaymentProvider } from './services/payment.ts';
 import type { TextIndex } from './search/text-index.ts';
 import { SqliteTextIndex } from './search/text-index.sqlite.ts';
@@ -74,6 +75,7 @@ export interface AppContext {
     reservations: ReservationService;
     downloads: DownloadService;
     print: PrintService;
+    ownBooks: OwnBookService;
   };
   textIndex: TextIndex;
   iiifImages: IiifImageService;
@@ -149,6 +151,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const profile = new ProfileService(repos.users, sms, storage);
   const queue = new JobQueue(repos.jobs);
   const personal = new PersonalService(db, repos.catalog, catalog, clock);
+  const ingest = new IngestService(db, repos.catalog, queue, config.dataDir, fullText, config.ocrOnIngest);
   const downloads = new DownloadService(config.dataDir, repos.catalog, catalog, personal, settings, clock);
   const context: AppContext = {
     config,
@@ -164,13 +167,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       auth,
       profile,
       catalog,
-      ingest: new IngestService(db, repos.catalog, queue, config.dataDir, fullText, config.ocrOnIngest),
+      ingest,
       fullText,
       ocr: new OcrService(db, repos.catalog, catalog, fullText),
       terminals: new TerminalService(db, clock),
       personal,
       reservations: new ReservationService(db, clock, async () => (await settings.get()).timeZone),
       downloads,
+      ownBooks: new OwnBookService(db, repos.catalog, ingest, fullText, clock),
       print: new PrintService(
         db,
         repos.catalog,

@@ -10,3 +10,4 @@ export * from './ocr-text.ts';
 export * from './api/search.ts';
 export * from './api/personal.ts';
 export * from './api/print.ts';
+export * from './api/own-books.ts';

@@ -10,6 +10,7 @@ import { migration0007 } from './migrations/0007-full-text.ts';
 import { migration0008 } from './migrations/0008-reading-room-terminals.ts';
 import { migration0009 } from './migrations/0009-personal-area.ts';
 import { migration0010 } from './migrations/0010-print-orders.ts';
+import { migration0011 } from './migrations/0011-own-books.ts';
 
 /** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0008-reading-room-terminals': migration0008,
   '0009-personal-area': migration0009,
   '0010-print-orders': migration0010,
+  '0011-own-books': migration0011,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -131,6 +131,9 @@ export interface BooksTable {
   actual_volume: number | null;
   book_number: number | null;
   view_count: Generated<number>;
+  /** Why the last review refused an own book. */
+  refuse_reason: Generated<string | null>;
+  submitted_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

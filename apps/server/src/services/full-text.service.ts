@@ -33,6 +33,11 @@ export class FullTextService {
   ) {}
 
   /** Puts a book's pages with OCR text into the index when it is searchable, and takes them out otherwise. */
+  /** Takes a book out of the index (deleted, or no longer public). */
+  async removeBook(bookId: number, tx: DbOrTx = this.db): Promise<void> {
+    await this.index.removeBook(bookId, tx);
+  }
+
   async indexBook(bookId: number, tx: DbOrTx = this.db): Promise<number> {
     await this.index.removeBook(bookId, tx);
     const book = await this.catalog.findBook(bookId, tx);

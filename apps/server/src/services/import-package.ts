@@ -12,11 +12,17 @@ import type { IngestBook, IngestDirectoryEntry, IngestService } from './ingest.s
  */
 
 export const IMAGE_EXTENSIONS = ['.jpg', '.jpeg', '.png', '.tif', '.tiff'];
-export const ZIP_LIMITS = {
+export interface ZipLimits {
+  maxEntries: number;
+  maxTotalBytes: number;
+  maxEntryBytes: number;
+}
+/** Limits of a staff import package. */
+export const ZIP_LIMITS: ZipLimits = {
   maxEntries: 5000,
   maxTotalBytes: 4 * 1024 ** 3,
   maxEntryBytes: 300 * 1024 ** 2,
-} as const;
+};
 
 interface DirectoryInput {
   name: string;
@@ -246,7 +252,7 @@ export class FolderSource implements ImageSource {
 export class ZipSource implements ImageSource {
   private constructor(private readonly files: Map<string, Buffer>) {}
 
-  static async open(data: Buffer, where = 'zip'): Promise<ZipSource> {
+  static async open(data: Buffer, where = 'zip', limits: ZipLimits = ZIP_LIMITS): Promise<ZipSource> {
     const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
       yauzl.fromBuffer(
         data,
@@ -276,14 +282,16 @@ export class ZipSource implements ImageSource {
       zip.on('entry', (entry: yauzl.Entry) => {
         try {
           assertInside(entry.fileName, where);
-          if (++count > ZIP_LIMITS.maxEntries)
-            throw badRequest('IMPORT_ZIP', `${where}：文件数超过 ${ZIP_LIMITS.maxEntries}`);
+          if (++count > limits.maxEntries)
+            throw badRequest('IMPORT_ZIP', `${where}：文件数超过 ${limits.maxEntries}`);
+          // A symbolic link (Unix mode in the upper half of the external attributes) points anywhere.
+          if (((entry.externalFileAttributes >>> 16) & 0o170000) === 0o120000)
+            throw badRequest('IMPORT_UNSAFE_PATH', `${where}：${entry.fileName} 是符号链接，已拒绝`);
           if (entry.fileName.endsWith('/') || entry.fileName.startsWith('__MACOSX/')) return zip.readEntry();
-          if (entry.uncompressedSize > ZIP_LIMITS.maxEntryBytes)
+          if (entry.uncompressedSize > limits.maxEntryBytes)
             throw badRequest('IMPORT_ZIP', `${where}：${entry.fileName} 过大`);
           total += entry.uncompressedSize;
-          if (total > ZIP_LIMITS.maxTotalBytes)
-            throw badRequest('IMPORT_ZIP', `${where}：解压后总大小超过上限`);
+          if (total > limits.maxTotalBytes) throw badRequest('IMPORT_ZIP', `${where}：解压后总大小超过上限`);
         } catch (error) {
           return fail(error);
         }
@@ -301,6 +309,16 @@ export class ZipSource implements ImageSource {
       zip.readEntry();
     });
     return new ZipSource(files);
+  }
+
+  /** Every image in the zip (any folder), in natural order of the whole path. */
+  allImages(): string[] {
+    return [...this.files.keys()].filter(isImage).sort(naturalOrder);
+  }
+
+  /** Files that are not images (named in the refusal of an own-book upload). */
+  others(): string[] {
+    return [...this.files.keys()].filter((name) => !isImage(name));
   }
 
   list(folder: string): Promise<string[]> {

@@ -183,6 +183,66 @@ export class IngestService {
     }
   }
 
+  /**
+   * Adds pages at the end of an existing volume (an own book's zip upload): every page is checked
+   * first, so one bad file changes nothing; then masters, rows, pyramid jobs and (when configured) OCR.
+   */
+  async appendPages(volumeId: number, pages: IngestPage[]): Promise<number[]> {
+    const volume = await this.catalog.findVolume(volumeId);
+    if (!volume) throw badRequest('INGEST_VOLUME', '卷册不存在');
+    if (pages.length === 0) throw badRequest('INGEST_EMPTY_VOLUME', `${volume.name}：没有页面图像`);
+    const checked = await Promise.all(pages.map((page) => checkPage(page)));
+    const stamp = Date.now().toString(36);
+    const written: string[] = [];
+    try {
+      const keys = pages.map(
+        (_, i) =>
+          `masters/own-${volume.book_id}-${volumeId}-${stamp}/${String(i + 1).padStart(4, '0')}.${EXTENSIONS[checked[i]!.kind]}`,
+      );
+      for (const [i, page] of pages.entries()) {
+        await fs.mkdir(path.dirname(path.join(this.dataDir, keys[i]!)), { recursive: true });
+        await fs.writeFile(path.join(this.dataDir, keys[i]!), page.data);
+        written.push(keys[i]!);
+      }
+      const ids = await this.db.transaction().execute(async (tx) => {
+        const last = await tx
+          .selectFrom('pages')
+          .select((eb) => eb.fn.max('seq').as('seq'))
+          .where('volume_id', '=', volumeId)
+          .executeTakeFirst();
+        const start = Number(last?.seq ?? 0);
+        const created: number[] = [];
+        for (const [i, page] of pages.entries()) {
+          created.push(
+            await this.catalog.createPage(
+              {
+                volumeId,
+                bookId: volume.book_id,
+                seq: start + i + 1,
+                name: page.name,
+                width: checked[i]!.width,
+                height: checked[i]!.height,
+                masterKey: keys[i]!,
+                ocrJson: null,
+              },
+              tx,
+            ),
+          );
+        }
+        return created;
+      });
+      for (const pageId of ids) {
+        await this.queue.enqueue('images.pyramid', { pageId }, { dedupeKey: `pyramid:${pageId}` });
+        if (this.ocrOnIngest)
+          await this.queue.enqueue('ocr.page', { pageId }, { dedupeKey: `ocr:${pageId}` });
+      }
+      return ids;
+    } catch (error) {
+      await Promise.all(written.map((key) => fs.rm(path.join(this.dataDir, key), { force: true })));
+      throw error;
+    }
+  }
+
   /** Deletes master and pyramid folders of a replaced book that the new import does not use. */
   private async removeOldFiles(oldBookId: number, keep: string[]): Promise<void> {
     await fs.rm(path.join(this.dataDir, 'pyramids', String(oldBookId)), { recursive: true, force: true });

@@ -1,0 +1,267 @@
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ErrorBody,
+  MSG,
+  OkBody,
+  OwnBook,
+  OwnBookRequest,
+  OwnVolumeRequest,
+  paged,
+  RefuseRequest,
+  SubmitBooksRequest,
+  Volume,
+  ZipUploadResult,
+} from '@guji/shared';
+import { badRequest } from '../../errors.ts';
+import { requireRole, requireUser } from '../../http/session.ts';
+import { OWN_ZIP_LIMITS } from '../../services/own-book.service.ts';
+import type { RouteModule } from '../types.ts';
+
+const errors = {
+  400: ErrorBody,
+  401: ErrorBody,
+  403: ErrorBody,
+  404: ErrorBody,
+  409: ErrorBody,
+  413: ErrorBody,
+};
+const IdParams = z.object({ id: z.coerce.number().int().positive() });
+
+/**
+ * Own books (issue 7): a user's books and volumes, volume pages from a zip, submission, and the
+ * reviewers' decision. The owner's calls only ever touch the owner's books.
+ */
+export const ownRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const own = context.services.ownBooks;
+
+  r.get(
+    '/api/own/books',
+    {
+      schema: {
+        tags: ['own books'],
+        summary: 'My books: 5 on the first page, then 6 (spec queryConsumerCatalogList)',
+        querystring: z.object({ pageNum: z.coerce.number().int().min(1).default(1) }),
+        response: { 200: paged(OwnBook), ...errors },
+      },
+    },
+    (request) => own.list(requireUser(request).id, request.query.pageNum),
+  );
+  r.get(
+    '/api/own/books/:id',
+    {
+      schema: {
+        tags: ['own books'],
+        summary: 'One of my books',
+        params: IdParams,
+        response: { 200: OwnBook, ...errors },
+      },
+    },
+    (request) => own.get(requireUser(request).id, request.params.id),
+  );
+  r.post(
+    '/api/own/books',
+    {
+      schema: {
+        tags: ['own books'],
+        summary: 'Add a book (spec saveCatalog)',
+        body: OwnBookRequest,
+        response: { 200: OwnBook, ...errors },
+      },
+    },
+    (request) => own.create(requireUser(request).id, request.body),
+  );
+  r.put(
+    '/api/own/books/:id',
+    {
+      schema: {
+        tags: ['own books'],
+        summary: 'Edit a book (spec updateCatalog)',
+        params: IdParams,
+        body: OwnBookRequest,
+        response: { 200: OwnBook, ...errors },
+      },
+    },
+    (request) => own.update(requireUser(request).id, request.params.id, request.body),
+  );
+  r.delete(
+    '/api/own/books/:id',
+    {
+      schema: {
+        tags: ['own books'],
+        summary: 'Delete a book of mine (spec deleteCatalog)',
+        params: IdParams,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      await own.remove(requireUser(request).id, request.params.id);
+      return { ok: true as const, message: MSG.deleteSuccess };
+    },
+  );
+  r.post(
+    '/api/own/books/submit',
+    {
+      schema: {
+        tags: ['own books'],
+        summary: 'Submit books for publication (spec publishCataImage)',
+        body: SubmitBooksRequest,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      await own.submit(requireUser(request).id, request.body.ids);
+      return { ok: true as const, message: MSG.ownSubmitted };
+    },
+  );
+
+  r.get(
+    '/api/own/books/:id/volumes',
+    {
+      schema: {
+        tags: ['own books'],
+        summary: "My book's volumes",
+        params: IdParams,
+        response: { 200: z.array(Volume), ...errors },
+      },
+    },
+    (request) => own.volumes(requireUser(request).id, request.params.id),
+  );
+  r.post(
+    '/api/own/books/:id/volumes',
+    {
+      schema: {
+        tags: ['own books'],
+        summary: 'Add a volume (spec saveFascicle)',
+        params: IdParams,
+        body: OwnVolumeRequest,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      await own.addVolume(requireUser(request).id, request.params.id, request.body);
+      return { ok: true as const, message: MSG.ownVolumeAdded };
+    },
+  );
+  r.put(
+    '/api/own/volumes/:id',
+    {
+      schema: {
+        tags: ['own books'],
+        summary: 'Edit a volume (spec updateFascicle)',
+        params: IdParams,
+        body: OwnVolumeRequest,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      await own.updateVolume(requireUser(request).id, request.params.id, request.body);
+      return { ok: true as const, message: MSG.ownVolumeChanged };
+    },
+  );
+  r.delete(
+    '/api/own/volumes/:id',
+    {
+      schema: {
+        tags: ['own books'],
+        summary: 'Delete a volume (spec deleteFascicle)',
+        params: IdParams,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      await own.removeVolume(requireUser(request).id, request.params.id);
+      return { ok: true as const, message: MSG.deleteSuccess };
+    },
+  );
+  r.post(
+    '/api/own/volumes/:id/zip',
+    {
+      schema: {
+        tags: ['own books'],
+        summary:
+          'Upload a volume’s pages as a .zip of images (multipart field `file`); refused whole on any bad entry',
+        consumes: ['multipart/form-data'],
+        params: IdParams,
+        response: { 200: ZipUploadResult, ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const file = await request.file({ limits: { fileSize: OWN_ZIP_LIMITS.maxTotalBytes, files: 1 } });
+      if (!file) throw badRequest('OWN_ZIP_ONLY', MSG.ownZipOnly);
+      const data = await file.toBuffer();
+      if (file.file.truncated) throw badRequest('IMPORT_ZIP', '压缩包过大');
+      const result = await own.uploadZip(user.id, request.params.id, file.filename, data);
+      return { ...result, message: MSG.ownUploaded };
+    },
+  );
+
+  // Publication review (reviewers)
+  r.get(
+    '/api/admin/own-books',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Own books by review state (default 1: submitted), for reviewers',
+        querystring: z.object({ status: z.enum(['0', '1', '2', '3']).default('1') }),
+        response: { 200: z.array(OwnBook), ...errors },
+      },
+    },
+    (request) => {
+      requireRole(request, 'reviewer');
+      return own.queue(request.query.status);
+    },
+  );
+  r.post(
+    '/api/admin/own-books/:id/approve',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Approve: public in the catalogue and searchable',
+        params: IdParams,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      requireRole(request, 'reviewer');
+      await own.approve(request.params.id);
+      return { ok: true as const, message: MSG.ownPublished };
+    },
+  );
+  r.post(
+    '/api/admin/own-books/:id/refuse',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Refuse with a reason the owner sees',
+        params: IdParams,
+        body: RefuseRequest,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      requireRole(request, 'reviewer');
+      await own.refuse(request.params.id, request.body.reason);
+      return { ok: true as const, message: MSG.reservationRefused };
+    },
+  );
+  r.post(
+    '/api/admin/own-books/:id/withdraw',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Withdraw a public own book (out of the catalogue), with a reason',
+        params: IdParams,
+        body: RefuseRequest,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      requireRole(request, 'reviewer');
+      await own.withdraw(request.params.id, request.body.reason);
+      return { ok: true as const };
+    },
+  );
+};

@@ -1,0 +1,271 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { crc32, createDeflateRaw } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG } from '@guji/shared';
+import { pageImage } from '../../../test/catalog-factory.ts';
+import { createHttpHarness, GOOD_PASSWORD, multipartFile, type HttpHarness } from '../../../test/http.ts';
+import { makeZip } from '../../../test/zip.ts';
+
+/** A PNG whose header says 30 000 × 30 000 pixels (no need to hold the pixels to test the refusal). */
+function hugePngHeader(): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([length, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(30_000, 0);
+  ihdr.writeUInt32BE(30_000, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', Buffer.alloc(0)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/** 1 GB of zeros, deflated (about 1 MB), with its size and CRC: a zip bomb entry. */
+async function gigabyteOfZeros(): Promise<{ data: Buffer; size: number; crc: number }> {
+  const zeros = Buffer.alloc(1024 * 1024);
+  const deflate = createDeflateRaw({ level: 9 });
+  const chunks: Buffer[] = [];
+  deflate.on('data', (chunk: Buffer) => chunks.push(chunk));
+  let crc = 0;
+  for (let i = 0; i < 1024; i++) {
+    crc = crc32(zeros, crc);
+    if (!deflate.write(zeros)) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  await new Promise((resolve) => deflate.end(resolve));
+  return { data: Buffer.concat(chunks), size: 1024 ** 3, crc };
+}
+
+describe('own books over HTTP', () => {
+  let h: HttpHarness;
+  let alice: string;
+  let bob: string;
+  let reviewer: string;
+  const BOOK = {
+    title: '自藏家譜',
+    actualVolume: 1,
+    author: '佚名',
+    publishDynasty: '清',
+    editionType: '抄本',
+  };
+
+  const as = (cookie: string) => ({
+    get: (url: string) => h.request({ method: 'GET', url, cookie }),
+    del: (url: string) => h.request({ method: 'DELETE', url, cookie }),
+    post: (url: string, body: unknown = {}) => h.request({ method: 'POST', url, body, cookie }),
+    put: (url: string, body: unknown) => h.request({ method: 'PUT', url, body, cookie }),
+    upload: (url: string, name: string, data: Buffer) => {
+      const form = multipartFile('file', name, data, 'application/zip');
+      return h.request({
+        method: 'POST',
+        url,
+        cookie,
+        headers: { 'content-type': form.contentType },
+        payload: form.payload,
+      });
+    },
+  });
+
+  beforeAll(async () => {
+    h = await createHttpHarness('sqlite');
+    await h.register({ loginName: 'ownalice', phone: '13400000301' });
+    await h.register({ loginName: 'ownbob', phone: '13400000302' });
+    alice = (await h.login('ownalice', GOOD_PASSWORD)).cookie;
+    bob = (await h.login('ownbob', GOOD_PASSWORD)).cookie;
+    await h.context.services.auth.upsertAccount({
+      loginName: 'ownchecker',
+      password: GOOD_PASSWORD,
+      roles: ['reader', 'reviewer'],
+    });
+    reviewer = (await h.login('ownchecker', GOOD_PASSWORD)).cookie;
+  });
+  afterAll(async () => h.close());
+
+  it('adds books with the required fields of spec §5, pages 5 then 6, and keeps them from other users', async () => {
+    const a = as(alice);
+    const message = async (body: unknown) =>
+      (await a.post('/api/own/books', body)).json<{ message: string }>().message;
+    expect(await message({ ...BOOK, title: ' ' })).toBe(MSG.ownTitleRequired);
+    expect(await message({ ...BOOK, actualVolume: undefined })).toBe(MSG.ownVolumeCountRequired);
+    expect(await message({ ...BOOK, author: '' })).toBe(MSG.ownAuthorRequired);
+    expect(await message({ ...BOOK, publishDynasty: '' })).toBe(MSG.ownDynastyRequired);
+    expect(await message({ ...BOOK, editionType: '' })).toBe(MSG.ownEditionTypeRequired);
+    for (let i = 0; i < 7; i++)
+      expect((await a.post('/api/own/books', { ...BOOK, title: `家譜${i}` })).statusCode).toBe(200);
+    expect((await a.get('/api/own/books')).json()).toMatchObject({ pageSize: 5, total: 7, pages: 2 });
+    expect((await a.get('/api/own/books?pageNum=2')).json<{ records: unknown[] }>().records).toHaveLength(2);
+    const first = (await a.get('/api/own/books')).json<{
+      records: Array<{ catalogId: number; auditStatus: string }>;
+    }>().records[0]!;
+    expect(first.auditStatus).toBe('0');
+
+    const b = as(bob);
+    expect((await b.get('/api/own/books')).json()).toMatchObject({ total: 0 });
+    expect((await b.get(`/api/own/books/${first.catalogId}`)).statusCode).toBe(404);
+    expect((await b.put(`/api/own/books/${first.catalogId}`, BOOK)).statusCode).toBe(404);
+    expect((await b.del(`/api/own/books/${first.catalogId}`)).statusCode).toBe(404);
+    expect((await b.post(`/api/own/books/${first.catalogId}/volumes`, { name: '卷一' })).statusCode).toBe(
+      404,
+    );
+    expect((await b.post('/api/own/books/submit', { ids: [first.catalogId] })).statusCode).toBe(404);
+    // Not in the catalogue before review.
+    expect((await h.request({ method: 'GET', url: `/api/books/${first.catalogId}` })).statusCode).toBe(404);
+    expect((await a.del(`/api/own/books/${first.catalogId}`)).statusCode).toBe(200);
+  });
+
+  it('uploads a volume as a zip of images in natural order; every attack is refused and leaves nothing', async () => {
+    const a = as(alice);
+    const book = (await a.post('/api/own/books', BOOK)).json<{ catalogId: number }>();
+    expect((await a.post(`/api/own/books/${book.catalogId}/volumes`, { name: '' })).json()).toMatchObject({
+      message: MSG.ownVolumeNameRequired,
+    });
+    await a.post(`/api/own/books/${book.catalogId}/volumes`, { name: '卷一', introduction: '' });
+    const [volume] = (await a.get(`/api/own/books/${book.catalogId}/volumes`)).json<
+      Array<{ fascicleId: number }>
+    >();
+    const url = `/api/own/volumes/${volume!.fascicleId}/zip`;
+    const png = await pageImage(1, 300, 200);
+    const mastersBefore = () => {
+      const dir = path.join(h.context.config.dataDir, 'masters');
+      return fs.existsSync(dir) ? fs.readdirSync(dir).length : 0;
+    };
+
+    const refusals: Array<[string, string, Buffer, RegExp | string]> = [
+      ['not a zip', 'pages.rar', makeZip({ '1.png': png }), MSG.ownZipOnly],
+      ['a ../ entry', 'pages.zip', makeZip({ '../evil.png': png }), /指向包外/],
+      ['an absolute path', 'pages.zip', makeZip({ '/etc/evil.png': png }), /指向包外/],
+      [
+        'a symlink entry',
+        'pages.zip',
+        makeZip({ 'link.png': '/etc/passwd' }, { symlinks: ['link.png'] }),
+        /符号链接/,
+      ],
+      [
+        '10 000 entries',
+        'pages.zip',
+        makeZip(Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`${i}.png`, 'x']))),
+        /文件数超过/,
+      ],
+      ['a text file', 'pages.zip', makeZip({ '1.png': png, 'readme.txt': 'hi' }), /readme\.txt/],
+      [
+        'a non-image renamed .jpg',
+        'pages.zip',
+        makeZip({ '1.png': png, 'fake.jpg': 'not an image' }),
+        /fake\.jpg/,
+      ],
+      ['a 30 000 × 30 000 PNG', 'pages.zip', makeZip({ 'huge.png': hugePngHeader() }), /huge\.png/],
+    ];
+    const bomb = await gigabyteOfZeros();
+    refusals.push([
+      'a 1 GB-unpacked bomb',
+      'pages.zip',
+      makeZip({ 'bomb.png': bomb.data }, { deflated: { 'bomb.png': bomb } }),
+      /超过上限|过大/,
+    ]);
+    const before = mastersBefore();
+    for (const [what, name, data, expected] of refusals) {
+      const response = await a.upload(url, name, data);
+      expect(response.statusCode, what).toBe(400);
+      const text = response.json<{ message: string }>().message;
+      if (typeof expected === 'string') expect(text, what).toBe(expected);
+      else expect(text, what).toMatch(expected);
+    }
+    expect((await a.get(`/api/own/books/${book.catalogId}/volumes`)).json()).toMatchObject([
+      { imageCount: 0 },
+    ]);
+    expect(mastersBefore()).toBe(before);
+
+    // Bob cannot upload into Alice's volume.
+    expect((await as(bob).upload(url, 'pages.zip', makeZip({ '1.png': png }))).statusCode).toBe(404);
+
+    const good = makeZip({
+      'scans/10.png': await pageImage(10),
+      'scans/2.png': await pageImage(2),
+      'scans/1.png': await pageImage(1),
+      '__MACOSX/._1.png': '',
+    });
+    const uploaded = await a.upload(url, 'pages.zip', good);
+    expect(uploaded.json()).toMatchObject({
+      added: 3,
+      names: ['scans/1.png', 'scans/2.png', 'scans/10.png'],
+      message: MSG.ownUploaded,
+    });
+    const pages = await h.context.repos.catalog.listPages(volume!.fascicleId);
+    expect(pages.map((p) => p.name)).toEqual(['1', '2', '10']);
+  });
+
+  it('submit, refuse with a reason, resubmit, approve: public and searchable; staff can withdraw it', async () => {
+    const a = as(alice);
+    const book = (await a.post('/api/own/books', { ...BOOK, title: '王氏宗譜' })).json<{
+      catalogId: number;
+    }>();
+    // Nothing to review without pages.
+    expect((await a.post('/api/own/books/submit', { ids: [book.catalogId] })).json()).toMatchObject({
+      message: MSG.ownNotSubmittable,
+    });
+    await a.post(`/api/own/books/${book.catalogId}/volumes`, { name: '卷一' });
+    const [volume] = (await a.get(`/api/own/books/${book.catalogId}/volumes`)).json<
+      Array<{ fascicleId: number }>
+    >();
+    await a.upload(
+      `/api/own/volumes/${volume!.fascicleId}/zip`,
+      'p.zip',
+      makeZip({ '1.png': await pageImage(3) }),
+    );
+    expect((await a.post('/api/own/books/submit', { ids: [book.catalogId] })).json()).toMatchObject({
+      message: MSG.ownSubmitted,
+    });
+    // Under review, the owner cannot change it.
+    expect((await a.put(`/api/own/books/${book.catalogId}`, BOOK)).json()).toMatchObject({
+      message: MSG.ownLocked,
+    });
+
+    expect((await a.get('/api/admin/own-books')).statusCode).toBe(403);
+    expect((await a.post(`/api/admin/own-books/${book.catalogId}/approve`)).statusCode).toBe(403);
+    const queue = (await as(reviewer).get('/api/admin/own-books')).json<
+      Array<{ catalogId: number; owner: string }>
+    >();
+    expect(queue.find((b) => b.catalogId === book.catalogId)).toMatchObject({ owner: 'ownalice' });
+    expect(
+      (await as(reviewer).post(`/api/admin/own-books/${book.catalogId}/refuse`, { reason: '' })).json(),
+    ).toMatchObject({ message: MSG.refuseReasonRequired });
+    await as(reviewer).post(`/api/admin/own-books/${book.catalogId}/refuse`, { reason: '缺少版權說明' });
+    expect((await a.get(`/api/own/books/${book.catalogId}`)).json()).toMatchObject({
+      auditStatus: '3',
+      refuseReason: '缺少版權說明',
+    });
+
+    await a.put(`/api/own/books/${book.catalogId}`, { ...BOOK, title: '王氏宗譜（附版權說明）' });
+    await a.post('/api/own/books/submit', { ids: [book.catalogId] });
+    expect((await as(reviewer).post(`/api/admin/own-books/${book.catalogId}/approve`)).json()).toMatchObject({
+      message: MSG.ownPublished,
+    });
+    expect((await a.get(`/api/own/books/${book.catalogId}`)).json()).toMatchObject({
+      auditStatus: '2',
+      refuseReason: null,
+    });
+    const search = (
+      await h.request({ method: 'GET', url: `/api/books?title=${encodeURIComponent('王氏宗谱')}` })
+    ).json<{ records: Array<{ catalogId: number }> }>();
+    expect(search.records.map((r) => r.catalogId)).toContain(book.catalogId);
+    expect((await h.request({ method: 'GET', url: `/api/books/${book.catalogId}` })).statusCode).toBe(200);
+
+    await as(reviewer).post(`/api/admin/own-books/${book.catalogId}/withdraw`, {
+      reason: '讀者投訴，暫停公開',
+    });
+    expect((await h.request({ method: 'GET', url: `/api/books/${book.catalogId}` })).statusCode).toBe(404);
+    expect((await a.get(`/api/own/books/${book.catalogId}`)).json()).toMatchObject({
+      auditStatus: '3',
+      refuseReason: '讀者投訴，暫停公開',
+    });
+  });
+});

@@ -1,0 +1,359 @@
+import path from 'node:path';
+import { MSG, OWN_FIRST_PAGE_SIZE, OWN_PAGE_SIZE, type OwnBook, type Volume } from '@guji/shared';
+import type { Db } from '../db/database.ts';
+import { nowIso } from '../db/database.ts';
+import type { BookRow } from '../db/schema.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
+import type { CatalogRepository } from '../repositories/catalog.repository.ts';
+import { manifestUrl, thumbnailUrl } from './catalog.service.ts';
+import type { Clock } from './clock.ts';
+import type { FullTextService } from './full-text.service.ts';
+import { ZipSource, type ZipLimits } from './import-package.ts';
+import type { IngestService } from './ingest.service.ts';
+import type { Paged } from './personal.service.ts';
+
+/** Limits of a reader's volume upload (DESIGN.md §8: zip bombs, entry counts). */
+export const OWN_ZIP_LIMITS: ZipLimits = {
+  maxEntries: 2000,
+  maxTotalBytes: 512 * 1024 ** 2,
+  maxEntryBytes: 100 * 1024 ** 2,
+};
+
+const NOT_FOUND = () => notFound(MSG.noData, 'NO_DATA');
+
+/**
+ * Own books (spec §1, §2 /OCRAside and /FenCe, §4 own-book states, §6 content creators): a user's
+ * books, their volumes and pages uploaded as a zip, submission for publication, and the reviewers'
+ * decision. Every query of the owner's side is scoped by owner: another user's book is "no data".
+ */
+export class OwnBookService {
+  constructor(
+    private readonly db: Db,
+    private readonly catalog: CatalogRepository,
+    private readonly ingest: IngestService,
+    private readonly fullText: FullTextService,
+    private readonly clock: Clock,
+  ) {}
+
+  private async own(userId: number, bookId: number): Promise<BookRow> {
+    const book = await this.catalog.findBook(bookId);
+    if (!book || book.owner_id !== userId) throw NOT_FOUND();
+    return book;
+  }
+
+  private async toOwnBooks(rows: BookRow[], withOwner = false): Promise<OwnBook[]> {
+    const ids = rows.map((r) => r.id);
+    const covers = await this.catalog.coverPageIds(ids);
+    const counts =
+      ids.length === 0
+        ? []
+        : await this.db
+            .selectFrom('books')
+            .leftJoin('volumes', 'volumes.book_id', 'books.id')
+            .leftJoin('pages', 'pages.volume_id', 'volumes.id')
+            .select((eb) => [
+              'books.id',
+              eb.fn.count<number>('volumes.id').distinct().as('volumes'),
+              eb.fn.count<number>('pages.id').as('pages'),
+            ])
+            .where('books.id', 'in', ids)
+            .groupBy('books.id')
+            .execute();
+    const owners = withOwner
+      ? new Map(
+          (
+            await this.db
+              .selectFrom('users')
+              .select(['id', 'login_name', 'nick_name'])
+              .where(
+                'id',
+                'in',
+                rows.map((r) => r.owner_id ?? 0),
+              )
+              .execute()
+          ).map((u) => [u.id, u.nick_name || u.login_name]),
+        )
+      : undefined;
+    return rows.map((row) => {
+      const count = counts.find((c) => c.id === row.id);
+      const cover = covers.get(row.id);
+      return {
+        catalogId: row.id,
+        title: row.title,
+        actualVolume: row.actual_volume,
+        author: row.author,
+        publishDynasty: row.publish_dynasty,
+        editionType: row.edition_type,
+        auditStatus: row.audit_status,
+        refuseReason: row.refuse_reason,
+        volumeCount: Number(count?.volumes ?? 0),
+        pageCount: Number(count?.pages ?? 0),
+        coverUrl: cover === undefined ? null : thumbnailUrl(cover),
+        ...(owners ? { owner: owners.get(row.owner_id ?? 0) ?? '' } : {}),
+        updatedAt: row.updated_at,
+      };
+    });
+  }
+
+  /** The user's books: 5 on the first page, 6 on each after (spec §9). */
+  async list(userId: number, pageNum: number): Promise<Paged<OwnBook>> {
+    const { n } = await this.db
+      .selectFrom('books')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('owner_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    const total = Number(n);
+    const size = pageNum === 1 ? OWN_FIRST_PAGE_SIZE : OWN_PAGE_SIZE;
+    const offset = pageNum === 1 ? 0 : OWN_FIRST_PAGE_SIZE + (pageNum - 2) * OWN_PAGE_SIZE;
+    const rows = await this.db
+      .selectFrom('books')
+      .selectAll()
+      .where('owner_id', '=', userId)
+      .orderBy('id', 'desc')
+      .limit(size)
+      .offset(offset)
+      .execute();
+    return {
+      pageNum,
+      pageSize: size,
+      total,
+      pages: total <= OWN_FIRST_PAGE_SIZE ? 1 : 1 + Math.ceil((total - OWN_FIRST_PAGE_SIZE) / OWN_PAGE_SIZE),
+      records: await this.toOwnBooks(rows),
+    };
+  }
+
+  async get(userId: number, bookId: number): Promise<OwnBook> {
+    return (await this.toOwnBooks([await this.own(userId, bookId)]))[0]!;
+  }
+
+  async create(
+    userId: number,
+    book: {
+      title: string;
+      actualVolume: number;
+      author: string;
+      publishDynasty: string;
+      editionType: string;
+    },
+  ): Promise<OwnBook> {
+    const id = await this.catalog.createBook({
+      source_key: null,
+      title: book.title,
+      author: book.author,
+      publish_dynasty: book.publishDynasty,
+      coverage_dynasty: `${book.publishDynasty} ${book.editionType}`,
+      edition_type: book.editionType,
+      actual_volume: book.actualVolume,
+      book_number: book.actualVolume,
+      owner_id: userId,
+      audit_status: '0',
+      // Not in the catalogue until a reviewer approves it.
+      is_visible: 0,
+      is_open: 1,
+    });
+    return this.get(userId, id);
+  }
+
+  async update(
+    userId: number,
+    bookId: number,
+    book: {
+      title: string;
+      actualVolume: number;
+      author: string;
+      publishDynasty: string;
+      editionType: string;
+    },
+  ): Promise<OwnBook> {
+    const row = await this.own(userId, bookId);
+    if (row.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    await this.db
+      .updateTable('books')
+      .set({
+        title: book.title,
+        author: book.author,
+        publish_dynasty: book.publishDynasty,
+        edition_type: book.editionType,
+        coverage_dynasty: `${book.publishDynasty} ${book.editionType}`,
+        actual_volume: book.actualVolume,
+        book_number: book.actualVolume,
+        updated_at: nowIso(this.clock.now()),
+      })
+      .where('id', '=', bookId)
+      .execute();
+    await this.fullText.indexBook(bookId);
+    return this.get(userId, bookId);
+  }
+
+  async remove(userId: number, bookId: number): Promise<void> {
+    await this.own(userId, bookId);
+    await this.db.transaction().execute(async (tx) => {
+      await this.fullText.removeBook(bookId, tx);
+      await this.catalog.deleteBook(bookId, tx);
+    });
+  }
+
+  /** Selected books go to review ('0' or '3' with pages → '1'). */
+  async submit(userId: number, ids: number[]): Promise<void> {
+    const books = await Promise.all(ids.map((id) => this.get(userId, id)));
+    if (books.some((b) => (b.auditStatus !== '0' && b.auditStatus !== '3') || b.pageCount === 0))
+      throw badRequest('OWN_NOT_SUBMITTABLE', MSG.ownNotSubmittable);
+    await this.db
+      .updateTable('books')
+      .set({ audit_status: '1', refuse_reason: null, submitted_at: nowIso(this.clock.now()) })
+      .where('id', 'in', ids)
+      .where('owner_id', '=', userId)
+      .execute();
+  }
+
+  // Volumes
+
+  async volumes(userId: number, bookId: number): Promise<Volume[]> {
+    await this.own(userId, bookId);
+    const rows = await this.catalog.listVolumes(bookId);
+    return rows.map((v) => ({
+      fascicleId: v.id,
+      catalogId: v.book_id,
+      name: v.name,
+      introduction: v.introduction,
+      imageCount: v.image_count,
+      manifestUrl: manifestUrl(v.id),
+    }));
+  }
+
+  private async ownVolume(userId: number, volumeId: number) {
+    const volume = await this.catalog.findVolume(volumeId);
+    if (!volume) throw NOT_FOUND();
+    const book = await this.own(userId, volume.book_id);
+    return { volume, book };
+  }
+
+  async addVolume(
+    userId: number,
+    bookId: number,
+    volume: { name: string; introduction?: string | undefined },
+  ) {
+    const book = await this.own(userId, bookId);
+    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    const count = await this.catalog.countVolumes(bookId);
+    await this.catalog.createVolume({
+      bookId,
+      name: volume.name,
+      introduction: volume.introduction || null,
+      sort: count,
+    });
+  }
+
+  async updateVolume(
+    userId: number,
+    volumeId: number,
+    volume: { name: string; introduction?: string | undefined },
+  ) {
+    const { book } = await this.ownVolume(userId, volumeId);
+    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    await this.db
+      .updateTable('volumes')
+      .set({ name: volume.name, introduction: volume.introduction || null })
+      .where('id', '=', volumeId)
+      .execute();
+  }
+
+  async removeVolume(userId: number, volumeId: number) {
+    const { book } = await this.ownVolume(userId, volumeId);
+    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    await this.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('volumes').where('id', '=', volumeId).execute();
+      await this.fullText.indexBook(book.id, tx);
+    });
+  }
+
+  /**
+   * A volume's pages from a .zip of images: unsafe paths, symbolic links, too many entries, too much
+   * after unpacking, and anything that is not an image are refused by name before the volume changes.
+   */
+  async uploadZip(
+    userId: number,
+    volumeId: number,
+    fileName: string,
+    data: Buffer,
+  ): Promise<{ added: number; names: string[] }> {
+    const { book } = await this.ownVolume(userId, volumeId);
+    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    if (path.extname(fileName).toLowerCase() !== '.zip') throw badRequest('OWN_ZIP_ONLY', MSG.ownZipOnly);
+    const zip = await ZipSource.open(data, fileName, OWN_ZIP_LIMITS);
+    const others = zip.others();
+    if (others.length > 0)
+      throw badRequest('OWN_ZIP_NOT_IMAGE', `${MSG.ownZipNotImage}：${others.slice(0, 5).join('、')}`);
+    const names = zip.allImages();
+    const pages = await Promise.all(
+      names.map(async (name) => ({
+        name: path.basename(name).replace(/\.[^.]+$/, ''),
+        source: `${fileName}/${name}`,
+        data: await zip.read(name),
+      })),
+    );
+    await this.ingest.appendPages(volumeId, pages);
+    // A changed book goes back to "not submitted" when it was refused (the owner fixes and resubmits).
+    return { added: pages.length, names };
+  }
+
+  // Review
+
+  async queue(status: string): Promise<OwnBook[]> {
+    const rows = await this.db
+      .selectFrom('books')
+      .selectAll()
+      .where('owner_id', 'is not', null)
+      .where('audit_status', '=', status)
+      .orderBy('submitted_at')
+      .limit(200)
+      .execute();
+    return this.toOwnBooks(rows, true);
+  }
+
+  /** Approval makes the book public in the catalogue and searchable. */
+  async approve(bookId: number): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const updated = await tx
+        .updateTable('books')
+        .set({ audit_status: '2', is_visible: 1, refuse_reason: null, updated_at: nowIso(this.clock.now()) })
+        .where('id', '=', bookId)
+        .where('owner_id', 'is not', null)
+        .where('audit_status', '=', '1')
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
+      await this.fullText.indexBook(bookId, tx);
+    });
+  }
+
+  async refuse(bookId: number, reason: string): Promise<void> {
+    const updated = await this.db
+      .updateTable('books')
+      .set({ audit_status: '3', refuse_reason: reason, updated_at: nowIso(this.clock.now()) })
+      .where('id', '=', bookId)
+      .where('owner_id', 'is not', null)
+      .where('audit_status', '=', '1')
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
+  }
+
+  /** Staff withdraw a public own book: out of the catalogue and the index, refused with the reason. */
+  async withdraw(bookId: number, reason: string): Promise<void> {
+    await this.db.transaction().execute(async (tx) => {
+      const updated = await tx
+        .updateTable('books')
+        .set({
+          audit_status: '3',
+          is_visible: 0,
+          refuse_reason: reason,
+          updated_at: nowIso(this.clock.now()),
+        })
+        .where('id', '=', bookId)
+        .where('owner_id', 'is not', null)
+        .where('audit_status', '=', '2')
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
+      await this.fullText.removeBook(bookId, tx);
+    });
+  }
+}

@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { MSG } from '../messages.ts';
+
+/** Own books page 5 on the first page, then 6 (spec §9). */
+export const OWN_FIRST_PAGE_SIZE = 5;
+export const OWN_PAGE_SIZE = 6;
+
+/** Own-book auditStatus (spec §3, §4). */
+export const OWN_STATUS_LABELS: Record<string, string> = {
+  '0': '未提交',
+  '1': '审核中',
+  '2': '已公开',
+  '3': '未通过',
+};
+
+const required = (message: string, max: number) => z.string().trim().min(1, message).max(max);
+
+export const OwnBookRequest = z.object({
+  title: required(MSG.ownTitleRequired, 200),
+  actualVolume: z
+    .number({ message: MSG.ownVolumeCountRequired })
+    .int()
+    .min(1, MSG.ownVolumeCountRequired)
+    .max(9999),
+  author: required(MSG.ownAuthorRequired, 200),
+  publishDynasty: required(MSG.ownDynastyRequired, 100),
+  editionType: required(MSG.ownEditionTypeRequired, 100),
+});
+export type OwnBookRequest = z.input<typeof OwnBookRequest>;
+
+export const OwnBook = z.object({
+  catalogId: z.number().int(),
+  title: z.string(),
+  actualVolume: z.number().int().nullable(),
+  author: z.string().nullable(),
+  publishDynasty: z.string().nullable(),
+  editionType: z.string().nullable(),
+  auditStatus: z.string(),
+  refuseReason: z.string().nullable(),
+  volumeCount: z.number().int(),
+  pageCount: z.number().int(),
+  coverUrl: z.string().nullable(),
+  owner: z.string().optional(),
+  updatedAt: z.string(),
+});
+export type OwnBook = z.infer<typeof OwnBook>;
+
+export const OwnVolumeRequest = z.object({
+  name: required(MSG.ownVolumeNameRequired, 100),
+  introduction: z.string().trim().max(1000).optional(),
+});
+export type OwnVolumeRequest = z.input<typeof OwnVolumeRequest>;
+
+export const SubmitBooksRequest = z.object({ ids: z.array(z.number().int()).min(1, MSG.selectAtLeastOne) });
+
+export const ZipUploadResult = z.object({
+  added: z.number().int(),
+  names: z.array(z.string()),
+  message: z.string(),
+});
