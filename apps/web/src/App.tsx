@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react';
 import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
+import { BrowserRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { ErrorBoundary } from './components/error-boundary.tsx';
 import { NotFoundPage } from './components/not-found-page.tsx';
 import { SiteLayout } from './components/site-layout.tsx';
@@ -56,6 +56,12 @@ const PaymentSucceededPage = lazy(() =>
 );
 const OrderPage = lazy(() =>
   import('./features/print/pages/order-page.tsx').then((m) => ({ default: m.OrderPage })),
+);
+const OwnBooksPage = lazy(() =>
+  import('./features/own/pages/own-books-page.tsx').then((m) => ({ default: m.OwnBooksPage })),
+);
+const VolumesPage = lazy(() =>
+  import('./features/own/pages/volumes-page.tsx').then((m) => ({ default: m.VolumesPage })),
 );
 const MobileErrorPage = lazy(() =>
   import('./features/payment/pages/mobile-error-page.tsx').then((m) => ({ default: m.MobileErrorPage })),
@@ -136,6 +142,23 @@ function AppRoutes() {
               element={
                 <RequireLogin>
                   <OrderPage />
+                </RequireLogin>
+              }
+            />
+            <Route path="/OCRAside" element={<Navigate to="/OCRAside/HholeBook" replace />} />
+            <Route
+              path="/OCRAside/HholeBook"
+              element={
+                <RequireLogin>
+                  <OwnBooksPage />
+                </RequireLogin>
+              }
+            />
+            <Route
+              path="/FenCe/:catalogId"
+              element={
+                <RequireLogin>
+                  <VolumesPage />
                 </RequireLogin>
               }
             />

@@ -28,6 +28,8 @@ export const CHANNELS = [
   'Appointment',
   /** Staff with the reviewer permission: the reservation review queue (spec §4; not a spec channel). */
   'AppointmentAudit',
+  /** Reviewers: users' books submitted for publication (spec §4 own-book states; not a spec channel). */
+  'OwnBookAudit',
 ] as const;
 export type Channel = (typeof CHANNELS)[number];
 
@@ -44,6 +46,7 @@ export const CHANNEL_LABELS: Record<Channel, string> = {
   AdminPrint: '管理员打印',
   Appointment: '预约申请',
   AppointmentAudit: '预约审核',
+  OwnBookAudit: '出版审核',
 };
 
 const READER_CHANNELS: Channel[] = [
@@ -63,8 +66,8 @@ const ROLE_CHANNELS: Record<Role, Channel[]> = {
   reader: READER_CHANNELS,
   printAdmin: [...READER_CHANNELS, 'AdminPrint'],
   catalogAdmin: READER_CHANNELS,
-  reviewer: [...READER_CHANNELS, 'AppointmentAudit'],
-  admin: [...READER_CHANNELS, 'AdminPrint', 'AppointmentAudit'],
+  reviewer: [...READER_CHANNELS, 'AppointmentAudit', 'OwnBookAudit'],
+  admin: [...READER_CHANNELS, 'AdminPrint', 'AppointmentAudit', 'OwnBookAudit'],
 };
 
 /** Channels a set of roles opens, in menu order. */

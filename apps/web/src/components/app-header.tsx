@@ -24,6 +24,7 @@ export function AppHeader() {
             首页
           </NavLink>
           {user && <NavLink to="/PersonalPage">个人中心</NavLink>}
+          {user && <NavLink to="/OCRAside">我的古籍</NavLink>}
         </nav>
         <div className="site-header-tools">
           <LanguageToggle />

@@ -14,6 +14,7 @@ import { AppointmentChannel } from '../personal/channels/appointment-channel.tsx
 import { AppointmentAuditChannel } from '../personal/channels/appointment-audit-channel.tsx';
 import { PrintChannel } from '../print/components/print-channel.tsx';
 import { AdminPrintChannel } from '../print/components/admin-print-channel.tsx';
+import { OwnBookAuditChannel } from '../own/own-audit-channel.tsx';
 
 /**
  * The personal-area channels; the side menu shows a channel only when it is here and the user may
@@ -32,6 +33,7 @@ export const CHANNEL_COMPONENTS: Partial<Record<Channel, ComponentType>> = {
   AdminPrint: AdminPrintChannel,
   Appointment: AppointmentChannel,
   AppointmentAudit: AppointmentAuditChannel,
+  OwnBookAudit: OwnBookAuditChannel,
 };
 
 export const IMPLEMENTED_CHANNELS: readonly Channel[] = CHANNELS.filter(

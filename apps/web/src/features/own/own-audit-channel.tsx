@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import { Button, Empty, Input, Modal, Segmented, Spin } from 'antd';
+import { Link } from 'react-router';
+import { MSG, type OwnBook } from '@guji/shared';
+import { toast } from '../../components/toast.ts';
+import { readerPath } from '../reader/reader-url.ts';
+import { useReviewBooks, useReviewBook } from './queries.ts';
+
+/**
+ * 出版审核 (reviewers): users' books submitted for publication; open one in the reader, approve it
+ * (public and searchable) or refuse with a reason; withdraw a public one.
+ */
+export function OwnBookAuditChannel() {
+  const [status, setStatus] = useState<'1' | '2'>('1');
+  const books = useReviewBooks(status);
+  const review = useReviewBook();
+  const [refusing, setRefusing] = useState<OwnBook | null>(null);
+  const [reason, setReason] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const action = status === '1' ? 'refuse' : 'withdraw';
+
+  const confirm = () => {
+    if (!refusing) return;
+    if (!reason.trim()) {
+      setProblem(MSG.refuseReasonRequired);
+      return;
+    }
+    void review.mutateAsync({ id: refusing.catalogId, action, reason: reason.trim() }).then(
+      () => {
+        toast.success(action === 'refuse' ? MSG.reservationRefused : '已撤回发布');
+        setRefusing(null);
+      },
+      () => undefined,
+    );
+  };
+
+  return (
+    <div className="own-audit">
+      <Segmented
+        value={status}
+        onChange={(value) => setStatus(value === '2' ? '2' : '1')}
+        options={[
+          { label: '待审核', value: '1' },
+          { label: '已公开', value: '2' },
+        ]}
+      />
+      {books.isPending ? (
+        <Spin />
+      ) : (books.data ?? []).length === 0 ? (
+        <Empty description={status === '1' ? '没有待审核的古籍。' : '没有已公开的用户古籍。'} />
+      ) : (
+        <ul className="personal-rows" aria-label="用户古籍">
+          {books.data!.map((book) => (
+            <li key={book.catalogId} className="personal-row">
+              <div className="personal-book">
+                <div>
+                  <span className="personal-book-title">{book.title}</span>
+                  <div className="personal-book-meta">
+                    {book.owner} · {book.author} · {book.publishDynasty} {book.editionType} · {book.pageCount}{' '}
+                    页
+                  </div>
+                </div>
+              </div>
+              <div className="personal-actions">
+                <Link to={readerPath({ catalogId: book.catalogId })} className="ant-btn ant-btn-default">
+                  查看
+                </Link>
+                {status === '1' && (
+                  <Button
+                    type="primary"
+                    onClick={() =>
+                      void review.mutateAsync({ id: book.catalogId, action: 'approve' }).then(
+                        () => toast.success(MSG.ownPublished),
+                        () => undefined,
+                      )
+                    }
+                  >
+                    通过
+                  </Button>
+                )}
+                <Button
+                  danger
+                  onClick={() => {
+                    setRefusing(book);
+                    setReason('');
+                    setProblem(null);
+                  }}
+                >
+                  {status === '1' ? '拒绝' : '撤回发布'}
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Modal
+        open={refusing !== null}
+        title={`${action === 'refuse' ? '拒绝' : '撤回'}：${refusing?.title ?? ''}`}
+        okText="确认"
+        cancelText="取消"
+        okButtonProps={{ danger: true, loading: review.isPending }}
+        onOk={confirm}
+        onCancel={() => setRefusing(null)}
+      >
+        <label htmlFor="own-refuse-reason">原因</label>
+        <Input.TextArea
+          id="own-refuse-reason"
+          rows={3}
+          maxLength={200}
+          value={reason}
+          onChange={(e) => {
+            setReason(e.target.value);
+            setProblem(null);
+          }}
+        />
+        {problem && (
+          <div className="field-error" role="alert">
+            {problem}
+          </div>
+        )}
+      </Modal>
+    </div>
+  );
+}

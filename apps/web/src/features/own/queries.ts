@@ -1,0 +1,111 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { OkBody, OwnBook, OwnBookRequest, OwnVolumeRequest, Volume } from '@guji/shared';
+import { api } from '../../api/client.ts';
+import type { Paged } from '../personal/queries.ts';
+
+export const ownKeys = {
+  all: ['own'] as const,
+  books: (pageNum: number) => ['own', 'books', pageNum] as const,
+  book: (id: number) => ['own', 'book', id] as const,
+  volumes: (id: number) => ['own', 'volumes', id] as const,
+  review: (status: string) => ['own-review', status] as const,
+};
+
+export function useOwnBooks(pageNum: number) {
+  return useQuery({
+    queryKey: ownKeys.books(pageNum),
+    queryFn: () => api.get<Paged<OwnBook>>(`/api/own/books?pageNum=${pageNum}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useOwnBook(id: number) {
+  return useQuery({ queryKey: ownKeys.book(id), queryFn: () => api.get<OwnBook>(`/api/own/books/${id}`) });
+}
+
+export function useOwnVolumes(id: number) {
+  return useQuery({
+    queryKey: ownKeys.volumes(id),
+    queryFn: () => api.get<Volume[]>(`/api/own/books/${id}/volumes`),
+  });
+}
+
+/** A change to one's own books; afterwards they are read again. */
+export function useOwnMutation<V, R = OkBody>(run: (value: V) => Promise<R>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ownKeys.all }),
+  });
+}
+
+export const saveBook = ({ id, book }: { id: number | null; book: OwnBookRequest }) =>
+  id === null ? api.post<OwnBook>('/api/own/books', book) : api.put<OwnBook>(`/api/own/books/${id}`, book);
+
+export const saveVolume = ({
+  bookId,
+  id,
+  volume,
+}: {
+  bookId: number;
+  id: number | null;
+  volume: OwnVolumeRequest;
+}) =>
+  id === null
+    ? api.post<OkBody>(`/api/own/books/${bookId}/volumes`, volume)
+    : api.put<OkBody>(`/api/own/volumes/${id}`, volume);
+
+/**
+ * Uploads a zip with XMLHttpRequest, for its upload progress (fetch reports none). Resolves with the
+ * server's answer, rejects with its message.
+ */
+export function uploadZip(
+  volumeId: number,
+  file: File,
+  onProgress: (percent: number) => void,
+): Promise<{ added: number; message: string }> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `/api/own/volumes/${volumeId}/zip`);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
+    };
+    xhr.onload = () => {
+      let body: { message?: string; added?: number } = {};
+      try {
+        body = JSON.parse(xhr.responseText) as typeof body;
+      } catch {
+        // Not JSON: the default message below.
+      }
+      if (xhr.status === 200) resolve({ added: body.added ?? 0, message: body.message ?? '' });
+      else reject(new Error(body.message ?? '上传失败'));
+    };
+    xhr.onerror = () => reject(new Error('网络错误，上传失败'));
+    const form = new FormData();
+    form.append('file', file);
+    xhr.send(form);
+  });
+}
+
+export function useReviewBooks(status: string) {
+  return useQuery({
+    queryKey: ownKeys.review(status),
+    queryFn: () => api.get<OwnBook[]>(`/api/admin/own-books?status=${status}`),
+  });
+}
+
+export function useReviewBook() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({
+      id,
+      action,
+      reason,
+    }: {
+      id: number;
+      action: 'approve' | 'refuse' | 'withdraw';
+      reason?: string;
+    }) => api.post<OkBody>(`/api/admin/own-books/${id}/${action}`, action === 'approve' ? {} : { reason }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['own-review'] }),
+  });
+}

@@ -1,0 +1,133 @@
+import { expect, test } from '@playwright/test';
+import sharp from 'sharp';
+import { MSG } from '@guji/shared';
+import { makeZip } from '../apps/server/test/zip.ts';
+import { DEMO, expectAccessible, expectToast, login, registerViaApi } from './support.ts';
+
+/** A small page image: paper with a dark bar whose place tells pages apart. */
+async function page(index: number): Promise<Buffer> {
+  const bar = await sharp({ create: { width: 30, height: 300, channels: 3, background: '#202020' } })
+    .png()
+    .toBuffer();
+  return sharp({ create: { width: 500, height: 360, channels: 3, background: '#e9dcc0' } })
+    .composite([{ input: bar, left: 30 + index * 60, top: 30 }])
+    .png()
+    .toBuffer();
+}
+
+test('an own book: created, a volume uploaded as a zip, refused with a reason, fixed, approved and found', async ({
+  page: browser,
+  browser: app,
+  request,
+}) => {
+  const user = await registerViaApi(request);
+  await login(browser, user.loginName, user.password);
+  await expect(browser).toHaveURL(/\/($|\?)/);
+  await browser.getByRole('link', { name: '我的古籍' }).click();
+  await expect(browser).toHaveURL(/\/OCRAside\/HholeBook$/);
+  await expect(browser.getByText('还没有自己的古籍')).toBeVisible();
+
+  // Add: every required field says so.
+  await browser.getByRole('button', { name: '添加古籍' }).click();
+  const dialog = browser.getByRole('dialog', { name: '添加古籍' });
+  await dialog.getByLabel('卷数').fill('');
+  await dialog.getByRole('button', { name: /保\s*存/ }).click();
+  for (const message of [
+    MSG.ownTitleRequired,
+    MSG.ownVolumeCountRequired,
+    MSG.ownAuthorRequired,
+    MSG.ownDynastyRequired,
+    MSG.ownEditionTypeRequired,
+  ])
+    await expect(dialog.getByText(message, { exact: true })).toBeVisible();
+  const title = `李氏族谱${user.phone.slice(-4)}`;
+  await dialog.getByLabel('书名').fill(title);
+  await dialog.getByLabel('卷数').fill('1');
+  await dialog.getByLabel('作者').fill('李氏');
+  await dialog.getByLabel('版本朝代').fill('清');
+  await dialog.getByLabel('版本类型').fill('抄本');
+  await dialog.getByRole('button', { name: /保\s*存/ }).click();
+  await expectToast(browser, MSG.ownBookAdded);
+  const list = browser.getByRole('list', { name: '我的古籍' });
+  await expect(list.getByText('未提交')).toBeVisible();
+  await expectAccessible(browser);
+
+  // A volume, then its pages as a zip: a wrong file type first, then the real one.
+  await list.getByRole('link', { name: '卷册管理' }).click();
+  await expect(browser.getByRole('heading', { name: `《${title}》卷册` })).toBeVisible();
+  await browser.getByRole('button', { name: '添加卷册' }).click();
+  const volumeDialog = browser.getByRole('dialog', { name: '添加卷册' });
+  await volumeDialog.getByLabel('卷册名称').fill('卷一');
+  await volumeDialog.getByRole('button', { name: /保\s*存/ }).click();
+  await expectToast(browser, MSG.ownVolumeAdded);
+  const upload = browser.getByLabel('上传「卷一」的 zip 压缩包');
+  await upload.setInputFiles({
+    name: 'pages.rar',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from('x'),
+  });
+  await expect(browser.getByRole('alert').filter({ hasText: MSG.ownZipOnly })).toBeVisible();
+  await upload.setInputFiles({
+    name: 'pages.zip',
+    mimeType: 'application/zip',
+    buffer: makeZip({ '../escape.png': await page(0) }),
+  });
+  await expect(browser.getByRole('alert').filter({ hasText: '指向包外' })).toBeVisible();
+  await upload.setInputFiles({
+    name: 'pages.zip',
+    mimeType: 'application/zip',
+    buffer: makeZip({ '10.png': await page(2), '2.png': await page(1), '1.png': await page(0) }),
+  });
+  await expectToast(browser, `${MSG.ownUploaded}（3 页）`);
+  await expect(browser.getByText('3 页', { exact: true })).toBeVisible();
+  await browser.screenshot({ path: 'test-results/tour-30-own-volumes.png', fullPage: true });
+
+  // Submit for publication.
+  await browser.getByRole('link', { name: '整本古籍' }).click();
+  await list.getByRole('checkbox', { name: `选择《${title}》` }).check();
+  await browser.getByRole('button', { name: /提交发布/ }).click();
+  await expectToast(browser, MSG.ownSubmitted);
+  await expect(list.getByText('审核中')).toBeVisible();
+
+  // The reviewer refuses with a reason.
+  const staff = await app.newContext();
+  const reviewer = await staff.newPage();
+  await login(reviewer, DEMO.reviewer.loginName, DEMO.reviewer.password);
+  await expect(reviewer).toHaveURL(/\/($|\?)/);
+  await reviewer.goto('/PersonalPage/OwnBookAudit');
+  const row = reviewer
+    .getByRole('list', { name: '用户古籍' })
+    .getByRole('listitem')
+    .filter({ hasText: title });
+  await row.getByRole('button', { name: /^拒\s*绝$/ }).click();
+  const refuse = reviewer.getByRole('dialog');
+  await refuse.getByRole('button', { name: /确\s*认/ }).click();
+  await expect(refuse.getByRole('alert')).toHaveText(MSG.refuseReasonRequired);
+  await refuse.getByLabel('原因').fill('请补充版本说明');
+  await refuse.getByRole('button', { name: /确\s*认/ }).click();
+  await expectToast(reviewer, MSG.reservationRefused);
+
+  // The owner sees why, fixes the record and submits again.
+  await browser.reload();
+  await expect(list.getByText('未通过')).toBeVisible();
+  await expect(list.getByText('原因：请补充版本说明')).toBeVisible();
+  await list.getByRole('button', { name: /编\s*辑/ }).click();
+  await browser.getByRole('dialog', { name: '编辑古籍' }).getByLabel('版本类型').fill('清抄本（道光年间）');
+  await browser
+    .getByRole('dialog', { name: '编辑古籍' })
+    .getByRole('button', { name: /保\s*存/ })
+    .click();
+  await expectToast(browser, MSG.ownBookChanged);
+  await list.getByRole('checkbox', { name: `选择《${title}》` }).check();
+  await browser.getByRole('button', { name: /提交发布/ }).click();
+  await expectToast(browser, MSG.ownSubmitted);
+  await browser.screenshot({ path: 'test-results/tour-31-own-books.png', fullPage: true });
+
+  // Approved, it is public and found by title search.
+  await reviewer.reload();
+  await row.getByRole('button', { name: /^通\s*过$/ }).click();
+  await expectToast(reviewer, MSG.ownPublished);
+  await staff.close();
+  await browser.goto(`/SearchPage?title=${encodeURIComponent(title)}`);
+  await expect(browser.getByRole('link', { name: title }).first()).toBeVisible();
+});
