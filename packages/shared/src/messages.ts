@@ -130,4 +130,8 @@ export const MSG = {
   ownNotSubmittable: '只有未提交或未通过、且已上传页面的古籍可以提交',
   ownPublished: '发布成功',
   ownLocked: '审核中的古籍不能修改',
+  ownImageNameRequired: '请输入图像名称',
+  ownImageRenamed: '图像重命名成功',
+  ownOrderSaved: '页面顺序已保存',
+  ownOrderInvalid: '页面顺序须包含本卷的全部页面',
 } as const;

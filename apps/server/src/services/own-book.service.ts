@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { MSG, OWN_FIRST_PAGE_SIZE, OWN_PAGE_SIZE, type OwnBook, type Volume } from '@guji/shared';
+import { MSG, OWN_FIRST_PAGE_SIZE, OWN_PAGE_SIZE, type OwnBook, type OwnPage, type Volume } from '@guji/shared';
 import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import type { BookRow } from '../db/schema.ts';
@@ -20,6 +20,7 @@ export const OWN_ZIP_LIMITS: ZipLimits = {
 };
 
 const NOT_FOUND = () => notFound(MSG.noData, 'NO_DATA');
+const naturalOrder = new Intl.Collator('zh', { numeric: true }).compare;
 
 /**
  * Own books (spec §1, §2 /OCRAside and /FenCe, §4 own-book states, §6 content creators): a user's
@@ -295,6 +296,134 @@ export class OwnBookService {
     await this.ingest.appendPages(volumeId, pages);
     // A changed book goes back to "not submitted" when it was refused (the owner fixes and resubmits).
     return { added: pages.length, names };
+  }
+
+  // Pages of a volume
+
+  async pages(userId: number, volumeId: number): Promise<OwnPage[]> {
+    await this.ownVolume(userId, volumeId);
+    const rows = await this.db
+      .selectFrom('pages')
+      .select(['id', 'name', 'seq', 'width', 'height', 'ocr_json'])
+      .where('volume_id', '=', volumeId)
+      .orderBy('seq')
+      .execute();
+    const jobs =
+      rows.length === 0
+        ? []
+        : await this.db
+            .selectFrom('jobs')
+            .select(['dedupe_key', 'status'])
+            .where(
+              'dedupe_key',
+              'in',
+              rows.map((r) => `ocr:${r.id}`),
+            )
+            .orderBy('id')
+            .execute();
+    const latest = new Map(jobs.map((j) => [j.dedupe_key, j.status]));
+    return rows.map((row) => {
+      const job = latest.get(`ocr:${row.id}`);
+      const ocrStatus: OwnPage['ocrStatus'] =
+        job === 'queued' || job === 'running'
+          ? job
+          : row.ocr_json
+            ? 'done'
+            : job === 'failed'
+              ? 'failed'
+              : 'none';
+      return {
+        imageId: row.id,
+        name: row.name,
+        pageNumber: row.seq,
+        thumbnailUrl: thumbnailUrl(row.id),
+        width: row.width,
+        height: row.height,
+        ocrStatus,
+      };
+    });
+  }
+
+  private async ownPage(userId: number, pageId: number) {
+    const page = await this.catalog.findPage(pageId);
+    if (!page) throw NOT_FOUND();
+    const { book } = await this.ownVolume(userId, page.volume_id);
+    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    return page;
+  }
+
+  async renamePage(userId: number, pageId: number, name: string): Promise<void> {
+    await this.ownPage(userId, pageId);
+    await this.db.updateTable('pages').set({ name }).where('id', '=', pageId).execute();
+  }
+
+  async deletePage(userId: number, pageId: number): Promise<void> {
+    const page = await this.ownPage(userId, pageId);
+    await this.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('pages').where('id', '=', pageId).execute();
+      const rest = await tx
+        .selectFrom('pages')
+        .select('id')
+        .where('volume_id', '=', page.volume_id)
+        .orderBy('seq')
+        .execute();
+      for (const [i, row] of rest.entries())
+        await tx
+          .updateTable('pages')
+          .set({ seq: i + 1 })
+          .where('id', '=', row.id)
+          .execute();
+      await this.fullText.indexBook(page.book_id, tx);
+    });
+  }
+
+  /** A new order of all the volume's pages (spec: reorder). */
+  async reorder(userId: number, volumeId: number, imageIds: number[]): Promise<void> {
+    const { book } = await this.ownVolume(userId, volumeId);
+    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    const rows = await this.db.selectFrom('pages').select('id').where('volume_id', '=', volumeId).execute();
+    const ids = new Set(rows.map((r) => r.id));
+    if (
+      imageIds.length !== ids.size ||
+      new Set(imageIds).size !== ids.size ||
+      imageIds.some((id) => !ids.has(id))
+    )
+      throw badRequest('OWN_ORDER', MSG.ownOrderInvalid);
+    await this.db.transaction().execute(async (tx) => {
+      // Two steps, so no two pages ever share a number on the way.
+      for (const [i, id] of imageIds.entries())
+        await tx
+          .updateTable('pages')
+          .set({ seq: -(i + 1) })
+          .where('id', '=', id)
+          .execute();
+      for (const [i, id] of imageIds.entries())
+        await tx
+          .updateTable('pages')
+          .set({ seq: i + 1 })
+          .where('id', '=', id)
+          .execute();
+    });
+  }
+
+  /** More page images for a volume (one or several files; each checked like a zip's). */
+  async uploadImages(
+    userId: number,
+    volumeId: number,
+    files: Array<{ name: string; data: Buffer }>,
+  ): Promise<number> {
+    const { book } = await this.ownVolume(userId, volumeId);
+    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    const ordered = [...files].sort((a, b) => naturalOrder(a.name, b.name));
+    await this.ingest.appendPages(
+      volumeId,
+      ordered.map((f) => ({
+        name: path.basename(f.name).replace(/\.[^.]+$/, ''),
+        source: f.name,
+        data: f.data,
+      })),
+    );
+    return files.length;
   }
 
   // Review

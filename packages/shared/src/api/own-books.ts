@@ -58,3 +58,29 @@ export const ZipUploadResult = z.object({
   names: z.array(z.string()),
   message: z.string(),
 });
+
+/** A page of an own volume, with where its text stands. */
+export const OwnPage = z.object({
+  imageId: z.number().int(),
+  name: z.string(),
+  pageNumber: z.number().int(),
+  thumbnailUrl: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  /** none: not recognised; queued or running: an OCR job waits or works; done: text stored; failed. */
+  ocrStatus: z.enum(['none', 'queued', 'running', 'done', 'failed']),
+});
+export type OwnPage = z.infer<typeof OwnPage>;
+
+export const OCR_STATUS_LABELS: Record<OwnPage['ocrStatus'], string> = {
+  none: '未识别',
+  queued: '等待识别',
+  running: '识别中',
+  done: '已识别',
+  failed: '识别失败',
+};
+
+export const RenamePageRequest = z.object({
+  imageName: z.string().trim().min(1, MSG.ownImageNameRequired).max(100),
+});
+export const ReorderRequest = z.object({ imageIds: z.array(z.number().int()).min(1) });

@@ -6,6 +6,9 @@ import {
   OkBody,
   OwnBook,
   OwnBookRequest,
+  OwnPage,
+  RenamePageRequest,
+  ReorderRequest,
   OwnVolumeRequest,
   paged,
   RefuseRequest,
@@ -195,6 +198,93 @@ export const ownRoutes: RouteModule = (app, { context }) => {
       if (file.file.truncated) throw badRequest('IMPORT_ZIP', '压缩包过大');
       const result = await own.uploadZip(user.id, request.params.id, file.filename, data);
       return { ...result, message: MSG.ownUploaded };
+    },
+  );
+
+  r.get(
+    '/api/own/volumes/:id/pages',
+    {
+      schema: {
+        tags: ['own books'],
+        summary: "A volume's pages with their OCR state (spec queryImageList)",
+        params: IdParams,
+        response: { 200: z.array(OwnPage), ...errors },
+      },
+    },
+    (request) => own.pages(requireUser(request).id, request.params.id),
+  );
+  r.post(
+    '/api/own/volumes/:id/images',
+    {
+      schema: {
+        tags: ['own books'],
+        summary:
+          'Add page images to a volume (multipart, one or more files named `file`; spec uploadCataImage)',
+        consumes: ['multipart/form-data'],
+        params: IdParams,
+        response: { 200: z.object({ added: z.number().int(), message: z.string() }), ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const files: Array<{ name: string; data: Buffer }> = [];
+      for await (const part of request.files({
+        limits: { fileSize: OWN_ZIP_LIMITS.maxEntryBytes, files: 200 },
+      })) {
+        const data = await part.toBuffer();
+        if (part.file.truncated) throw badRequest('IMPORT_ZIP', `${part.filename} 过大`);
+        files.push({ name: part.filename, data });
+      }
+      if (files.length === 0) throw badRequest('OWN_NO_FILE', '请选择图像文件');
+      const added = await own.uploadImages(user.id, request.params.id, files);
+      return { added, message: MSG.ownUploaded };
+    },
+  );
+  r.post(
+    '/api/own/volumes/:id/order',
+    {
+      schema: {
+        tags: ['own books'],
+        summary: 'Reorder all pages of a volume',
+        params: IdParams,
+        body: ReorderRequest,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      await own.reorder(requireUser(request).id, request.params.id, request.body.imageIds);
+      return { ok: true as const, message: MSG.ownOrderSaved };
+    },
+  );
+  r.put(
+    '/api/own/pages/:id',
+    {
+      schema: {
+        tags: ['own books'],
+        summary: 'Rename a page image (spec updateImage)',
+        params: IdParams,
+        body: RenamePageRequest,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      await own.renamePage(requireUser(request).id, request.params.id, request.body.imageName);
+      return { ok: true as const, message: MSG.ownImageRenamed };
+    },
+  );
+  r.delete(
+    '/api/own/pages/:id',
+    {
+      schema: {
+        tags: ['own books'],
+        summary: 'Delete a page image (spec deleteImage)',
+        params: IdParams,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      await own.deletePage(requireUser(request).id, request.params.id);
+      return { ok: true as const, message: MSG.deleteSuccess };
     },
   );
 

@@ -268,4 +268,106 @@ describe('own books over HTTP', () => {
       refuseReason: '讀者投訴，暫停公開',
     });
   });
+
+  it('pages of a volume: OCR state, more images, rename, reorder, delete, re-run OCR; all the owner’s only', async () => {
+    const a = as(alice);
+    const b = as(bob);
+    const book = (await a.post('/api/own/books', { ...BOOK, title: '頁面管理' })).json<{
+      catalogId: number;
+    }>();
+    await a.post(`/api/own/books/${book.catalogId}/volumes`, { name: '卷一' });
+    const [volume] = (await a.get(`/api/own/books/${book.catalogId}/volumes`)).json<
+      Array<{ fascicleId: number }>
+    >();
+    const base = `/api/own/volumes/${volume!.fascicleId}`;
+    await a.upload(
+      `${base}/zip`,
+      'p.zip',
+      makeZip({ '1.png': await pageImage(1), '2.png': await pageImage(2) }),
+    );
+
+    // Several images at once, in natural order; a non-image among them refuses them all.
+    const multi = async (cookie: string, files: Array<[string, Buffer]>) => {
+      const boundary = '----gujiMulti';
+      const parts = files.map(([name, data]) =>
+        Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`,
+          ),
+          data,
+          Buffer.from('\r\n'),
+        ]),
+      );
+      return h.request({
+        method: 'POST',
+        url: `${base}/images`,
+        cookie,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
+      });
+    };
+    expect(
+      (
+        await multi(alice, [
+          ['4.png', await pageImage(4)],
+          ['bad.png', Buffer.from('text')],
+        ])
+      ).statusCode,
+    ).toBe(400);
+    expect((await multi(bob, [['4.png', await pageImage(4)]])).statusCode).toBe(404);
+    expect(
+      (
+        await multi(alice, [
+          ['10.png', await pageImage(5)],
+          ['3.png', await pageImage(3)],
+        ])
+      ).json(),
+    ).toMatchObject({ added: 2 });
+
+    type Page = { imageId: number; name: string; pageNumber: number; ocrStatus: string };
+    const pages = async () => (await a.get(`${base}/pages`)).json<Page[]>();
+    let list = await pages();
+    expect(list.map((p) => [p.name, p.pageNumber, p.ocrStatus])).toEqual([
+      ['1', 1, 'none'],
+      ['2', 2, 'none'],
+      ['3', 3, 'none'],
+      ['10', 4, 'none'],
+    ]);
+    expect((await b.get(`${base}/pages`)).statusCode).toBe(404);
+
+    expect((await a.put(`/api/own/pages/${list[0]!.imageId}`, { imageName: ' ' })).json()).toMatchObject({
+      message: MSG.ownImageNameRequired,
+    });
+    expect((await b.put(`/api/own/pages/${list[0]!.imageId}`, { imageName: '封面' })).statusCode).toBe(404);
+    expect((await a.put(`/api/own/pages/${list[0]!.imageId}`, { imageName: '封面' })).json()).toMatchObject({
+      message: MSG.ownImageRenamed,
+    });
+
+    const ids = list.map((p) => p.imageId);
+    expect((await a.post(`${base}/order`, { imageIds: ids.slice(1) })).json()).toMatchObject({
+      message: MSG.ownOrderInvalid,
+    });
+    expect((await b.post(`${base}/order`, { imageIds: [...ids].reverse() })).statusCode).toBe(404);
+    expect((await a.post(`${base}/order`, { imageIds: [...ids].reverse() })).json()).toMatchObject({
+      message: MSG.ownOrderSaved,
+    });
+    list = await pages();
+    expect(list.map((p) => p.name)).toEqual(['10', '3', '2', '封面']);
+
+    expect((await b.del(`/api/own/pages/${ids[1]}`)).statusCode).toBe(404);
+    expect((await a.del(`/api/own/pages/${ids[1]}`)).statusCode).toBe(200);
+    list = await pages();
+    expect(list.map((p) => [p.name, p.pageNumber])).toEqual([
+      ['10', 1],
+      ['3', 2],
+      ['封面', 3],
+    ]);
+
+    // Re-run OCR for the volume: the owner may, another user may not.
+    expect((await b.post('/api/ocr/run', { scope: 'volume', id: volume!.fascicleId })).statusCode).toBe(403);
+    expect((await a.post('/api/ocr/run', { scope: 'volume', id: volume!.fascicleId })).json()).toEqual({
+      queued: 3,
+    });
+    expect((await pages()).every((p) => p.ocrStatus === 'queued')).toBe(true);
+  });
 });
