@@ -82,6 +82,37 @@ test('an own book: created, a volume uploaded as a zip, refused with a reason, f
   await expect(browser.getByText('3 页', { exact: true })).toBeVisible();
   await browser.screenshot({ path: 'test-results/tour-30-own-volumes.png', fullPage: true });
 
+  // The volume's pages: natural order, rename, move, recognise one and open it for proofreading.
+  await browser.getByRole('link', { name: '图像管理' }).click();
+  const grid = browser.getByRole('list', { name: '页面图像' });
+  await expect(grid.locator('.page-card-name')).toHaveText(['1. 1', '2. 2', '3. 10']);
+  await grid
+    .getByRole('listitem')
+    .first()
+    .getByRole('button', { name: /重命名/ })
+    .click();
+  await browser.getByRole('dialog', { name: '重命名图像' }).getByLabel('图像名称').fill('序');
+  await browser
+    .getByRole('dialog', { name: '重命名图像' })
+    .getByRole('button', { name: /保\s*存/ })
+    .click();
+  await expectToast(browser, MSG.ownImageRenamed);
+  await grid.getByRole('button', { name: '第 3 页前移' }).click();
+  await expectToast(browser, MSG.ownOrderSaved);
+  await expect(grid.locator('.page-card-name')).toHaveText(['1. 序', '2. 10', '3. 2']);
+  await grid
+    .getByRole('listitem')
+    .first()
+    .getByRole('button', { name: /识\s*别/ })
+    .click();
+  await expectToast(browser, '已提交识别（1 页）');
+  await expect(grid.getByRole('listitem').first().getByText('已识别')).toBeVisible({ timeout: 60_000 });
+  await browser.screenshot({ path: 'test-results/tour-32-own-pages.png', fullPage: true });
+  await grid.getByRole('listitem').first().getByRole('link', { name: '校对' }).click();
+  await expect(browser.getByRole('heading', { name: /文字校对/ })).toBeVisible();
+  await browser.goBack();
+  await browser.goBack();
+
   // Submit for publication.
   await browser.getByRole('link', { name: '整本古籍' }).click();
   await list.getByRole('checkbox', { name: `选择《${title}》` }).check();

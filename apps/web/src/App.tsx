@@ -60,6 +60,9 @@ const OrderPage = lazy(() =>
 const OwnBooksPage = lazy(() =>
   import('./features/own/pages/own-books-page.tsx').then((m) => ({ default: m.OwnBooksPage })),
 );
+const PagesPage = lazy(() =>
+  import('./features/own/pages/pages-page.tsx').then((m) => ({ default: m.PagesPage })),
+);
 const VolumesPage = lazy(() =>
   import('./features/own/pages/volumes-page.tsx').then((m) => ({ default: m.VolumesPage })),
 );
@@ -159,6 +162,14 @@ function AppRoutes() {
               element={
                 <RequireLogin>
                   <VolumesPage />
+                </RequireLogin>
+              }
+            />
+            <Route
+              path="/FenCe/:catalogId/:fascicleId"
+              element={
+                <RequireLogin>
+                  <PagesPage />
                 </RequireLogin>
               }
             />

@@ -1,5 +1,12 @@
 import path from 'node:path';
-import { MSG, OWN_FIRST_PAGE_SIZE, OWN_PAGE_SIZE, type OwnBook, type OwnPage, type Volume } from '@guji/shared';
+import {
+  MSG,
+  OWN_FIRST_PAGE_SIZE,
+  OWN_PAGE_SIZE,
+  type OwnBook,
+  type OwnPage,
+  type Volume,
+} from '@guji/shared';
 import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import type { BookRow } from '../db/schema.ts';

@@ -55,6 +55,12 @@ export function VolumesPage() {
                 <ZipUpload volume={volume} locked={book.data?.auditStatus === '1'} />
               </div>
               <div className="personal-actions">
+                <Link
+                  to={`/FenCe/${catalogId}/${volume.fascicleId}?gjtitle=${encodeURIComponent(title)}&fctitle=${encodeURIComponent(volume.name)}`}
+                  className="ant-btn ant-btn-default"
+                >
+                  图像管理
+                </Link>
                 {volume.imageCount > 0 && (
                   <Link
                     to={readerPath({ catalogId, fascicleId: volume.fascicleId })}

@@ -1,0 +1,224 @@
+import { useRef, useState } from 'react';
+import { Button, Empty, Input, Modal, Popconfirm, Space, Spin, Tag } from 'antd';
+import { ArrowDownOutlined, ArrowUpOutlined, UploadOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { MSG, OCR_STATUS_LABELS, type OwnPage } from '@guji/shared';
+import { api } from '../../../api/client.ts';
+import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
+import { toast } from '../../../components/toast.ts';
+import { useDocumentTitle } from '../../../components/use-document-title.ts';
+import { positiveId, readerPath } from '../../reader/reader-url.ts';
+import { ownKeys } from '../queries.ts';
+
+const OCR_COLOURS: Record<OwnPage['ocrStatus'], string> = {
+  none: 'default',
+  queued: 'processing',
+  running: 'processing',
+  done: 'success',
+  failed: 'error',
+};
+
+/**
+ * /FenCe/{catalogId}/{fascicleId}?gjtitle&fctitle: a volume's pages with their OCR state: add images,
+ * rename, move, delete, recognise again, and open a page on /OCRPage to proofread it.
+ */
+export function PagesPage() {
+  const params = useParams();
+  const catalogId = positiveId(params.catalogId) ?? 0;
+  const volumeId = positiveId(params.fascicleId) ?? 0;
+  const [search] = useSearchParams();
+  const bookTitle = search.get('gjtitle') ?? '';
+  const volumeName = search.get('fctitle') ?? '';
+  useDocumentTitle(`${bookTitle} ${volumeName} · 图像管理`);
+  const queryClient = useQueryClient();
+  const key = [...ownKeys.all, 'pages', volumeId];
+  const pages = useQuery({
+    queryKey: key,
+    queryFn: () => api.get<OwnPage[]>(`/api/own/volumes/${volumeId}/pages`),
+    // While recognition runs, its state is read again every few seconds.
+    refetchInterval: (query) =>
+      query.state.data?.some((p) => p.ocrStatus === 'queued' || p.ocrStatus === 'running') ? 3000 : false,
+  });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ownKeys.all });
+  const [renaming, setRenaming] = useState<OwnPage | null>(null);
+  const [name, setName] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const [uploading, setUploading] = useState(false);
+  const list = pages.data ?? [];
+
+  const act = (run: () => Promise<{ message?: string } | { queued: number }>) =>
+    void run().then(
+      (result) => {
+        if ('message' in result && result.message) toast.success(result.message);
+        if ('queued' in result) toast.success(`已提交识别（${result.queued} 页）`);
+        refresh();
+      },
+      () => undefined,
+    );
+
+  const move = (index: number, by: -1 | 1) => {
+    const ids = list.map((p) => p.imageId);
+    const [moved] = ids.splice(index, 1);
+    ids.splice(index + by, 0, moved!);
+    act(() => api.post(`/api/own/volumes/${volumeId}/order`, { imageIds: ids }));
+  };
+
+  const upload = (files: FileList) => {
+    const form = new FormData();
+    for (const file of Array.from(files)) form.append('file', file);
+    setUploading(true);
+    void api
+      .upload<{ added: number; message: string }>(`/api/own/volumes/${volumeId}/images`, form)
+      .then(
+        (result) => {
+          toast.success(`${result.message}（${result.added} 页）`);
+          refresh();
+        },
+        () => undefined,
+      )
+      .finally(() => setUploading(false));
+  };
+
+  return (
+    <div className="page own-pages">
+      <Breadcrumbs
+        second={{ title: '整本古籍', to: '/OCRAside/HholeBook' }}
+        third={{
+          title: bookTitle || '卷册',
+          to: `/FenCe/${catalogId}?gjtitle=${encodeURIComponent(bookTitle)}`,
+        }}
+        fourth={{ title: volumeName || '图像' }}
+      />
+      <div className="own-head">
+        <h1 className="page-title">
+          {bookTitle} {volumeName} 图像
+        </h1>
+        <Space wrap>
+          <input
+            ref={input}
+            type="file"
+            accept="image/png,image/jpeg,image/tiff"
+            multiple
+            hidden
+            aria-label="添加页面图像"
+            onChange={(e) => {
+              if (e.target.files?.length) upload(e.target.files);
+              e.target.value = '';
+            }}
+          />
+          <Button
+            icon={<UploadOutlined aria-hidden />}
+            loading={uploading}
+            onClick={() => input.current?.click()}
+          >
+            添加图像
+          </Button>
+          <Button
+            disabled={list.length === 0}
+            onClick={() => act(() => api.post('/api/ocr/run', { scope: 'volume', id: volumeId }))}
+          >
+            全部重新识别
+          </Button>
+        </Space>
+      </div>
+      {pages.isPending ? (
+        <Spin />
+      ) : pages.isError ? (
+        <Empty description={pages.error.message || MSG.noData} />
+      ) : list.length === 0 ? (
+        <Empty description="本卷还没有图像。可上传 zip 压缩包或逐张添加。" />
+      ) : (
+        <ul className="page-grid" aria-label="页面图像">
+          {list.map((page, index) => (
+            <li key={page.imageId} className="page-card">
+              <Link to={readerPath({ catalogId, fascicleId: volumeId, imageId: page.imageId })}>
+                <img
+                  src={page.thumbnailUrl}
+                  alt={`第 ${page.pageNumber} 页`}
+                  width={160}
+                  height={160}
+                  loading="lazy"
+                />
+              </Link>
+              <div className="page-card-name">
+                {page.pageNumber}. {page.name}
+              </div>
+              <Tag color={OCR_COLOURS[page.ocrStatus]}>{OCR_STATUS_LABELS[page.ocrStatus]}</Tag>
+              <div className="page-card-actions">
+                <Link to={`/OCRPage?imgid=${page.imageId}`}>校对</Link>
+                <Button
+                  size="small"
+                  type="link"
+                  onClick={() => act(() => api.post('/api/ocr/run', { scope: 'page', id: page.imageId }))}
+                >
+                  识别
+                </Button>
+                <Button
+                  size="small"
+                  type="link"
+                  onClick={() => {
+                    setRenaming(page);
+                    setName(page.name);
+                    setProblem(null);
+                  }}
+                >
+                  重命名
+                </Button>
+                <Button
+                  size="small"
+                  icon={<ArrowUpOutlined aria-hidden />}
+                  aria-label={`第 ${page.pageNumber} 页前移`}
+                  disabled={index === 0}
+                  onClick={() => move(index, -1)}
+                />
+                <Button
+                  size="small"
+                  icon={<ArrowDownOutlined aria-hidden />}
+                  aria-label={`第 ${page.pageNumber} 页后移`}
+                  disabled={index === list.length - 1}
+                  onClick={() => move(index, 1)}
+                />
+                <Popconfirm
+                  title="删除这页图像？"
+                  okText="删除"
+                  cancelText="取消"
+                  onConfirm={() => act(() => api.del(`/api/own/pages/${page.imageId}`))}
+                >
+                  <Button size="small" type="link" danger>
+                    删除
+                  </Button>
+                </Popconfirm>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Modal
+        open={renaming !== null}
+        title="重命名图像"
+        okText="保存"
+        cancelText="取消"
+        onCancel={() => setRenaming(null)}
+        onOk={() => {
+          if (!renaming) return;
+          if (!name.trim()) {
+            setProblem(MSG.ownImageNameRequired);
+            return;
+          }
+          act(() => api.put(`/api/own/pages/${renaming.imageId}`, { imageName: name.trim() }));
+          setRenaming(null);
+        }}
+      >
+        <label htmlFor="page-name">图像名称</label>
+        <Input id="page-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
+        {problem && (
+          <div className="field-error" role="alert">
+            {problem}
+          </div>
+        )}
+      </Modal>
+    </div>
+  );
+}
