@@ -174,7 +174,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       personal,
       reservations: new ReservationService(db, clock, async () => (await settings.get()).timeZone),
       downloads,
-      ownBooks: new OwnBookService(db, repos.catalog, ingest, fullText, clock),
+      ownBooks: new OwnBookService(db, repos.catalog, ingest, fullText, clock, settings),
       print: new PrintService(
         db,
         repos.catalog,

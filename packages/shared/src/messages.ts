@@ -131,6 +131,8 @@ export const MSG = {
   ownPublished: '发布成功',
   ownLocked: '审核中的古籍不能修改',
   ownImageNameRequired: '请输入图像名称',
+  ownQuotaPages: '超出您的页面配额（每位用户最多 {n} 页），请删除不需要的页面或联系管理员',
+  ownQuotaBytes: '超出您的存储配额（每位用户最多 {n} MB），请删除不需要的页面或联系管理员',
   ownImageRenamed: '图像重命名成功',
   ownOrderSaved: '页面顺序已保存',
   ownOrderInvalid: '页面顺序须包含本卷的全部页面',

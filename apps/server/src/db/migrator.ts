@@ -11,6 +11,7 @@ import { migration0008 } from './migrations/0008-reading-room-terminals.ts';
 import { migration0009 } from './migrations/0009-personal-area.ts';
 import { migration0010 } from './migrations/0010-print-orders.ts';
 import { migration0011 } from './migrations/0011-own-books.ts';
+import { migration0012 } from './migrations/0012-page-bytes.ts';
 
 /** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0009-personal-area': migration0009,
   '0010-print-orders': migration0010,
   '0011-own-books': migration0011,
+  '0012-page-bytes': migration0012,
 };
 
 class StaticProvider implements MigrationProvider {

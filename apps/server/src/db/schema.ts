@@ -162,6 +162,8 @@ export interface PagesTable {
   status: Generated<string>;
   ocr_json: string | null;
   created_at: string;
+  /** Bytes of an uploaded master (own books), for storage quotas. */
+  file_bytes: Generated<number | null>;
 }
 
 export interface DirectoriesTable {

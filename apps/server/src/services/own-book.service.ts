@@ -18,6 +18,7 @@ import type { FullTextService } from './full-text.service.ts';
 import { ZipSource, type ZipLimits } from './import-package.ts';
 import type { IngestService } from './ingest.service.ts';
 import type { Paged } from './personal.service.ts';
+import type { SettingsService } from './settings.service.ts';
 
 /** Limits of a reader's volume upload (DESIGN.md §8: zip bombs, entry counts). */
 export const OWN_ZIP_LIMITS: ZipLimits = {
@@ -41,7 +42,47 @@ export class OwnBookService {
     private readonly ingest: IngestService,
     private readonly fullText: FullTextService,
     private readonly clock: Clock,
+    private readonly settings: SettingsService,
   ) {}
+
+  /** Refuses an upload that would take the user past the site's page or storage quota. */
+  private async checkQuota(userId: number, pages: number, bytes: number): Promise<void> {
+    const site = await this.settings.get();
+    const used = await this.db
+      .selectFrom('pages')
+      .innerJoin('books', 'books.id', 'pages.book_id')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('pages'),
+        eb.fn.sum<number>('pages.file_bytes').as('bytes'),
+      ])
+      .where('books.owner_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    if (Number(used.pages) + pages > site.ownQuotaPages)
+      throw badRequest('OWN_QUOTA', MSG.ownQuotaPages.replace('{n}', String(site.ownQuotaPages)));
+    if (Number(used.bytes ?? 0) + bytes > site.ownQuotaMb * 1024 * 1024)
+      throw badRequest('OWN_QUOTA', MSG.ownQuotaBytes.replace('{n}', String(site.ownQuotaMb)));
+  }
+
+  /** Appends checked pages within the quota and records their sizes. */
+  private async append(
+    userId: number,
+    volumeId: number,
+    pages: Array<{ name: string; source: string; data: Buffer }>,
+  ) {
+    await this.checkQuota(
+      userId,
+      pages.length,
+      pages.reduce((sum, p) => sum + p.data.length, 0),
+    );
+    const ids = await this.ingest.appendPages(volumeId, pages);
+    for (const [i, id] of ids.entries())
+      await this.db
+        .updateTable('pages')
+        .set({ file_bytes: pages[i]!.data.length })
+        .where('id', '=', id)
+        .execute();
+    return ids;
+  }
 
   private async own(userId: number, bookId: number): Promise<BookRow> {
     const book = await this.catalog.findBook(bookId);
@@ -300,8 +341,7 @@ export class OwnBookService {
         data: await zip.read(name),
       })),
     );
-    await this.ingest.appendPages(volumeId, pages);
-    // A changed book goes back to "not submitted" when it was refused (the owner fixes and resubmits).
+    await this.append(userId, volumeId, pages);
     return { added: pages.length, names };
   }
 
@@ -422,7 +462,8 @@ export class OwnBookService {
     const { book } = await this.ownVolume(userId, volumeId);
     if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
     const ordered = [...files].sort((a, b) => naturalOrder(a.name, b.name));
-    await this.ingest.appendPages(
+    await this.append(
+      userId,
       volumeId,
       ordered.map((f) => ({
         name: path.basename(f.name).replace(/\.[^.]+$/, ''),

@@ -13,6 +13,8 @@ const DEFAULTS: SiteSettings = {
   downloadMaxSide: 2400,
   downloadVolumePdf: true,
   printPostEnabled: false,
+  ownQuotaPages: 2000,
+  ownQuotaMb: 1024,
 };
 
 /** Site texts and switches: built-in defaults, then the environment, then what administrators saved. */

@@ -27,6 +27,8 @@ export const SiteSettings = z.object({
     .describe('Longest side in pixels of a downloaded page image'),
   downloadVolumePdf: z.boolean().describe('Whether readers may download a whole volume as a PDF'),
   printPostEnabled: z.boolean().describe('Whether print orders may be posted (otherwise self-pickup only)'),
+  ownQuotaPages: z.number().int().min(0).describe("Pages each user's own books may hold"),
+  ownQuotaMb: z.number().int().min(0).describe("Megabytes of page images each user's own books may hold"),
 });
 export type SiteSettings = z.infer<typeof SiteSettings>;
 

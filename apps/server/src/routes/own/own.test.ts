@@ -370,4 +370,35 @@ describe('own books over HTTP', () => {
     });
     expect((await pages()).every((p) => p.ocrStatus === 'queued')).toBe(true);
   });
+
+  it('quotas: an upload past the page or storage quota is refused with a clear message and changes nothing', async () => {
+    const a = as(alice);
+    const book = (await a.post('/api/own/books', { ...BOOK, title: '配額' })).json<{ catalogId: number }>();
+    await a.post(`/api/own/books/${book.catalogId}/volumes`, { name: '卷一' });
+    const [volume] = (await a.get(`/api/own/books/${book.catalogId}/volumes`)).json<
+      Array<{ fascicleId: number }>
+    >();
+    const url = `/api/own/volumes/${volume!.fascicleId}/zip`;
+    const zip = makeZip({ '1.png': await pageImage(1), '2.png': await pageImage(2) });
+    const settings = h.context.services.settings;
+    const used = await h.context.database.db
+      .selectFrom('pages')
+      .innerJoin('books', 'books.id', 'pages.book_id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('books.owner_id', 'is not', null)
+      .executeTakeFirstOrThrow();
+    await settings.update({ ownQuotaPages: Number(used.n) + 1 });
+    expect((await a.upload(url, 'p.zip', zip)).json()).toMatchObject({
+      message: MSG.ownQuotaPages.replace('{n}', String(Number(used.n) + 1)),
+    });
+    await settings.update({ ownQuotaPages: 2000, ownQuotaMb: 0 });
+    expect((await a.upload(url, 'p.zip', zip)).json()).toMatchObject({
+      message: MSG.ownQuotaBytes.replace('{n}', '0'),
+    });
+    expect((await a.get(`/api/own/books/${book.catalogId}/volumes`)).json()).toMatchObject([
+      { imageCount: 0 },
+    ]);
+    await settings.update({ ownQuotaMb: 1024 });
+    expect((await a.upload(url, 'p.zip', zip)).json()).toMatchObject({ added: 2 });
+  });
 });
