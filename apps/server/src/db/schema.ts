@@ -134,6 +134,8 @@ export interface BooksTable {
   /** Why the last review refused an own book. */
   refuse_reason: Generated<string | null>;
   submitted_at: Generated<string | null>;
+  /** 1 for the hidden book that holds a user's single images (spec isLonely). */
+  is_lonely: Generated<number>;
   created_at: string;
   updated_at: string;
 }

@@ -150,6 +150,7 @@ export class OwnBookService {
       .selectFrom('books')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('owner_id', '=', userId)
+      .where('is_lonely', '=', 0)
       .executeTakeFirstOrThrow();
     const total = Number(n);
     const size = pageNum === 1 ? OWN_FIRST_PAGE_SIZE : OWN_PAGE_SIZE;
@@ -158,6 +159,7 @@ export class OwnBookService {
       .selectFrom('books')
       .selectAll()
       .where('owner_id', '=', userId)
+      .where('is_lonely', '=', 0)
       .orderBy('id', 'desc')
       .limit(size)
       .offset(offset)
@@ -245,7 +247,13 @@ export class OwnBookService {
   /** Selected books go to review ('0' or '3' with pages → '1'). */
   async submit(userId: number, ids: number[]): Promise<void> {
     const books = await Promise.all(ids.map((id) => this.get(userId, id)));
-    if (books.some((b) => (b.auditStatus !== '0' && b.auditStatus !== '3') || b.pageCount === 0))
+    const lonely = await this.db
+      .selectFrom('books')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('is_lonely', '=', 1)
+      .executeTakeFirst();
+    if (lonely || books.some((b) => (b.auditStatus !== '0' && b.auditStatus !== '3') || b.pageCount === 0))
       throw badRequest('OWN_NOT_SUBMITTABLE', MSG.ownNotSubmittable);
     await this.db
       .updateTable('books')
@@ -474,6 +482,49 @@ export class OwnBookService {
     return files.length;
   }
 
+  // Single images (spec isLonely 1): the pages of one hidden book per user
+
+  /** The volume holding the user's single images, made on first use. */
+  private async singlesVolume(userId: number, create: boolean): Promise<number | null> {
+    const book = await this.db
+      .selectFrom('books')
+      .select('id')
+      .where('owner_id', '=', userId)
+      .where('is_lonely', '=', 1)
+      .executeTakeFirst();
+    let bookId = book?.id;
+    if (bookId === undefined) {
+      if (!create) return null;
+      bookId = await this.catalog.createBook({
+        source_key: `single:${userId}`,
+        title: '单张图像',
+        owner_id: userId,
+        audit_status: '0',
+        is_visible: 0,
+        is_open: 1,
+        is_lonely: 1,
+      });
+    }
+    const volume = await this.db
+      .selectFrom('volumes')
+      .select('id')
+      .where('book_id', '=', bookId)
+      .executeTakeFirst();
+    if (volume) return volume.id;
+    if (!create) return null;
+    return this.catalog.createVolume({ bookId, name: '单张图像', introduction: null, sort: 0 });
+  }
+
+  async singles(userId: number): Promise<OwnPage[]> {
+    const volumeId = await this.singlesVolume(userId, false);
+    return volumeId === null ? [] : this.pages(userId, volumeId);
+  }
+
+  async uploadSingles(userId: number, files: Array<{ name: string; data: Buffer }>): Promise<number> {
+    const volumeId = (await this.singlesVolume(userId, true))!;
+    return this.uploadImages(userId, volumeId, files);
+  }
+
   // Review
 
   async queue(status: string): Promise<OwnBook[]> {
@@ -481,6 +532,7 @@ export class OwnBookService {
       .selectFrom('books')
       .selectAll()
       .where('owner_id', 'is not', null)
+      .where('is_lonely', '=', 0)
       .where('audit_status', '=', status)
       .orderBy('submitted_at')
       .limit(200)

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -30,6 +31,20 @@ const errors = {
   413: ErrorBody,
 };
 const IdParams = z.object({ id: z.coerce.number().int().positive() });
+
+/** The files of a multipart image upload (each checked as an image later, before anything is stored). */
+async function readImageFiles(request: FastifyRequest): Promise<Array<{ name: string; data: Buffer }>> {
+  const files: Array<{ name: string; data: Buffer }> = [];
+  for await (const part of request.files({
+    limits: { fileSize: OWN_ZIP_LIMITS.maxEntryBytes, files: 200 },
+  })) {
+    const data = await part.toBuffer();
+    if (part.file.truncated) throw badRequest('IMPORT_ZIP', `${part.filename} 过大`);
+    files.push({ name: part.filename, data });
+  }
+  if (files.length === 0) throw badRequest('OWN_NO_FILE', '请选择图像文件');
+  return files;
+}
 
 /**
  * Own books (issue 7): a user's books and volumes, volume pages from a zip, submission, and the
@@ -285,6 +300,35 @@ export const ownRoutes: RouteModule = (app, { context }) => {
     async (request) => {
       await own.deletePage(requireUser(request).id, request.params.id);
       return { ok: true as const, message: MSG.deleteSuccess };
+    },
+  );
+
+  r.get(
+    '/api/own/singles',
+    {
+      schema: {
+        tags: ['own books'],
+        summary: 'My single images (isLonely 1) with their OCR state',
+        response: { 200: z.array(OwnPage), ...errors },
+      },
+    },
+    (request) => own.singles(requireUser(request).id),
+  );
+  r.post(
+    '/api/own/singles',
+    {
+      schema: {
+        tags: ['own books'],
+        summary:
+          'Upload single images (multipart, one or more `file`); recognise, proofread and export them like pages',
+        consumes: ['multipart/form-data'],
+        response: { 200: z.object({ added: z.number().int(), message: z.string() }), ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const files = await readImageFiles(request);
+      return { added: await own.uploadSingles(user.id, files), message: MSG.ownUploaded };
     },
   );
 

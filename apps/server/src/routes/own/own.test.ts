@@ -3,7 +3,7 @@ import path from 'node:path';
 import { crc32, createDeflateRaw } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
-import { pageImage } from '../../../test/catalog-factory.ts';
+import { ocrFor, pageImage } from '../../../test/catalog-factory.ts';
 import { createHttpHarness, GOOD_PASSWORD, multipartFile, type HttpHarness } from '../../../test/http.ts';
 import { makeZip } from '../../../test/zip.ts';
 
@@ -400,5 +400,67 @@ describe('own books over HTTP', () => {
     ]);
     await settings.update({ ownQuotaMb: 1024 });
     expect((await a.upload(url, 'p.zip', zip)).json()).toMatchObject({ added: 2 });
+  });
+
+  it('single images: uploaded, listed, renamed, exported and deleted by their owner only, apart from books', async () => {
+    const upload = async (cookie: string, files: Array<[string, Buffer]>) => {
+      const boundary = '----gujiSingles';
+      const parts = files.map(([name, data]) =>
+        Buffer.concat([
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`,
+          ),
+          data,
+          Buffer.from('\r\n'),
+        ]),
+      );
+      return h.request({
+        method: 'POST',
+        url: '/api/own/singles',
+        cookie,
+        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
+      });
+    };
+    const a = as(alice);
+    const before = (await a.get('/api/own/books')).json<{ total: number }>().total;
+    expect(
+      (
+        await upload(alice, [
+          ['碑帖2.png', await pageImage(2)],
+          ['碑帖1.png', await pageImage(1)],
+        ])
+      ).json(),
+    ).toMatchObject({ added: 2 });
+    const singles = (await a.get('/api/own/singles')).json<Array<{ imageId: number; name: string }>>();
+    expect(singles.map((p) => p.name)).toEqual(['碑帖1', '碑帖2']);
+    // Not a book of the list, and not for review.
+    expect((await a.get('/api/own/books')).json<{ total: number }>().total).toBe(before);
+    expect((await as(bob).get('/api/own/singles')).json()).toEqual([]);
+    expect(
+      (await as(bob).put(`/api/own/pages/${singles[0]!.imageId}`, { imageName: '偷改' })).statusCode,
+    ).toBe(404);
+    expect(
+      (await as(bob).get(`/api/pages/${singles[0]!.imageId}/ocr/export?format=txt`)).statusCode,
+    ).not.toBe(200);
+    expect((await a.put(`/api/own/pages/${singles[0]!.imageId}`, { imageName: '拓片' })).statusCode).toBe(
+      200,
+    );
+    // Before recognition there is no text to export; once it is there, text and ALTO.
+    expect((await a.get(`/api/pages/${singles[0]!.imageId}/ocr/export?format=txt`)).json()).toMatchObject({
+      message: '本页暂无识别文字',
+    });
+    await h.context.database.db
+      .updateTable('pages')
+      .set({ ocr_json: JSON.stringify(ocrFor('碑文', 600, 400)) })
+      .where('id', '=', singles[0]!.imageId)
+      .execute();
+    const text = await a.get(`/api/pages/${singles[0]!.imageId}/ocr/export?format=txt`);
+    expect(text.body).toContain('碑文');
+    expect((await a.get(`/api/pages/${singles[0]!.imageId}/ocr/export?format=alto`)).statusCode).toBe(200);
+    expect((await a.del(`/api/own/pages/${singles[1]!.imageId}`)).statusCode).toBe(200);
+    expect((await a.get('/api/own/singles')).json<Array<{ name: string }>>().map((p) => p.name)).toEqual([
+      '拓片',
+    ]);
   });
 });
