@@ -162,3 +162,44 @@ test('an own book: created, a volume uploaded as a zip, refused with a reason, f
   await browser.goto(`/SearchPage?title=${encodeURIComponent(title)}`);
   await expect(browser.getByRole('link', { name: title }).first()).toBeVisible();
 });
+
+test('a single image: dropped in, recognised, exported as text and ALTO, renamed and deleted', async ({
+  page: browser,
+  request,
+}) => {
+  const user = await registerViaApi(request);
+  await login(browser, user.loginName, user.password);
+  await expect(browser).toHaveURL(/\/($|\?)/);
+  await browser.goto('/OCRAside/Single');
+  await expect(browser.getByRole('heading', { name: '单张图像', level: 1 })).toBeVisible();
+  await expect(browser.getByText('还没有单张图像')).toBeVisible();
+  await browser.locator('.own-singles input[type=file]').setInputFiles([
+    { name: '拓片甲.png', mimeType: 'image/png', buffer: await page(0) },
+    { name: '拓片乙.png', mimeType: 'image/png', buffer: await page(1) },
+  ]);
+  const grid = browser.getByRole('list', { name: '单张图像' });
+  await expect(grid.getByRole('listitem')).toHaveCount(2);
+  const first = grid.getByRole('listitem').filter({ hasText: '拓片甲' });
+  await first.getByRole('button', { name: /识\s*别/ }).click();
+  await expect(first.getByText('已识别')).toBeVisible({ timeout: 60_000 });
+  const text = browser.waitForEvent('download');
+  await first.getByRole('link', { name: 'TXT' }).click();
+  expect((await text).suggestedFilename()).toMatch(/\.txt$/);
+  const alto = browser.waitForEvent('download');
+  await first.getByRole('link', { name: 'ALTO' }).click();
+  expect((await alto).suggestedFilename()).toMatch(/\.alto\.xml$/);
+  await browser.screenshot({ path: 'test-results/tour-33-singles.png', fullPage: true });
+  await first.getByRole('button', { name: /重命名/ }).click();
+  await browser.getByRole('dialog', { name: '重命名图像' }).getByLabel('图像名称').fill('碑额');
+  await browser
+    .getByRole('dialog', { name: '重命名图像' })
+    .getByRole('button', { name: /保\s*存/ })
+    .click();
+  await expectToast(browser, MSG.ownImageRenamed);
+  const renamed = grid.getByRole('listitem').filter({ hasText: '碑额' });
+  await renamed.getByRole('button', { name: /删\s*除/ }).click();
+  await browser.locator('.ant-popconfirm-buttons .ant-btn-primary').click();
+  await expectToast(browser, MSG.deleteSuccess);
+  await expect(grid.getByRole('listitem')).toHaveCount(1);
+  await expectAccessible(browser);
+});

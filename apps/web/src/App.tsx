@@ -63,6 +63,9 @@ const OwnBooksPage = lazy(() =>
 const PagesPage = lazy(() =>
   import('./features/own/pages/pages-page.tsx').then((m) => ({ default: m.PagesPage })),
 );
+const SinglesPage = lazy(() =>
+  import('./features/own/pages/singles-page.tsx').then((m) => ({ default: m.SinglesPage })),
+);
 const VolumesPage = lazy(() =>
   import('./features/own/pages/volumes-page.tsx').then((m) => ({ default: m.VolumesPage })),
 );
@@ -154,6 +157,14 @@ function AppRoutes() {
               element={
                 <RequireLogin>
                   <OwnBooksPage />
+                </RequireLogin>
+              }
+            />
+            <Route
+              path="/OCRAside/Single"
+              element={
+                <RequireLogin>
+                  <SinglesPage />
                 </RequireLogin>
               }
             />

@@ -22,6 +22,7 @@ import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { BookCover } from '../../catalog/components/book-cover.tsx';
 import { usePageParam } from '../../personal/components/personal-list.tsx';
 import { saveBook, useOwnBooks, useOwnMutation } from '../queries.ts';
+import { AsideNav } from '../components/aside-nav.tsx';
 
 const STATUS_COLOURS: Record<string, string> = {
   '0': 'default',
@@ -46,6 +47,7 @@ export function OwnBooksPage() {
   return (
     <div className="page own-books">
       <Breadcrumbs second={{ title: '古籍 OCR 服务', to: '/OCRAside' }} third={{ title: '整本古籍' }} />
+      <AsideNav />
       <div className="own-head">
         <h1 className="page-title">整本古籍</h1>
         <div className="own-actions">

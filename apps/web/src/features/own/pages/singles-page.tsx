@@ -1,0 +1,185 @@
+import { useState } from 'react';
+import { Button, Empty, Input, Modal, Popconfirm, Spin, Tag, Upload } from 'antd';
+import { InboxOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { MSG, OCR_STATUS_LABELS, type OwnPage } from '@guji/shared';
+import { api } from '../../../api/client.ts';
+import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
+import { toast } from '../../../components/toast.ts';
+import { useDocumentTitle } from '../../../components/use-document-title.ts';
+import { AsideNav } from '../components/aside-nav.tsx';
+import { ownKeys } from '../queries.ts';
+
+const OCR_COLOURS: Record<OwnPage['ocrStatus'], string> = {
+  none: 'default',
+  queued: 'processing',
+  running: 'processing',
+  done: 'success',
+  failed: 'error',
+};
+
+/**
+ * /OCRAside/Single: single images that belong to no book (spec isLonely 1): drop several at once
+ * (each with its progress), recognise, proofread, copy or export the text (TXT, ALTO), rename, delete.
+ */
+export function SinglesPage() {
+  useDocumentTitle('单张图像');
+  const queryClient = useQueryClient();
+  const key = [...ownKeys.all, 'singles'];
+  const singles = useQuery({
+    queryKey: key,
+    queryFn: () => api.get<OwnPage[]>('/api/own/singles'),
+    refetchInterval: (query) =>
+      query.state.data?.some((p) => p.ocrStatus === 'queued' || p.ocrStatus === 'running') ? 3000 : false,
+  });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ownKeys.all });
+  const [renaming, setRenaming] = useState<OwnPage | null>(null);
+  const [name, setName] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const list = singles.data ?? [];
+
+  const copy = (page: OwnPage) =>
+    void fetch(`/api/pages/${page.imageId}/ocr/export?format=txt`)
+      .then(async (response) => {
+        if (!response.ok) throw new Error(((await response.json()) as { message?: string }).message ?? '');
+        await navigator.clipboard.writeText(await response.text());
+        toast.success('文字已复制');
+      })
+      .catch((error: unknown) =>
+        toast.error(error instanceof Error && error.message ? error.message : '复制失败'),
+      );
+
+  return (
+    <div className="page own-singles">
+      <Breadcrumbs second={{ title: '古籍 OCR 服务', to: '/OCRAside' }} third={{ title: '单张图像' }} />
+      <AsideNav />
+      <h1 className="page-title">单张图像</h1>
+      <Upload.Dragger
+        name="file"
+        multiple
+        accept="image/png,image/jpeg,image/tiff"
+        action="/api/own/singles"
+        withCredentials
+        showUploadList={{ showRemoveIcon: false }}
+        onChange={(info) => {
+          if (info.file.status === 'done') refresh();
+          if (info.file.status === 'error') {
+            const response = info.file.response as { message?: string } | undefined;
+            toast.error(`${info.file.name}：${response?.message ?? '上传失败'}`);
+          }
+        }}
+      >
+        <p className="ant-upload-drag-icon">
+          <InboxOutlined aria-hidden />
+        </p>
+        <p className="ant-upload-text">把图像拖到这里，或点击选择（可多选；JPEG、PNG、TIFF）</p>
+      </Upload.Dragger>
+      {singles.isPending ? (
+        <Spin />
+      ) : list.length === 0 ? (
+        <Empty description="还没有单张图像。" />
+      ) : (
+        <ul className="page-grid" aria-label="单张图像">
+          {list.map((page) => (
+            <li key={page.imageId} className="page-card">
+              <img src={page.thumbnailUrl} alt={page.name} width={160} height={160} loading="lazy" />
+              <div className="page-card-name">{page.name}</div>
+              <Tag color={OCR_COLOURS[page.ocrStatus]}>{OCR_STATUS_LABELS[page.ocrStatus]}</Tag>
+              <div className="page-card-actions">
+                <Button
+                  size="small"
+                  type="link"
+                  onClick={() =>
+                    void api.post('/api/ocr/run', { scope: 'page', id: page.imageId }).then(
+                      () => {
+                        toast.success('已提交识别（1 页）');
+                        refresh();
+                      },
+                      () => undefined,
+                    )
+                  }
+                >
+                  识别
+                </Button>
+                <Link to={`/OCRPage?imgid=${page.imageId}`}>校对</Link>
+                {page.ocrStatus === 'done' && (
+                  <>
+                    <Button size="small" type="link" onClick={() => copy(page)}>
+                      复制文字
+                    </Button>
+                    <a href={`/api/pages/${page.imageId}/ocr/export?format=txt`} download>
+                      TXT
+                    </a>
+                    <a href={`/api/pages/${page.imageId}/ocr/export?format=alto`} download>
+                      ALTO
+                    </a>
+                  </>
+                )}
+                <Button
+                  size="small"
+                  type="link"
+                  onClick={() => {
+                    setRenaming(page);
+                    setName(page.name);
+                    setProblem(null);
+                  }}
+                >
+                  重命名
+                </Button>
+                <Popconfirm
+                  title="删除这张图像？"
+                  okText="删除"
+                  cancelText="取消"
+                  onConfirm={() =>
+                    void api.del(`/api/own/pages/${page.imageId}`).then(
+                      () => {
+                        toast.success(MSG.deleteSuccess);
+                        refresh();
+                      },
+                      () => undefined,
+                    )
+                  }
+                >
+                  <Button size="small" type="link" danger>
+                    删除
+                  </Button>
+                </Popconfirm>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Modal
+        open={renaming !== null}
+        title="重命名图像"
+        okText="保存"
+        cancelText="取消"
+        onCancel={() => setRenaming(null)}
+        onOk={() => {
+          if (!renaming) return;
+          if (!name.trim()) {
+            setProblem(MSG.ownImageNameRequired);
+            return;
+          }
+          void api.put(`/api/own/pages/${renaming.imageId}`, { imageName: name.trim() }).then(
+            () => {
+              toast.success(MSG.ownImageRenamed);
+              setRenaming(null);
+              refresh();
+            },
+            () => undefined,
+          );
+        }}
+      >
+        <label htmlFor="single-name">图像名称</label>
+        <Input id="single-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
+        {problem && (
+          <div className="field-error" role="alert">
+            {problem}
+          </div>
+        )}
+      </Modal>
+    </div>
+  );
+}
