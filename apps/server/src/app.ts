@@ -27,6 +27,7 @@ import { iiifRoutes } from './routes/iiif/iiif.route.ts';
 import { personalRoutes } from './routes/personal/personal.route.ts';
 import { printRoutes } from './routes/print/print.route.ts';
 import { ownRoutes } from './routes/own/own.route.ts';
+import { consoleRoutes } from './routes/admin/console.route.ts';
 
 export interface BuildAppOptions {
   /** Run jobs in this process (the default for `serve`). */
@@ -100,6 +101,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     personalRoutes,
     printRoutes,
     ownRoutes,
+    consoleRoutes,
     ocrRoutes,
     iiifRoutes,
   ])

@@ -25,6 +25,7 @@ import { ReservationService } from './services/reservation.service.ts';
 import { DownloadService } from './services/download.service.ts';
 import { PrintService, WebhookNotifier } from './services/print.service.ts';
 import { OwnBookService } from './services/own-book.service.ts';
+import { AdminService } from './services/admin.service.ts';
 import { SandboxPaymentProvider } from './services/payment.ts';
 import type { TextIndex } from './search/text-index.ts';
 import { SqliteTextIndex } from './search/text-index.sqlite.ts';
@@ -76,6 +77,7 @@ export interface AppContext {
     downloads: DownloadService;
     print: PrintService;
     ownBooks: OwnBookService;
+    admin: AdminService;
   };
   textIndex: TextIndex;
   iiifImages: IiifImageService;
@@ -174,6 +176,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       personal,
       reservations: new ReservationService(db, clock, async () => (await settings.get()).timeZone),
       downloads,
+      admin: new AdminService(db, clock),
       ownBooks: new OwnBookService(db, repos.catalog, ingest, fullText, clock, settings),
       print: new PrintService(
         db,

@@ -11,3 +11,4 @@ export * from './api/search.ts';
 export * from './api/personal.ts';
 export * from './api/print.ts';
 export * from './api/own-books.ts';
+export * from './api/admin.ts';

@@ -371,6 +371,16 @@ export interface NotificationsTable {
   created_at: string;
 }
 
+export interface AuditLogTable {
+  id: Generated<number>;
+  actor_id: number | null;
+  action: string;
+  target: string;
+  before: string | null;
+  after: string | null;
+  created_at: string;
+}
+
 export interface Database {
   classifications: ClassificationsTable;
   books: BooksTable;
@@ -392,6 +402,7 @@ export interface Database {
   payment_notices: PaymentNoticesTable;
   print_log: PrintLogTable;
   notifications: NotificationsTable;
+  audit_log: AuditLogTable;
   page_texts: PageTextsTable;
   ocr_versions: OcrVersionsTable;
   reading_room_terminals: ReadingRoomTerminalsTable;

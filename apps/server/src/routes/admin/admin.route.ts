@@ -74,7 +74,11 @@ export const terminalRoutes: RouteModule = (app, { context }) => {
     },
     async (request) => {
       const user = requireRole(request, 'admin');
-      return terminals.create(request.body.name, user.id);
+      const created = await terminals.create(request.body.name, user.id);
+      await context.services.admin.record(user.id, 'terminal.create', `terminal:${created.id}`, null, {
+        name: created.name,
+      });
+      return created;
     },
   );
 
@@ -89,8 +93,16 @@ export const terminalRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      requireRole(request, 'admin');
-      return terminals.revoke(request.params.id);
+      const user = requireRole(request, 'admin');
+      const revoked = await terminals.revoke(request.params.id);
+      await context.services.admin.record(
+        user.id,
+        'terminal.revoke',
+        `terminal:${revoked.id}`,
+        { revokedAt: null },
+        { revokedAt: revoked.revokedAt },
+      );
+      return revoked;
     },
   );
 

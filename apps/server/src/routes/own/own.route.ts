@@ -359,8 +359,15 @@ export const ownRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      requireRole(request, 'reviewer');
+      const user = requireRole(request, 'reviewer');
       await own.approve(request.params.id);
+      await context.services.admin.record(
+        user.id,
+        'ownbook.approve',
+        `book:${request.params.id}`,
+        null,
+        null,
+      );
       return { ok: true as const, message: MSG.ownPublished };
     },
   );
@@ -376,8 +383,11 @@ export const ownRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      requireRole(request, 'reviewer');
+      const user = requireRole(request, 'reviewer');
       await own.refuse(request.params.id, request.body.reason);
+      await context.services.admin.record(user.id, 'ownbook.refuse', `book:${request.params.id}`, null, {
+        reason: request.body.reason,
+      });
       return { ok: true as const, message: MSG.reservationRefused };
     },
   );
@@ -393,8 +403,11 @@ export const ownRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      requireRole(request, 'reviewer');
+      const user = requireRole(request, 'reviewer');
       await own.withdraw(request.params.id, request.body.reason);
+      await context.services.admin.record(user.id, 'ownbook.withdraw', `book:${request.params.id}`, null, {
+        reason: request.body.reason,
+      });
       return { ok: true as const };
     },
   );

@@ -256,6 +256,13 @@ export const personalRoutes: RouteModule = (app, { context }) => {
     async (request) => {
       const user = requireRole(request, 'catalogAdmin');
       await personal.setCommentHidden(user.id, user.roles, request.params.id, request.body.hidden);
+      await context.services.admin.record(
+        user.id,
+        request.body.hidden ? 'comment.hide' : 'comment.show',
+        `comment:${request.params.id}`,
+        { hidden: !request.body.hidden },
+        { hidden: request.body.hidden },
+      );
       return { ok: true as const };
     },
   );
@@ -561,7 +568,21 @@ export const personalRoutes: RouteModule = (app, { context }) => {
         response: { 200: Reservation, ...errors },
       },
     },
-    (request) => reservations.approve(requireRole(request, 'reviewer').id, request.params.id),
+    async (request) => {
+      const user = requireRole(request, 'reviewer');
+      const after = await reservations.approve(user.id, request.params.id);
+      await context.services.admin.record(
+        user.id,
+        'reservation.approve',
+        `reservation:${request.params.id}`,
+        null,
+        {
+          auditStatus: after.auditStatus,
+          expiresAt: after.expiresAt,
+        },
+      );
+      return after;
+    },
   );
   r.post(
     '/api/admin/reservations/:id/refuse',
@@ -574,8 +595,21 @@ export const personalRoutes: RouteModule = (app, { context }) => {
         response: { 200: Reservation, ...errors },
       },
     },
-    (request) =>
-      reservations.refuse(requireRole(request, 'reviewer').id, request.params.id, request.body.reason),
+    async (request) => {
+      const user = requireRole(request, 'reviewer');
+      const after = await reservations.refuse(user.id, request.params.id, request.body.reason);
+      await context.services.admin.record(
+        user.id,
+        'reservation.refuse',
+        `reservation:${request.params.id}`,
+        null,
+        {
+          auditStatus: after.auditStatus,
+          refuseReason: after.refuseReason,
+        },
+      );
+      return after;
+    },
   );
   r.put(
     '/api/admin/reservation-durations/:code',
@@ -588,9 +622,18 @@ export const personalRoutes: RouteModule = (app, { context }) => {
         response: { 200: ReservationDuration, ...errors },
       },
     },
-    (request) => {
-      requireRole(request, 'admin');
-      return reservations.updateDuration(request.params.code, request.body);
+    async (request) => {
+      const user = requireRole(request, 'admin');
+      const before = (await reservations.durations()).find((d) => d.code === request.params.code);
+      const after = await reservations.updateDuration(request.params.code, request.body);
+      await context.services.admin.record(
+        user.id,
+        'duration.update',
+        `duration:${request.params.code}`,
+        before,
+        after,
+      );
+      return after;
     },
   );
 };

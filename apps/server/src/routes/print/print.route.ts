@@ -66,7 +66,13 @@ export const printRoutes: RouteModule = (app, { context }) => {
         response: { 200: z.array(PrintPrice), ...errors },
       },
     },
-    (request) => print.setPrices(request.body.prices, requireRole(request, 'admin').id),
+    async (request) => {
+      const user = requireRole(request, 'admin');
+      const before = await print.prices();
+      const after = await print.setPrices(request.body.prices, user.id);
+      await context.services.admin.record(user.id, 'print.prices', 'print-prices', before, after);
+      return after;
+    },
   );
 
   r.post(

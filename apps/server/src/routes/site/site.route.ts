@@ -27,9 +27,19 @@ export const siteRoutes: RouteModule = (app, { context }) => {
         response: { 200: SiteSettings },
       },
     },
-    (request) => {
-      requireRole(request, 'admin');
-      return context.services.settings.update(request.body);
+    async (request) => {
+      const user = requireRole(request, 'admin');
+      const before = await context.services.settings.get();
+      const after = await context.services.settings.update(request.body);
+      const changed = Object.keys(request.body) as Array<keyof typeof before>;
+      await context.services.admin.record(
+        user.id,
+        'site.update',
+        'site',
+        Object.fromEntries(changed.map((k) => [k, before[k]])),
+        Object.fromEntries(changed.map((k) => [k, after[k]])),
+      );
+      return after;
     },
   );
 };

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+
+describe('administration console over HTTP', () => {
+  let h: HttpHarness;
+  let admin: string;
+  let reader: string;
+  beforeAll(async () => {
+    h = await createHttpHarness('sqlite');
+    await h.context.services.auth.upsertAccount({
+      loginName: 'consoleadmin',
+      password: GOOD_PASSWORD,
+      roles: ['reader', 'admin'],
+    });
+    admin = (await h.login('consoleadmin', GOOD_PASSWORD)).cookie;
+    await h.register({ loginName: 'consolereader', phone: '13400000401' });
+    reader = (await h.login('consolereader', GOOD_PASSWORD)).cookie;
+  });
+  afterAll(async () => h.close());
+  const get = (url: string, cookie: string) => h.request({ method: 'GET', url, cookie });
+  const post = (url: string, cookie: string) => h.request({ method: 'POST', url, cookie, body: {} });
+
+  it('job monitor: lists by status, retries a failed job, cancels a queued one; staff only', async () => {
+    const jobs = h.context.repos.jobs;
+    const failed = await h.context.queue.enqueue('ocr.page', { pageId: 1 });
+    await h.context.database.db
+      .updateTable('jobs')
+      .set({ status: 'failed', attempts: 3, last_error: '图像已损坏' })
+      .where('id', '=', failed)
+      .execute();
+    const queued = await h.context.queue.enqueue('images.pyramid', { pageId: 2 });
+
+    expect((await get('/api/admin/jobs', reader)).statusCode).toBe(403);
+    expect((await post(`/api/admin/jobs/${failed}/retry`, reader)).statusCode).toBe(403);
+    const list = (await get('/api/admin/jobs?status=failed', admin)).json<{
+      records: Array<{ id: number; lastError: string }>;
+    }>();
+    expect(list.records).toEqual([expect.objectContaining({ id: failed, lastError: '图像已损坏' })]);
+    expect((await get('/api/admin/jobs/stats', admin)).json()).toMatchObject({
+      counts: { failed: 1, queued: 1 },
+    });
+
+    expect((await post(`/api/admin/jobs/${queued}/retry`, admin)).statusCode).toBe(409);
+    expect((await post(`/api/admin/jobs/${failed}/retry`, admin)).statusCode).toBe(200);
+    expect(await jobs.findById(failed)).toMatchObject({ status: 'queued', attempts: 0 });
+    expect((await post(`/api/admin/jobs/${queued}/cancel`, admin)).statusCode).toBe(200);
+    expect(await jobs.findById(queued)).toMatchObject({ status: 'failed', last_error: '已由管理员取消' });
+    expect((await post('/api/admin/jobs/99999/cancel', admin)).statusCode).toBe(404);
+  });
+
+  it('audit log: who changed what, with the values before and after; filterable; staff only', async () => {
+    await h.request({
+      method: 'PUT',
+      url: '/api/admin/site',
+      cookie: admin,
+      body: { copyright: '版权所有 © 某某图书馆' },
+    });
+    await h.request({
+      method: 'PUT',
+      url: '/api/admin/reservation-durations/ANB0402',
+      cookie: admin,
+      body: { label: '十日', days: 10 },
+    });
+    expect((await get('/api/admin/audit', reader)).statusCode).toBe(403);
+    const all = (await get('/api/admin/audit', admin)).json<{
+      total: number;
+      records: Array<{ action: string; actor: string; before: unknown; after: unknown }>;
+    }>();
+    expect(all.records.map((r) => r.action)).toEqual(
+      expect.arrayContaining(['site.update', 'duration.update', 'job.retry', 'job.cancel']),
+    );
+    const site = (await get('/api/admin/audit?action=site.update', admin)).json<{
+      records: Array<{ actor: string; before: unknown; after: unknown }>;
+    }>();
+    expect(site.records).toEqual([
+      expect.objectContaining({
+        actor: 'consoleadmin',
+        before: { copyright: '版权所有 © 古籍数字图书馆' },
+        after: { copyright: '版权所有 © 某某图书馆' },
+      }),
+    ]);
+    expect((await get('/api/admin/audit?actor=nobody', admin)).json()).toMatchObject({ total: 0 });
+  });
+});
