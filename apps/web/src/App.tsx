@@ -66,6 +66,10 @@ const PagesPage = lazy(() =>
 const SinglesPage = lazy(() =>
   import('./features/own/pages/singles-page.tsx').then((m) => ({ default: m.SinglesPage })),
 );
+// The administration console is loaded only when an administrator opens it.
+const AdminPage = lazy(() =>
+  import('./features/admin/pages/admin-page.tsx').then((m) => ({ default: m.AdminPage })),
+);
 const VolumesPage = lazy(() =>
   import('./features/own/pages/volumes-page.tsx').then((m) => ({ default: m.VolumesPage })),
 );
@@ -181,6 +185,14 @@ function AppRoutes() {
               element={
                 <RequireLogin>
                   <PagesPage />
+                </RequireLogin>
+              }
+            />
+            <Route
+              path="/Admin"
+              element={
+                <RequireLogin>
+                  <AdminPage />
                 </RequireLogin>
               }
             />

@@ -31,7 +31,10 @@ export const siteRoutes: RouteModule = (app, { context }) => {
       const user = requireRole(request, 'admin');
       const before = await context.services.settings.get();
       const after = await context.services.settings.update(request.body);
-      const changed = Object.keys(request.body) as Array<keyof typeof before>;
+      // Only what actually changed (a console form sends every field).
+      const changed = (Object.keys(request.body) as Array<keyof typeof before>).filter(
+        (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+      );
       await context.services.admin.record(
         user.id,
         'site.update',

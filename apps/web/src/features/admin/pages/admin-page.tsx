@@ -1,0 +1,493 @@
+import { useState } from 'react';
+import {
+  Button,
+  Form,
+  Input,
+  InputNumber,
+  Modal,
+  Popconfirm,
+  Result,
+  Select,
+  Space,
+  Switch,
+  Table,
+  Tabs,
+  Tag,
+} from 'antd';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router';
+import {
+  AUDIT_ACTION_LABELS,
+  hasRole,
+  JOB_NAME_LABELS,
+  JOB_STATUS_LABELS,
+  type AuditEntry,
+  type CreatedTerminal,
+  type JobEntry,
+  type JobStats,
+  type ReservationDuration,
+  type SiteSettings,
+  type Terminal,
+} from '@guji/shared';
+import { api } from '../../../api/client.ts';
+import { siteQueryKey, useSiteSettings } from '../../../api/site.ts';
+import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
+import { toast } from '../../../components/toast.ts';
+import { useDocumentTitle } from '../../../components/use-document-title.ts';
+import { useSession } from '../../account/queries.ts';
+import { formatTime } from '../../personal/components/personal-list.tsx';
+import type { Paged } from '../../personal/queries.ts';
+
+const TABS = ['site', 'jobs', 'terminals', 'durations', 'audit'] as const;
+type Tab = (typeof TABS)[number];
+
+/**
+ * /Admin: the administration console (administrators; loaded only when opened): site settings, the job
+ * monitor, reading-room terminals, reservation durations and the audit log. The tab is in the address.
+ */
+export function AdminPage() {
+  useDocumentTitle('管理后台');
+  const user = useSession().data?.user;
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = (TABS as readonly string[]).includes(params.get('tab') ?? '')
+    ? (params.get('tab') as Tab)
+    : 'site';
+  if (!user || !hasRole(user.roles, 'admin')) {
+    return <Result status="403" title="无权限访问" subTitle="管理后台仅向系统管理员开放。" />;
+  }
+  return (
+    <div className="page admin-console">
+      <Breadcrumbs second={{ title: '管理后台' }} />
+      <h1 className="page-title">管理后台</h1>
+      <Tabs
+        activeKey={tab}
+        onChange={(key) => setParams({ tab: key })}
+        items={[
+          { key: 'site', label: '站点设置', children: <SiteSettingsForm /> },
+          { key: 'jobs', label: '任务监控', children: <JobMonitor /> },
+          { key: 'terminals', label: '阅览室终端', children: <Terminals /> },
+          { key: 'durations', label: '借阅时长', children: <Durations /> },
+          { key: 'audit', label: '审计日志', children: <AuditLog /> },
+        ]}
+      />
+    </div>
+  );
+}
+
+function SiteSettingsForm() {
+  const site = useSiteSettings();
+  const queryClient = useQueryClient();
+  const save = useMutation({
+    mutationFn: (values: Partial<SiteSettings>) => api.put<SiteSettings>('/api/admin/site', values),
+    onSuccess: (saved) => queryClient.setQueryData(siteQueryKey, saved),
+  });
+  if (!site.data) return null;
+  return (
+    <Form<SiteSettings>
+      layout="vertical"
+      className="admin-form"
+      initialValues={site.data}
+      onFinish={(values) =>
+        void save.mutateAsync(values).then(
+          () => toast.success('站点设置已保存'),
+          () => undefined,
+        )
+      }
+    >
+      <Form.Item
+        name="siteName"
+        label="站点名称"
+        rules={[{ required: true, whitespace: true, message: '请输入站点名称' }]}
+      >
+        <Input maxLength={50} />
+      </Form.Item>
+      <Form.Item name="copyright" label="页脚版权信息">
+        <Input maxLength={200} />
+      </Form.Item>
+      <Form.Item name="filingNumber" label="备案号">
+        <Input maxLength={100} />
+      </Form.Item>
+      <Form.Item name="fundingNote" label="资助说明">
+        <Input maxLength={200} />
+      </Form.Item>
+      <Form.Item name="introduction" label="馆藏简介（首页）">
+        <Input.TextArea rows={4} maxLength={5000} />
+      </Form.Item>
+      <Form.Item name="requireRealName" label="注册时填写真实姓名和身份证号" valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item
+        name="timeZone"
+        label="本馆时区（当日特权至此时区午夜）"
+        rules={[{ required: true, message: '请输入时区' }]}
+      >
+        <Input maxLength={60} />
+      </Form.Item>
+      <Form.Item name="downloadMaxSide" label="下载图像最长边（像素）">
+        <InputNumber min={500} max={10000} precision={0} />
+      </Form.Item>
+      <Form.Item name="downloadVolumePdf" label="允许整册下载 PDF" valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item name="printPostEnabled" label="打印订单可邮寄" valuePropName="checked">
+        <Switch />
+      </Form.Item>
+      <Form.Item name="ownQuotaPages" label="每位用户自有古籍页数上限">
+        <InputNumber min={0} precision={0} />
+      </Form.Item>
+      <Form.Item name="ownQuotaMb" label="每位用户自有古籍存储上限（MB）">
+        <InputNumber min={0} precision={0} />
+      </Form.Item>
+      <Button type="primary" htmlType="submit" loading={save.isPending}>
+        保存设置
+      </Button>
+    </Form>
+  );
+}
+
+function JobMonitor() {
+  const [status, setStatus] = useState<string | undefined>(undefined);
+  const [page, setPage] = useState(1);
+  const queryClient = useQueryClient();
+  const jobs = useQuery({
+    queryKey: ['admin-jobs', status, page],
+    queryFn: () =>
+      api.get<Paged<JobEntry>>(`/api/admin/jobs?pageNum=${page}${status ? `&status=${status}` : ''}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: 5000,
+  });
+  const stats = useQuery({
+    queryKey: ['admin-jobs-stats'],
+    queryFn: () => api.get<JobStats>('/api/admin/jobs/stats'),
+    refetchInterval: 5000,
+  });
+  const act = (id: number, action: 'retry' | 'cancel') =>
+    void api.post<{ message?: string }>(`/api/admin/jobs/${id}/${action}`).then(
+      (result) => {
+        toast.success(result.message ?? '');
+        void queryClient.invalidateQueries({ queryKey: ['admin-jobs'] });
+        void queryClient.invalidateQueries({ queryKey: ['admin-jobs-stats'] });
+      },
+      () => undefined,
+    );
+  return (
+    <div>
+      <p className="admin-stats" role="status">
+        {Object.entries(JOB_STATUS_LABELS)
+          .map(([key, label]) => `${label} ${stats.data?.counts[key] ?? 0}`)
+          .join('　')}
+        {'　'}近一小时完成：
+        {Object.entries(JOB_NAME_LABELS)
+          .map(([key, label]) => `${label} ${stats.data?.lastHour[key] ?? 0}`)
+          .join('，')}
+      </p>
+      <Select
+        allowClear
+        placeholder="全部状态"
+        aria-label="任务状态"
+        style={{ width: 160, marginBottom: 12 }}
+        value={status}
+        onChange={(value: string | undefined) => {
+          setStatus(value);
+          setPage(1);
+        }}
+        options={Object.entries(JOB_STATUS_LABELS).map(([value, label]) => ({ value, label }))}
+      />
+      <Table<JobEntry>
+        rowKey="id"
+        size="small"
+        loading={jobs.isPending}
+        dataSource={jobs.data?.records ?? []}
+        pagination={{
+          current: page,
+          pageSize: 20,
+          total: jobs.data?.total ?? 0,
+          showSizeChanger: false,
+          onChange: setPage,
+        }}
+        columns={[
+          { title: '编号', dataIndex: 'id' },
+          { title: '任务', dataIndex: 'name', render: (n: string) => JOB_NAME_LABELS[n] ?? n },
+          { title: '对象', dataIndex: 'data', render: (d: unknown) => JSON.stringify(d) },
+          {
+            title: '状态',
+            dataIndex: 'status',
+            render: (s: string) => (
+              <Tag color={s === 'failed' ? 'error' : s === 'succeeded' ? 'success' : 'processing'}>
+                {JOB_STATUS_LABELS[s] ?? s}
+              </Tag>
+            ),
+          },
+          { title: '尝试', key: 'attempts', render: (_, j) => `${j.attempts}/${j.maxAttempts}` },
+          { title: '失败原因', dataIndex: 'lastError', render: (e: string | null) => e ?? '' },
+          { title: '更新时间', dataIndex: 'updatedAt', render: (t: string) => formatTime(t) },
+          {
+            title: '操作',
+            key: 'actions',
+            render: (_, j) =>
+              j.status === 'failed' ? (
+                <Button size="small" onClick={() => act(j.id, 'retry')}>
+                  重试
+                </Button>
+              ) : j.status === 'queued' ? (
+                <Button size="small" onClick={() => act(j.id, 'cancel')}>
+                  取消
+                </Button>
+              ) : null,
+          },
+        ]}
+      />
+    </div>
+  );
+}
+
+function Terminals() {
+  const queryClient = useQueryClient();
+  const list = useQuery({
+    queryKey: ['admin-terminals'],
+    queryFn: () => api.get<{ records: Terminal[] }>('/api/admin/terminals'),
+  });
+  const [name, setName] = useState('');
+  const [created, setCreated] = useState<CreatedTerminal | null>(null);
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['admin-terminals'] });
+  return (
+    <div>
+      <Space className="admin-row">
+        <Input
+          aria-label="终端名称"
+          placeholder="如：二楼阅览室 3 号机"
+          value={name}
+          maxLength={50}
+          onChange={(e) => setName(e.target.value)}
+        />
+        <Button
+          type="primary"
+          disabled={!name.trim()}
+          onClick={() =>
+            void api.post<CreatedTerminal>('/api/admin/terminals', { name: name.trim() }).then(
+              (terminal) => {
+                setCreated(terminal);
+                setName('');
+                refresh();
+              },
+              () => undefined,
+            )
+          }
+        >
+          发放终端令牌
+        </Button>
+      </Space>
+      <Table<Terminal>
+        rowKey="id"
+        size="small"
+        loading={list.isPending}
+        dataSource={list.data?.records ?? []}
+        pagination={false}
+        columns={[
+          { title: '名称', dataIndex: 'name' },
+          { title: '发放时间', dataIndex: 'createdAt', render: (t: string) => formatTime(t) },
+          {
+            title: '最近使用',
+            dataIndex: 'lastSeenAt',
+            render: (t: string | null) => (t ? formatTime(t) : '未使用'),
+          },
+          {
+            title: '状态',
+            dataIndex: 'revokedAt',
+            render: (t: string | null) => (t ? <Tag>已吊销</Tag> : <Tag color="success">有效</Tag>),
+          },
+          {
+            title: '操作',
+            key: 'revoke',
+            render: (_, t) =>
+              !t.revokedAt && (
+                <Popconfirm
+                  title="吊销后该终端立即退出阅览室模式"
+                  okText="吊销"
+                  cancelText="取消"
+                  onConfirm={() =>
+                    void api.del(`/api/admin/terminals/${t.id}`).then(refresh, () => undefined)
+                  }
+                >
+                  <Button size="small" danger>
+                    吊销
+                  </Button>
+                </Popconfirm>
+              ),
+          },
+        ]}
+      />
+      <Modal
+        open={created !== null}
+        title="终端令牌（只显示一次）"
+        footer={null}
+        onCancel={() => setCreated(null)}
+      >
+        <p>在该终端的浏览器中打开下面的地址，即进入阅览室模式：</p>
+        <Input.TextArea
+          readOnly
+          rows={3}
+          value={created ? `${window.location.origin}${created.activationPath}` : ''}
+        />
+      </Modal>
+    </div>
+  );
+}
+
+function Durations() {
+  const queryClient = useQueryClient();
+  const list = useQuery({
+    queryKey: ['reservation-durations'],
+    queryFn: () => api.get<ReservationDuration[]>('/api/reservations/durations'),
+  });
+  const [edits, setEdits] = useState<Record<string, { label: string; days: number }>>({});
+  return (
+    <Table<ReservationDuration>
+      rowKey="code"
+      size="small"
+      loading={list.isPending}
+      dataSource={list.data ?? []}
+      pagination={false}
+      columns={[
+        { title: '代码', dataIndex: 'code' },
+        {
+          title: '名称',
+          key: 'label',
+          render: (_, d) => (
+            <Input
+              aria-label={`${d.code} 名称`}
+              maxLength={20}
+              value={edits[d.code]?.label ?? d.label}
+              onChange={(e) =>
+                setEdits({
+                  ...edits,
+                  [d.code]: { label: e.target.value, days: edits[d.code]?.days ?? d.days },
+                })
+              }
+            />
+          ),
+        },
+        {
+          title: '天数（0 为当日）',
+          key: 'days',
+          render: (_, d) => (
+            <InputNumber
+              aria-label={`${d.code} 天数`}
+              min={0}
+              max={365}
+              precision={0}
+              disabled={d.code === 'ANB0401'}
+              value={edits[d.code]?.days ?? d.days}
+              onChange={(v) =>
+                setEdits({ ...edits, [d.code]: { label: edits[d.code]?.label ?? d.label, days: v ?? 0 } })
+              }
+            />
+          ),
+        },
+        {
+          title: '',
+          key: 'save',
+          render: (_, d) => (
+            <Button
+              size="small"
+              disabled={!edits[d.code]}
+              onClick={() =>
+                void api.put(`/api/admin/reservation-durations/${d.code}`, edits[d.code]).then(
+                  () => {
+                    toast.success('已保存');
+                    setEdits((old) => Object.fromEntries(Object.entries(old).filter(([k]) => k !== d.code)));
+                    void queryClient.invalidateQueries({ queryKey: ['reservation-durations'] });
+                  },
+                  () => undefined,
+                )
+              }
+            >
+              保存
+            </Button>
+          ),
+        },
+      ]}
+    />
+  );
+}
+
+function AuditLog() {
+  const [action, setAction] = useState<string | undefined>(undefined);
+  const [actor, setActor] = useState('');
+  const [page, setPage] = useState(1);
+  const query = useQuery({
+    queryKey: ['admin-audit', action, actor, page],
+    queryFn: () =>
+      api.get<Paged<AuditEntry>>(
+        `/api/admin/audit?pageNum=${page}${action ? `&action=${action}` : ''}${actor ? `&actor=${encodeURIComponent(actor)}` : ''}`,
+      ),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <div>
+      <Space className="admin-row" wrap>
+        <Select
+          allowClear
+          placeholder="全部操作"
+          aria-label="操作类型"
+          style={{ width: 180 }}
+          value={action}
+          onChange={(value: string | undefined) => {
+            setAction(value);
+            setPage(1);
+          }}
+          options={Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => ({ value, label }))}
+        />
+        <Input.Search
+          aria-label="操作人"
+          placeholder="操作人（登录名）"
+          allowClear
+          onSearch={(value) => {
+            setActor(value.trim());
+            setPage(1);
+          }}
+          style={{ width: 220 }}
+        />
+      </Space>
+      <Table<AuditEntry>
+        rowKey="id"
+        size="small"
+        loading={query.isPending}
+        dataSource={query.data?.records ?? []}
+        pagination={{
+          current: page,
+          pageSize: 20,
+          total: query.data?.total ?? 0,
+          showSizeChanger: false,
+          onChange: setPage,
+        }}
+        columns={[
+          {
+            title: '时间',
+            dataIndex: 'createdAt',
+            className: 'nowrap',
+            render: (t: string) => formatTime(t),
+          },
+          { title: '操作人', dataIndex: 'actor', className: 'nowrap' },
+          {
+            title: '操作',
+            dataIndex: 'action',
+            className: 'nowrap',
+            render: (a: string) => AUDIT_ACTION_LABELS[a] ?? a,
+          },
+          { title: '对象', dataIndex: 'target' },
+          {
+            title: '修改前',
+            dataIndex: 'before',
+            render: (v: unknown) => <code className="audit-json">{v === null ? '' : JSON.stringify(v)}</code>,
+          },
+          {
+            title: '修改后',
+            dataIndex: 'after',
+            render: (v: unknown) => <code className="audit-json">{v === null ? '' : JSON.stringify(v)}</code>,
+          },
+        ]}
+      />
+    </div>
+  );
+}

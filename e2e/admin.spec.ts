@@ -1,0 +1,63 @@
+import { expect, test } from '@playwright/test';
+import { dbRun, expectAccessible, expectToast, login } from './support.ts';
+
+test('console: a site setting changes the footer, a failed job is retried, the change is in the audit log', async ({
+  page,
+}) => {
+  await login(page, 'admin', 'Guanli#2026');
+  await expect(page).toHaveURL(/\/($|\?)/);
+  await page.getByRole('link', { name: '管理后台' }).click();
+  await expect(page.getByRole('heading', { name: '管理后台', level: 1 })).toBeVisible();
+  await expectAccessible(page);
+
+  // Site settings: the footer follows at once.
+  const copyright = page.getByLabel('页脚版权信息');
+  const before = await copyright.inputValue();
+  await copyright.fill('版权所有 © 演示古籍馆');
+  await page.getByRole('button', { name: '保存设置' }).click();
+  await expectToast(page, '站点设置已保存');
+  await expect(page.getByRole('contentinfo').getByText('版权所有 © 演示古籍馆')).toBeVisible();
+
+  // A failed job, retried from the monitor, runs again.
+  const now = new Date().toISOString();
+  dbRun(
+    `insert into jobs (name, data, status, attempts, max_attempts, run_at, progress, last_error, created_at, updated_at)
+     values ('images.pyramid', '{"pageId":1}', 'failed', 3, 3, ?, 0, '测试：磁盘已满', ?, ?)`,
+    now,
+    now,
+    now,
+  );
+  await page.getByRole('tab', { name: '任务监控' }).click();
+  const row = page.getByRole('row').filter({ hasText: '测试：磁盘已满' });
+  await expect(row.getByText('失败')).toBeVisible();
+  await row.getByRole('button', { name: /重\s*试/ }).click();
+  await expectToast(page, '任务已重新排队');
+  await expect(
+    page.getByRole('row').filter({ hasText: '{"pageId":1}' }).filter({ hasText: '已完成' }).first(),
+  ).toBeVisible({
+    timeout: 15_000,
+  });
+  await page.screenshot({ path: 'test-results/tour-40-jobs.png', fullPage: true });
+
+  // The audit log names who changed the footer, and from what to what.
+  await page.getByRole('tab', { name: '审计日志' }).click();
+  const entry = page.getByRole('row').filter({ hasText: '修改站点设置' }).first();
+  await expect(entry).toContainText('admin');
+  await expect(entry).toContainText('版权所有 © 演示古籍馆');
+  await expect(page.getByRole('row').filter({ hasText: '重试任务' }).first()).toBeVisible();
+  await page.screenshot({ path: 'test-results/tour-41-audit.png', fullPage: true });
+
+  // Back to the demo's footer for the other tests of the run.
+  await page.getByRole('tab', { name: '站点设置' }).click();
+  await page.getByLabel('页脚版权信息').fill(before);
+  await page.getByRole('button', { name: '保存设置' }).click();
+  await expectToast(page, '站点设置已保存');
+});
+
+test('the console is for administrators only', async ({ page }) => {
+  await login(page, 'reader', 'Shuyuan#2026');
+  await expect(page).toHaveURL(/\/($|\?)/);
+  await expect(page.getByRole('link', { name: '管理后台' })).toHaveCount(0);
+  await page.goto('/Admin');
+  await expect(page.getByText('无权限访问')).toBeVisible();
+});
