@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { dbRun, expectAccessible, expectToast, login } from './support.ts';
+import { dbRun, expectAccessible, expectToast, login, registerViaApi } from './support.ts';
 
 test('console: a site setting changes the footer, a failed job is retried, the change is in the audit log', async ({
   page,
@@ -60,4 +60,40 @@ test('the console is for administrators only', async ({ page }) => {
   await expect(page.getByRole('link', { name: '管理后台' })).toHaveCount(0);
   await page.goto('/Admin');
   await expect(page.getByText('无权限访问')).toBeVisible();
+});
+
+test('console users: find a reader, disable and enable them, reset their password; the SMS outbox', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const user = await registerViaApi(request);
+  await login(page, 'admin', 'Guanli#2026');
+  await expect(page).toHaveURL(/\/($|\?)/);
+  await page.goto('/Admin?tab=users');
+  await page.getByLabel('搜索用户').fill(user.loginName);
+  await page.getByLabel('搜索用户').press('Enter');
+  const row = page.getByRole('row').filter({ hasText: user.loginName });
+  await expect(row.getByText('正常')).toBeVisible();
+  await row.getByRole('button', { name: /停\s*用/ }).click();
+  await expectToast(page, '已停用');
+  await expect(row.getByText('已停用')).toBeVisible();
+  await row.getByRole('button', { name: /启\s*用/ }).click();
+  await expectToast(page, '已启用');
+  await row.getByRole('button', { name: '重置密码' }).click();
+  await page.locator('.ant-popconfirm-buttons .ant-btn-primary').click();
+  const temporary = (await page.locator('.temp-password').textContent())!;
+  expect(temporary).toMatch(/^[A-Za-z]{6}\d{4}#[A-Za-z]$/);
+  await page.screenshot({ path: 'test-results/tour-42-users.png', fullPage: true });
+
+  const other = await (await browser.newContext()).newPage();
+  await login(other, user.loginName, temporary);
+  await expect(other).toHaveURL(/\/($|\?)/);
+  await other.context().close();
+
+  // The development SMS outbox shows the registration code sent to the new reader.
+  await page.goto('/Admin?tab=sms');
+  await page.getByLabel('按手机号筛选').fill(user.phone);
+  await page.getByLabel('按手机号筛选').press('Enter');
+  await expect(page.getByRole('row').filter({ hasText: user.phone }).first()).toBeVisible();
 });

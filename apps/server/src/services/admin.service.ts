@@ -1,4 +1,12 @@
-import { AUDIT_PAGE_SIZE, JOB_PAGE_SIZE, type AuditEntry, type JobEntry, type JobStats } from '@guji/shared';
+import {
+  AUDIT_PAGE_SIZE,
+  JOB_PAGE_SIZE,
+  USER_PAGE_SIZE,
+  type AdminUser,
+  type AuditEntry,
+  type JobEntry,
+  type JobStats,
+} from '@guji/shared';
 import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import { conflict, notFound } from '../errors.ts';
@@ -127,6 +135,60 @@ export class AdminService {
     return {
       counts: Object.fromEntries(counts.map((c) => [c.status, Number(c.n)])),
       lastHour: Object.fromEntries(recent.map((c) => [c.name, Number(c.n)])),
+    };
+  }
+
+  // Users
+
+  async users(query: { pageNum: number; q?: string | undefined }): Promise<Paged<AdminUser>> {
+    let base = this.db.selectFrom('users');
+    if (query.q) {
+      const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      base = base.where((eb) =>
+        eb.or([
+          eb('login_name', 'like', like),
+          eb('nick_name', 'like', like),
+          eb('real_name', 'like', like),
+          eb('phone', 'like', like),
+          eb('email', 'like', like),
+        ]),
+      );
+    }
+    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await base
+      .select(['id', 'login_name', 'nick_name', 'real_name', 'phone', 'email', 'disabled', 'created_at'])
+      .orderBy('id', 'desc')
+      .limit(USER_PAGE_SIZE)
+      .offset((query.pageNum - 1) * USER_PAGE_SIZE)
+      .execute();
+    const roles =
+      rows.length === 0
+        ? []
+        : await this.db
+            .selectFrom('user_roles')
+            .selectAll()
+            .where(
+              'user_id',
+              'in',
+              rows.map((r) => r.id),
+            )
+            .execute();
+    return {
+      pageNum: query.pageNum,
+      pageSize: USER_PAGE_SIZE,
+      total: Number(n),
+      pages: Math.ceil(Number(n) / USER_PAGE_SIZE),
+      records: rows.map((r) => ({
+        id: r.id,
+        loginName: r.login_name,
+        nickName: r.nick_name,
+        realName: r.real_name,
+        phone: r.phone,
+        email: r.email,
+        roles: roles.filter((x) => x.user_id === r.id).map((x) => x.role),
+        disabled: r.disabled === 1,
+        createdAt: r.created_at,
+      })),
     };
   }
 

@@ -19,6 +19,10 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'comment.show': '取消隐藏评论',
   'reservation.approve': '通过预约',
   'reservation.refuse': '拒绝预约',
+  'user.roles': '修改用户角色',
+  'user.disable': '停用用户',
+  'user.enable': '启用用户',
+  'user.reset-password': '重置用户密码',
 };
 
 export const AuditEntry = z.object({
@@ -77,3 +81,23 @@ export const JOB_NAME_LABELS: Record<string, string> = {
   'images.pyramid': '切图（金字塔）',
   'ocr.page': 'OCR 识别',
 };
+
+export const USER_PAGE_SIZE = 20;
+
+export const AdminUser = z.object({
+  id: z.number().int(),
+  loginName: z.string(),
+  nickName: z.string().nullable(),
+  realName: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  roles: z.array(z.string()),
+  disabled: z.boolean(),
+  createdAt: z.string(),
+});
+export type AdminUser = z.infer<typeof AdminUser>;
+
+export const UserQuery = z.object({
+  pageNum: z.coerce.number().int().min(1).default(1),
+  q: z.string().trim().max(50).optional(),
+});

@@ -1,7 +1,23 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AuditEntry, AuditQuery, ErrorBody, JobEntry, JobQuery, JobStats, OkBody, paged } from '@guji/shared';
+import { randomInt } from 'node:crypto';
+import {
+  AdminUser,
+  AuditEntry,
+  AuditQuery,
+  ErrorBody,
+  JobEntry,
+  JobQuery,
+  JobStats,
+  OkBody,
+  paged,
+  ROLES,
+  UserQuery,
+  type Role,
+} from '@guji/shared';
+import { badRequest, notFound } from '../../errors.ts';
 import { requireRole } from '../../http/session.ts';
+import { hashPassword } from '../../services/crypto.ts';
 import type { RouteModule } from '../types.ts';
 
 const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
@@ -100,6 +116,107 @@ export const consoleRoutes: RouteModule = (app, { context }) => {
     (request) => {
       requireRole(request, 'admin');
       return admin.audit(request.query);
+    },
+  );
+
+  // Users: search, roles, disable, reset password
+
+  const target = async (id: number) => {
+    const user = await context.repos.users.findById(id);
+    if (!user) throw notFound('用户不存在', 'NOT_FOUND');
+    return user;
+  };
+
+  r.get(
+    '/api/admin/users',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Users by login name, nickname, real name, phone or email, 20 a page',
+        querystring: UserQuery,
+        response: { 200: paged(AdminUser), ...errors },
+      },
+    },
+    (request) => {
+      requireRole(request, 'admin');
+      return admin.users(request.query);
+    },
+  );
+  r.put(
+    '/api/admin/users/:id/roles',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: "A user's roles (an administrator cannot take the administrator role from themselves)",
+        params: IdParams,
+        body: z.object({ roles: z.array(z.enum(ROLES)).min(1, '至少保留一个角色') }),
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      const me = requireRole(request, 'admin');
+      const user = await target(request.params.id);
+      const roles = [...new Set(request.body.roles)] as Role[];
+      if (user.id === me.id && !roles.includes('admin'))
+        throw badRequest('SELF_ADMIN', '不能取消自己的管理员角色');
+      await context.repos.users.setRoles(user.id, roles);
+      await admin.record(me.id, 'user.roles', `user:${user.login_name}`, user.roles, roles);
+      return { ok: true as const, message: '角色已保存' };
+    },
+  );
+  r.post(
+    '/api/admin/users/:id/disable',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Disable (its sessions end at once) or enable a user',
+        params: IdParams,
+        body: z.object({ disabled: z.boolean() }),
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      const me = requireRole(request, 'admin');
+      const user = await target(request.params.id);
+      if (user.id === me.id) throw badRequest('SELF_DISABLE', '不能停用自己的账号');
+      await context.repos.users.update(user.id, { disabled: request.body.disabled ? 1 : 0 });
+      if (request.body.disabled) await context.repos.sessions.revokeAllForUser(user.id);
+      await admin.record(
+        me.id,
+        request.body.disabled ? 'user.disable' : 'user.enable',
+        `user:${user.login_name}`,
+        { disabled: user.disabled === 1 },
+        { disabled: request.body.disabled },
+      );
+      return { ok: true as const, message: request.body.disabled ? '已停用' : '已启用' };
+    },
+  );
+  r.post(
+    '/api/admin/users/:id/reset-password',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'A new temporary password (shown once; every session of the user ends)',
+        params: IdParams,
+        response: { 200: z.object({ password: z.string() }), ...errors },
+      },
+    },
+    async (request) => {
+      const me = requireRole(request, 'admin');
+      const user = await target(request.params.id);
+      // Letters, digits and a sign: meets the password rule; the user changes it after logging in.
+      const letters = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz';
+      const pick = (set: string, n: number) =>
+        Array.from({ length: n }, () => set[randomInt(set.length)]).join('');
+      const password = `${pick(letters, 6)}${pick('23456789', 4)}#${pick(letters, 1)}`;
+      await context.repos.users.update(user.id, {
+        password_hash: await hashPassword(password),
+        failed_logins: 0,
+        locked_until: null,
+      });
+      await context.repos.sessions.revokeAllForUser(user.id);
+      await admin.record(me.id, 'user.reset-password', `user:${user.login_name}`, null, null);
+      return { password };
     },
   );
 };

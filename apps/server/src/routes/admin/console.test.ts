@@ -81,4 +81,45 @@ describe('administration console over HTTP', () => {
     ]);
     expect((await get('/api/admin/audit?actor=nobody', admin)).json()).toMatchObject({ total: 0 });
   });
+
+  it('users: search, roles, disable (sessions end), reset password; not on oneself; staff only', async () => {
+    const found = (await get('/api/admin/users?q=consolereader', admin)).json<{
+      records: Array<{ id: number; roles: string[]; disabled: boolean }>;
+    }>();
+    expect(found.records).toHaveLength(1);
+    const id = found.records[0]!.id;
+    expect(found.records[0]).toMatchObject({ roles: ['reader'], disabled: false });
+    expect((await get('/api/admin/users', reader)).statusCode).toBe(403);
+
+    const put = (url: string, body: unknown, cookie = admin) =>
+      h.request({ method: 'PUT', url, cookie, body });
+    const postBody = (url: string, body: unknown, cookie = admin) =>
+      h.request({ method: 'POST', url, cookie, body });
+    expect((await put(`/api/admin/users/${id}/roles`, { roles: ['reader', 'printAdmin'] })).statusCode).toBe(
+      200,
+    );
+    expect(
+      (await h.request({ method: 'GET', url: '/api/me', cookie: reader }))
+        .json<{ roles: string[] }>()
+        .roles.sort(),
+    ).toEqual(['printAdmin', 'reader']);
+    const me = (await get('/api/me', admin)).json<{ userId: number }>();
+    expect((await put(`/api/admin/users/${me.userId}/roles`, { roles: ['reader'] })).json()).toMatchObject({
+      message: '不能取消自己的管理员角色',
+    });
+
+    expect((await postBody(`/api/admin/users/${id}/disable`, { disabled: true })).statusCode).toBe(200);
+    expect((await h.request({ method: 'GET', url: '/api/me', cookie: reader })).statusCode).toBe(401);
+    expect((await h.login('consolereader', GOOD_PASSWORD)).response.statusCode).toBe(403);
+    await postBody(`/api/admin/users/${id}/disable`, { disabled: false });
+
+    const reset = (await postBody(`/api/admin/users/${id}/reset-password`, {})).json<{ password: string }>();
+    expect(reset.password).toMatch(/^[A-Za-z]{6}\d{4}#[A-Za-z]$/);
+    expect((await h.login('consolereader', GOOD_PASSWORD)).response.statusCode).toBe(401);
+    expect((await h.login('consolereader', reset.password)).response.statusCode).toBe(200);
+    const audit = (await get('/api/admin/audit?action=user.roles', admin)).json<{
+      records: Array<{ before: unknown; after: unknown }>;
+    }>();
+    expect(audit.records[0]).toMatchObject({ before: ['reader'] });
+  });
 });

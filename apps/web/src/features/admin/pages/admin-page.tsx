@@ -19,6 +19,9 @@ import { useSearchParams } from 'react-router';
 import {
   AUDIT_ACTION_LABELS,
   hasRole,
+  ROLE_LABELS,
+  ROLES,
+  type AdminUser,
   JOB_NAME_LABELS,
   JOB_STATUS_LABELS,
   type AuditEntry,
@@ -38,7 +41,7 @@ import { useSession } from '../../account/queries.ts';
 import { formatTime } from '../../personal/components/personal-list.tsx';
 import type { Paged } from '../../personal/queries.ts';
 
-const TABS = ['site', 'jobs', 'terminals', 'durations', 'audit'] as const;
+const TABS = ['site', 'users', 'jobs', 'terminals', 'durations', 'sms', 'audit'] as const;
 type Tab = (typeof TABS)[number];
 
 /**
@@ -64,9 +67,11 @@ export function AdminPage() {
         onChange={(key) => setParams({ tab: key })}
         items={[
           { key: 'site', label: '站点设置', children: <SiteSettingsForm /> },
+          { key: 'users', label: '用户管理', children: <Users /> },
           { key: 'jobs', label: '任务监控', children: <JobMonitor /> },
           { key: 'terminals', label: '阅览室终端', children: <Terminals /> },
           { key: 'durations', label: '借阅时长', children: <Durations /> },
+          { key: 'sms', label: '短信发件箱', children: <SmsOutbox /> },
           { key: 'audit', label: '审计日志', children: <AuditLog /> },
         ]}
       />
@@ -486,6 +491,171 @@ function AuditLog() {
             dataIndex: 'after',
             render: (v: unknown) => <code className="audit-json">{v === null ? '' : JSON.stringify(v)}</code>,
           },
+        ]}
+      />
+    </div>
+  );
+}
+
+function Users() {
+  const [q, setQ] = useState('');
+  const [page, setPage] = useState(1);
+  const queryClient = useQueryClient();
+  const me = useSession().data?.user;
+  const users = useQuery({
+    queryKey: ['admin-users', q, page],
+    queryFn: () =>
+      api.get<Paged<AdminUser>>(`/api/admin/users?pageNum=${page}${q ? `&q=${encodeURIComponent(q)}` : ''}`),
+    placeholderData: keepPreviousData,
+  });
+  const [password, setPassword] = useState<{ login: string; password: string } | null>(null);
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['admin-users'] });
+  const done = (message?: string) => {
+    if (message) toast.success(message);
+    refresh();
+  };
+  return (
+    <div>
+      <Input.Search
+        className="admin-row"
+        aria-label="搜索用户"
+        placeholder="登录名、昵称、姓名、手机号或邮箱"
+        allowClear
+        style={{ maxWidth: 360 }}
+        onSearch={(value) => {
+          setQ(value.trim());
+          setPage(1);
+        }}
+      />
+      <Table<AdminUser>
+        rowKey="id"
+        size="small"
+        loading={users.isPending}
+        dataSource={users.data?.records ?? []}
+        pagination={{
+          current: page,
+          pageSize: 20,
+          total: users.data?.total ?? 0,
+          showSizeChanger: false,
+          onChange: setPage,
+        }}
+        columns={[
+          { title: '登录名', dataIndex: 'loginName', className: 'nowrap' },
+          { title: '姓名', key: 'name', render: (_, u) => u.realName ?? u.nickName ?? '' },
+          { title: '手机号', dataIndex: 'phone' },
+          { title: '邮箱', dataIndex: 'email' },
+          {
+            title: '角色',
+            key: 'roles',
+            render: (_, u) => (
+              <Select
+                mode="multiple"
+                aria-label={`${u.loginName} 的角色`}
+                style={{ minWidth: 220 }}
+                value={u.roles}
+                options={ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
+                onChange={(roles: string[]) =>
+                  void api
+                    .put<{ message?: string }>(`/api/admin/users/${u.id}/roles`, { roles })
+                    .then((r) => done(r.message), refresh)
+                }
+              />
+            ),
+          },
+          {
+            title: '状态',
+            dataIndex: 'disabled',
+            render: (d: boolean) => (d ? <Tag color="error">已停用</Tag> : <Tag color="success">正常</Tag>),
+          },
+          {
+            title: '操作',
+            key: 'actions',
+            render: (_, u) =>
+              u.id !== me?.userId && (
+                <Space>
+                  <Button
+                    size="small"
+                    onClick={() =>
+                      void api
+                        .post<{ message?: string }>(`/api/admin/users/${u.id}/disable`, {
+                          disabled: !u.disabled,
+                        })
+                        .then(
+                          (r) => done(r.message),
+                          () => undefined,
+                        )
+                    }
+                  >
+                    {u.disabled ? '启用' : '停用'}
+                  </Button>
+                  <Popconfirm
+                    title={`重置 ${u.loginName} 的密码？其所有登录将失效。`}
+                    okText="重置"
+                    cancelText="取消"
+                    onConfirm={() =>
+                      void api.post<{ password: string }>(`/api/admin/users/${u.id}/reset-password`).then(
+                        (r) => setPassword({ login: u.loginName, password: r.password }),
+                        () => undefined,
+                      )
+                    }
+                  >
+                    <Button size="small">重置密码</Button>
+                  </Popconfirm>
+                </Space>
+              ),
+          },
+        ]}
+      />
+      <Modal
+        open={password !== null}
+        title="临时密码（只显示一次）"
+        footer={null}
+        onCancel={() => setPassword(null)}
+      >
+        <p>
+          用户 {password?.login} 的临时密码为：<code className="temp-password">{password?.password}</code>
+        </p>
+        <p>请通过可靠渠道告知用户，并提醒其登录后修改密码。</p>
+      </Modal>
+    </div>
+  );
+}
+
+function SmsOutbox() {
+  const [phone, setPhone] = useState('');
+  const outbox = useQuery({
+    queryKey: ['admin-sms', phone],
+    queryFn: () =>
+      api.get<{ records: Array<{ id: number; phone: string; text: string; createdAt: string }> }>(
+        `/api/admin/sms-outbox?limit=100${phone ? `&phone=${encodeURIComponent(phone)}` : ''}`,
+      ),
+  });
+  return (
+    <div>
+      <p className="admin-stats">开发用短信通道：验证码短信不实际发送，记录在此供调试。</p>
+      <Input.Search
+        className="admin-row"
+        aria-label="按手机号筛选"
+        placeholder="手机号"
+        allowClear
+        style={{ maxWidth: 240 }}
+        onSearch={(value) => setPhone(value.trim())}
+      />
+      <Table
+        rowKey="id"
+        size="small"
+        loading={outbox.isPending}
+        dataSource={outbox.data?.records ?? []}
+        pagination={{ pageSize: 20, showSizeChanger: false }}
+        columns={[
+          {
+            title: '时间',
+            dataIndex: 'createdAt',
+            className: 'nowrap',
+            render: (t: string) => formatTime(t),
+          },
+          { title: '手机号', dataIndex: 'phone' },
+          { title: '内容', dataIndex: 'text' },
         ]}
       />
     </div>
