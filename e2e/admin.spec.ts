@@ -97,3 +97,42 @@ test('console users: find a reader, disable and enable them, reset their passwor
   await page.getByLabel('按手机号筛选').press('Enter');
   await expect(page.getByRole('row').filter({ hasText: user.phone }).first()).toBeVisible();
 });
+
+test('console bulk import: a package with its progress, the book in the catalogue, its tiles made', async ({
+  page,
+}) => {
+  const sharp = (await import('sharp')).default;
+  const { makeZip } = await import('../apps/server/test/zip.ts');
+  const image = (shade: string) =>
+    sharp({ create: { width: 400, height: 300, channels: 3, background: shade } })
+      .png()
+      .toBuffer();
+  const stamp = Date.now().toString(36);
+  const zip = makeZip({
+    'metadata.json': JSON.stringify({
+      books: [
+        {
+          sourceKey: `e2e-import-${stamp}`,
+          title: `導入測試${stamp}`,
+          author: '佚名',
+          isVisible: true,
+          isOpen: true,
+          volumes: [{ name: '卷一', images: 'v1', directory: [{ name: '序', page: 1 }] }],
+        },
+      ],
+    }),
+    'v1/1.png': await image('#e9dcc0'),
+    'v1/2.png': await image('#d9ccb0'),
+  });
+  await login(page, 'admin', 'Guanli#2026');
+  await expect(page).toHaveURL(/\/($|\?)/);
+  await page.goto('/Admin?tab=import');
+  await page
+    .getByLabel('导入包')
+    .setInputFiles({ name: 'package.zip', mimeType: 'application/zip', buffer: zip });
+  await expectToast(page, '已导入 1 部古籍');
+  await expect(page.getByText('后台处理已完成')).toBeVisible({ timeout: 30_000 });
+  await page.screenshot({ path: 'test-results/tour-43-import.png', fullPage: true });
+  await page.getByRole('link', { name: `导入测试${stamp}` }).click();
+  await expect(page.getByRole('heading', { name: `导入测试${stamp}`, level: 1 })).toBeVisible();
+});

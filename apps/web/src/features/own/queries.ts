@@ -1,6 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { OkBody, OwnBook, OwnBookRequest, OwnVolumeRequest, Volume } from '@guji/shared';
 import { api } from '../../api/client.ts';
+import { uploadWithProgress } from '../../api/upload.ts';
 import type { Paged } from '../personal/queries.ts';
 
 export const ownKeys = {
@@ -55,37 +56,13 @@ export const saveVolume = ({
     ? api.post<OkBody>(`/api/own/books/${bookId}/volumes`, volume)
     : api.put<OkBody>(`/api/own/volumes/${id}`, volume);
 
-/**
- * Uploads a zip with XMLHttpRequest, for its upload progress (fetch reports none). Resolves with the
- * server's answer, rejects with its message.
- */
-export function uploadZip(
-  volumeId: number,
-  file: File,
-  onProgress: (percent: number) => void,
-): Promise<{ added: number; message: string }> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `/api/own/volumes/${volumeId}/zip`);
-    xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100));
-    };
-    xhr.onload = () => {
-      let body: { message?: string; added?: number } = {};
-      try {
-        body = JSON.parse(xhr.responseText) as typeof body;
-      } catch {
-        // Not JSON: the default message below.
-      }
-      if (xhr.status === 200) resolve({ added: body.added ?? 0, message: body.message ?? '' });
-      else reject(new Error(body.message ?? '上传失败'));
-    };
-    xhr.onerror = () => reject(new Error('网络错误，上传失败'));
-    const form = new FormData();
-    form.append('file', file);
-    xhr.send(form);
-  });
-}
+/** Uploads a volume's zip, reporting the upload's progress. */
+export const uploadZip = (volumeId: number, file: File, onProgress: (percent: number) => void) =>
+  uploadWithProgress<{ added: number; message: string }>(
+    `/api/own/volumes/${volumeId}/zip`,
+    file,
+    onProgress,
+  );
 
 export function useReviewBooks(status: string) {
   return useQuery({

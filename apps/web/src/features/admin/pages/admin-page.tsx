@@ -6,6 +6,7 @@ import {
   InputNumber,
   Modal,
   Popconfirm,
+  Progress,
   Result,
   Select,
   Space,
@@ -15,7 +16,7 @@ import {
   Tag,
 } from 'antd';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import {
   AUDIT_ACTION_LABELS,
   hasRole,
@@ -33,6 +34,7 @@ import {
   type Terminal,
 } from '@guji/shared';
 import { api } from '../../../api/client.ts';
+import { uploadWithProgress } from '../../../api/upload.ts';
 import { siteQueryKey, useSiteSettings } from '../../../api/site.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
@@ -41,7 +43,7 @@ import { useSession } from '../../account/queries.ts';
 import { formatTime } from '../../personal/components/personal-list.tsx';
 import type { Paged } from '../../personal/queries.ts';
 
-const TABS = ['site', 'users', 'jobs', 'terminals', 'durations', 'sms', 'audit'] as const;
+const TABS = ['site', 'import', 'users', 'jobs', 'terminals', 'durations', 'sms', 'audit'] as const;
 type Tab = (typeof TABS)[number];
 
 /**
@@ -67,6 +69,7 @@ export function AdminPage() {
         onChange={(key) => setParams({ tab: key })}
         items={[
           { key: 'site', label: '站点设置', children: <SiteSettingsForm /> },
+          { key: 'import', label: '批量导入', children: <BulkImport /> },
           { key: 'users', label: '用户管理', children: <Users /> },
           { key: 'jobs', label: '任务监控', children: <JobMonitor /> },
           { key: 'terminals', label: '阅览室终端', children: <Terminals /> },
@@ -658,6 +661,84 @@ function SmsOutbox() {
           { title: '内容', dataIndex: 'text' },
         ]}
       />
+    </div>
+  );
+}
+
+/**
+ * 批量导入: a package zip (metadata.json or metadata.csv with image folders, docs/import.md) through
+ * the catalogue ingest: the upload's progress, then the books made and the tiling and OCR jobs until
+ * they are done.
+ */
+function BulkImport() {
+  const [percent, setPercent] = useState<number | null>(null);
+  const [books, setBooks] = useState<Array<{ title: string; bookId: number; pages: number }> | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const stats = useQuery({
+    queryKey: ['admin-jobs-stats'],
+    queryFn: () => api.get<JobStats>('/api/admin/jobs/stats'),
+    enabled: books !== null,
+    refetchInterval: 2000,
+  });
+  const pending = (stats.data?.counts.queued ?? 0) + (stats.data?.counts.running ?? 0);
+  return (
+    <div className="admin-form">
+      <p className="admin-stats">
+        上传导入包（.zip：根目录下 metadata.json 或 metadata.csv，以及各卷图像目录）。同一 sourceKey
+        再次导入会替换原书。
+      </p>
+      <input
+        type="file"
+        accept=".zip,application/zip"
+        aria-label="导入包"
+        disabled={percent !== null}
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          e.target.value = '';
+          if (!file) return;
+          setError(null);
+          setBooks(null);
+          setPercent(0);
+          uploadWithProgress<{ books: Array<{ title: string; bookId: number; pages: number }> }>(
+            '/api/admin/import',
+            file,
+            setPercent,
+          ).then(
+            (result) => {
+              setPercent(null);
+              setBooks(result.books);
+              toast.success(`已导入 ${result.books.length} 部古籍`);
+            },
+            (failure: unknown) => {
+              setPercent(null);
+              setError(failure instanceof Error ? failure.message : '导入失败');
+            },
+          );
+        }}
+      />
+      {percent !== null && (
+        <div role="status">
+          <Progress percent={percent} status="active" />
+          {percent >= 100 ? '正在检查并导入…' : '正在上传…'}
+        </div>
+      )}
+      {error && (
+        <div className="field-error" role="alert">
+          {error}
+        </div>
+      )}
+      {books && (
+        <div role="status" className="import-result">
+          <ul>
+            {books.map((b) => (
+              <li key={b.bookId}>
+                <Link to={`/SearchPage/${b.bookId}`}>{b.title}</Link>（{b.pages} 页）
+              </li>
+            ))}
+          </ul>
+          <p>{pending > 0 ? `后台处理（切图、识别）中：还有 ${pending} 项任务` : '后台处理已完成'}</p>
+        </div>
+      )}
     </div>
   );
 }
