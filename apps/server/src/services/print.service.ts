@@ -490,13 +490,8 @@ export class PrintService {
       if (!payment) throw badRequest('PAYMENT_INVALID', MSG.paymentInvalid);
       if (notice.amountFen !== payment.amount_fen || notice.amountFen !== payment.total_fen)
         throw badRequest('PAYMENT_AMOUNT', MSG.paymentAmountMismatch);
-      const seen = await tx
-        .selectFrom('payment_notices')
-        .select('notice_id')
-        .where('notice_id', '=', notice.noticeId)
-        .executeTakeFirst();
-      if (seen) throw conflict('PAYMENT_REPLAY', MSG.paymentInvalid);
-      await tx
+      // Each notice id once: a concurrent duplicate waits on the key and inserts nothing.
+      const recorded = await tx
         .insertInto('payment_notices')
         .values({
           notice_id: notice.noticeId,
@@ -504,7 +499,10 @@ export class PrintService {
           body: JSON.stringify(body),
           received_at: now,
         })
-        .execute();
+        .onConflict((oc) => oc.column('notice_id').doNothing())
+        .returning('notice_id')
+        .executeTakeFirst();
+      if (!recorded) throw conflict('PAYMENT_REPLAY', MSG.paymentInvalid);
       if (!notice.paid) return { paid: false, newlyPaid: false, orderId: payment.order_id };
       await tx
         .updateTable('payments')

@@ -23,6 +23,11 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'user.disable': '停用用户',
   'user.enable': '启用用户',
   'user.reset-password': '重置用户密码',
+  'class.create': '添加分类',
+  'book.update': '修改古籍',
+  'book.import': '批量导入',
+  'class.rename': '修改分类名称',
+  'class.delete': '删除分类',
 };
 
 export const AuditEntry = z.object({
@@ -101,3 +106,13 @@ export const UserQuery = z.object({
   pageNum: z.coerce.number().int().min(1).default(1),
   q: z.string().trim().max(50).optional(),
 });
+
+export const CreateClassRequest = z.object({
+  parentId: z.number().int().nullable(),
+  code: z
+    .string()
+    .trim()
+    .regex(/^[A-Z0-9_]+(\.[A-Z0-9_]+)*$/, '分类代码只能用大写字母、数字和下划线，层级之间用“.”分隔'),
+  name: z.string().trim().min(1, '请输入分类名称').max(50),
+});
+export const RenameClassRequest = z.object({ name: z.string().trim().min(1, '请输入分类名称').max(50) });

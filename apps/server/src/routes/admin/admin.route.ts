@@ -156,13 +156,16 @@ export const importRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      requireRole(request, 'catalogAdmin');
+      const user = requireRole(request, 'catalogAdmin');
       const file = await request.file({ limits: { fileSize: 2 * 1024 ** 3, files: 1 } });
       if (!file) throw badRequest('IMPORT_ZIP', '请上传 zip 包');
       if (!file.filename.toLowerCase().endsWith('.zip')) throw badRequest('IMPORT_ZIP', '只接受 .zip 文件');
       const data = await file.toBuffer();
       const source = await ZipSource.open(data, file.filename);
       const results = await importPackage(context.services.ingest, await readPackageMetadata(source), source);
+      await context.services.admin.record(user.id, 'book.import', file.filename, null, {
+        books: results.map((r) => ({ title: r.title, bookId: r.bookId, pages: r.pageIds.length })),
+      });
       return { books: results.map((r) => ({ title: r.title, bookId: r.bookId, pages: r.pageIds.length })) };
     },
   );

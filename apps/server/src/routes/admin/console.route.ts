@@ -5,7 +5,9 @@ import {
   AdminUser,
   AuditEntry,
   AuditQuery,
+  CreateClassRequest,
   ErrorBody,
+  RenameClassRequest,
   JobEntry,
   JobQuery,
   JobStats,
@@ -217,6 +219,125 @@ export const consoleRoutes: RouteModule = (app, { context }) => {
       await context.repos.sessions.revokeAllForUser(user.id);
       await admin.record(me.id, 'user.reset-password', `user:${user.login_name}`, null, null);
       return { password };
+    },
+  );
+
+  // The classification dictionary (spec §3: name and value; codes are dotted paths, JING.SISHU)
+
+  r.post(
+    '/api/admin/classifications',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Add a classification (its code extends its parent’s)',
+        body: CreateClassRequest,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      const me = requireRole(request, 'catalogAdmin');
+      const db = context.database.db;
+      const { parentId, code, name } = request.body;
+      if (parentId !== null) {
+        const parent = await db
+          .selectFrom('classifications')
+          .selectAll()
+          .where('id', '=', parentId)
+          .executeTakeFirst();
+        if (!parent) throw notFound('上级分类不存在', 'NOT_FOUND');
+        if (
+          !code.startsWith(`${parent.code}.`) ||
+          code.split('.').length !== parent.code.split('.').length + 1
+        )
+          throw badRequest('CLASS_CODE', `分类代码须为“${parent.code}.”加一级，如 ${parent.code}.NEW`);
+      } else if (code.includes('.')) throw badRequest('CLASS_CODE', '顶级分类代码不能含“.”');
+      if (await db.selectFrom('classifications').select('id').where('code', '=', code).executeTakeFirst())
+        throw badRequest('CLASS_CODE', '分类代码已存在');
+      const last = await db
+        .selectFrom('classifications')
+        .select((eb) => eb.fn.max('sort').as('sort'))
+        .where('parent_id', parentId === null ? 'is' : '=', parentId)
+        .executeTakeFirst();
+      const sort = Number(last?.sort ?? -1) + 1;
+      await db.insertInto('classifications').values({ code, name, parent_id: parentId, sort }).execute();
+      await admin.record(me.id, 'class.create', `class:${code}`, null, { code, name });
+      return { ok: true as const, message: '分类已添加' };
+    },
+  );
+  r.put(
+    '/api/admin/classifications/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Rename a classification (its code stays: books refer to it)',
+        params: IdParams,
+        body: RenameClassRequest,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      const me = requireRole(request, 'catalogAdmin');
+      const db = context.database.db;
+      const row = await db
+        .selectFrom('classifications')
+        .selectAll()
+        .where('id', '=', request.params.id)
+        .executeTakeFirst();
+      if (!row) throw notFound('分类不存在', 'NOT_FOUND');
+      await db
+        .updateTable('classifications')
+        .set({ name: request.body.name })
+        .where('id', '=', row.id)
+        .execute();
+      await admin.record(
+        me.id,
+        'class.rename',
+        `class:${row.code}`,
+        { name: row.name },
+        { name: request.body.name },
+      );
+      return { ok: true as const, message: '分类名称已保存' };
+    },
+  );
+  r.delete(
+    '/api/admin/classifications/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Delete a classification no book uses (nor its sub-classes)',
+        params: IdParams,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      const me = requireRole(request, 'catalogAdmin');
+      const db = context.database.db;
+      const row = await db
+        .selectFrom('classifications')
+        .selectAll()
+        .where('id', '=', request.params.id)
+        .executeTakeFirst();
+      if (!row) throw notFound('分类不存在', 'NOT_FOUND');
+      const used = await db
+        .selectFrom('books')
+        .select('id')
+        .where((eb) =>
+          eb.or([
+            eb('class_code', '=', row.code),
+            eb.and([eb('class_code', '>', `${row.code}.`), eb('class_code', '<', `${row.code}/`)]),
+          ]),
+        )
+        .executeTakeFirst();
+      if (used) throw badRequest('CLASS_USED', '该分类（或其下级分类）仍有古籍，不能删除');
+      await db.deleteFrom('classifications').where('id', '=', row.id).execute();
+      await admin.record(
+        me.id,
+        'class.delete',
+        `class:${row.code}`,
+        { code: row.code, name: row.name },
+        null,
+      );
+      return { ok: true as const, message: '分类已删除' };
     },
   );
 };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createBook } from '../../../test/catalog-factory.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 
 describe('administration console over HTTP', () => {
@@ -121,5 +122,117 @@ describe('administration console over HTTP', () => {
       records: Array<{ before: unknown; after: unknown }>;
     }>();
     expect(audit.records[0]).toMatchObject({ before: ['reader'] });
+  });
+
+  it('classification dictionary: add under a parent with a matching code, rename, delete only when unused', async () => {
+    // The reader of the tests above had their password reset: another reader tries.
+    await h.context.services.auth.upsertAccount({
+      loginName: 'consolereader2',
+      password: GOOD_PASSWORD,
+      roles: ['reader'],
+    });
+    const reader = (await h.login('consolereader2', GOOD_PASSWORD)).cookie;
+    const send = (method: 'POST' | 'PUT' | 'DELETE', url: string, body?: unknown, cookie = admin) =>
+      h.request({ method, url, cookie, ...(body === undefined ? {} : { body }) });
+    expect(
+      (
+        await send(
+          'POST',
+          '/api/admin/classifications',
+          { parentId: null, code: 'TESTCLS', name: '測試部' },
+          reader,
+        )
+      ).statusCode,
+    ).toBe(403);
+    expect(
+      (await send('POST', '/api/admin/classifications', { parentId: null, code: 'bad code', name: '甲' }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (await send('POST', '/api/admin/classifications', { parentId: null, code: 'TESTCLS', name: '測試部' }))
+        .statusCode,
+    ).toBe(200);
+    const tree = async () =>
+      (await get('/api/classifications', admin)).json<
+        Array<{
+          dictionaryId: number;
+          dictionaryValue: string;
+          dictionaryName: string;
+          children: Array<{ dictionaryId: number; dictionaryValue: string; dictionaryName: string }>;
+        }>
+      >();
+    const top = (await tree()).find((c) => c.dictionaryValue === 'TESTCLS')!;
+    expect(
+      (
+        await send('POST', '/api/admin/classifications', {
+          parentId: top.dictionaryId,
+          code: 'OTHER.A',
+          name: '乙',
+        })
+      ).json(),
+    ).toMatchObject({
+      message: '分类代码须为“TESTCLS.”加一级，如 TESTCLS.NEW',
+    });
+    expect(
+      (
+        await send('POST', '/api/admin/classifications', {
+          parentId: top.dictionaryId,
+          code: 'TESTCLS.A',
+          name: '甲類',
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await send('POST', '/api/admin/classifications', {
+          parentId: top.dictionaryId,
+          code: 'TESTCLS.A',
+          name: '重複',
+        })
+      ).json(),
+    ).toMatchObject({ message: '分类代码已存在' });
+    const child = (await tree()).find((c) => c.dictionaryValue === 'TESTCLS')!.children[0]!;
+    expect(
+      (await send('PUT', `/api/admin/classifications/${child.dictionaryId}`, { name: '甲類（改）' }))
+        .statusCode,
+    ).toBe(200);
+    expect((await tree()).find((c) => c.dictionaryValue === 'TESTCLS')!.children[0]!.dictionaryName).toBe(
+      '甲類（改）',
+    );
+    await createBook(h.context, { classCode: 'TESTCLS.A' });
+    expect((await send('DELETE', `/api/admin/classifications/${top.dictionaryId}`)).json()).toMatchObject({
+      message: '该分类（或其下级分类）仍有古籍，不能删除',
+    });
+    expect(
+      (
+        await send('POST', '/api/admin/classifications', {
+          parentId: top.dictionaryId,
+          code: 'TESTCLS.B',
+          name: '乙類',
+        })
+      ).statusCode,
+    ).toBe(200);
+    const unused = (await tree())
+      .find((c) => c.dictionaryValue === 'TESTCLS')!
+      .children.find((c) => c.dictionaryValue === 'TESTCLS.B')!;
+    expect((await send('DELETE', `/api/admin/classifications/${unused.dictionaryId}`)).statusCode).toBe(200);
+  });
+
+  it('a catalogue edit on the book page is in the audit log with its fields before and after', async () => {
+    const { bookId } = await createBook(h.context, { title: '審計測試' });
+    await h.request({
+      method: 'PATCH',
+      url: `/api/books/${bookId}`,
+      cookie: admin,
+      body: { title: '審計測試（改）', isOpen: false },
+    });
+    const log = (await get('/api/admin/audit?action=book.update', admin)).json<{
+      records: Array<{ target: string; before: unknown; after: unknown }>;
+    }>();
+    expect(log.records[0]).toMatchObject({
+      target: `book:${bookId}`,
+      before: { title: '審計測試', isOpen: true },
+      after: { title: '審計測試（改）', isOpen: false },
+    });
   });
 });

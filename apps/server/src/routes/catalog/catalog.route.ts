@@ -87,7 +87,20 @@ export const catalogRoutes: RouteModule = (app, { context }) => {
         response: { 200: BookDetail, ...errors },
       },
     },
-    (request) => catalog.update(request.params.catalogId, request.body, viewerOf(request)),
+    async (request) => {
+      const viewer = viewerOf(request);
+      const before = await catalog.detail(request.params.catalogId, viewer).catch(() => undefined);
+      const after = await catalog.update(request.params.catalogId, request.body, viewer);
+      const fields = Object.keys(request.body) as Array<keyof typeof after>;
+      await context.services.admin.record(
+        viewer.userId,
+        'book.update',
+        `book:${request.params.catalogId}`,
+        before ? Object.fromEntries(fields.map((k) => [k, before[k]])) : null,
+        Object.fromEntries(fields.map((k) => [k, after[k]])),
+      );
+      return after;
+    },
   );
 
   r.get(

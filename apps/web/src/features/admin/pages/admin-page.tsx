@@ -14,6 +14,7 @@ import {
   Table,
   Tabs,
   Tag,
+  Tree,
 } from 'antd';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
@@ -23,6 +24,7 @@ import {
   ROLE_LABELS,
   ROLES,
   type AdminUser,
+  type Classification,
   JOB_NAME_LABELS,
   JOB_STATUS_LABELS,
   type AuditEntry,
@@ -43,7 +45,17 @@ import { useSession } from '../../account/queries.ts';
 import { formatTime } from '../../personal/components/personal-list.tsx';
 import type { Paged } from '../../personal/queries.ts';
 
-const TABS = ['site', 'import', 'users', 'jobs', 'terminals', 'durations', 'sms', 'audit'] as const;
+const TABS = [
+  'site',
+  'import',
+  'classes',
+  'users',
+  'jobs',
+  'terminals',
+  'durations',
+  'sms',
+  'audit',
+] as const;
 type Tab = (typeof TABS)[number];
 
 /**
@@ -70,6 +82,7 @@ export function AdminPage() {
         items={[
           { key: 'site', label: '站点设置', children: <SiteSettingsForm /> },
           { key: 'import', label: '批量导入', children: <BulkImport /> },
+          { key: 'classes', label: '分类字典', children: <ClassDictionary /> },
           { key: 'users', label: '用户管理', children: <Users /> },
           { key: 'jobs', label: '任务监控', children: <JobMonitor /> },
           { key: 'terminals', label: '阅览室终端', children: <Terminals /> },
@@ -739,6 +752,142 @@ function BulkImport() {
           <p>{pending > 0 ? `后台处理（切图、识别）中：还有 ${pending} 项任务` : '后台处理已完成'}</p>
         </div>
       )}
+    </div>
+  );
+}
+
+interface ClassNode {
+  key: number;
+  title: string;
+  children: ClassNode[];
+}
+const toTree = (nodes: Classification[]): ClassNode[] =>
+  nodes.map((n) => ({
+    key: n.dictionaryId,
+    title: `${n.dictionaryName}（${n.dictionaryValue}）`,
+    children: toTree(n.children),
+  }));
+
+/** 分类字典: the classification tree; add a class under the selected one, rename it, delete an unused one. */
+function ClassDictionary() {
+  const queryClient = useQueryClient();
+  const tree = useQuery({
+    queryKey: ['classifications'],
+    queryFn: () => api.get<Classification[]>('/api/classifications'),
+  });
+  const [selected, setSelected] = useState<Classification | null>(null);
+  const [code, setCode] = useState('');
+  const [name, setName] = useState('');
+  const [rename, setRename] = useState('');
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['classifications'] });
+  const find = (nodes: Classification[], id: number): Classification | null => {
+    for (const n of nodes) {
+      if (n.dictionaryId === id) return n;
+      const inner = find(n.children, id);
+      if (inner) return inner;
+    }
+    return null;
+  };
+  return (
+    <div className="class-dictionary">
+      <Tree
+        // Remounted with new data, so a class just added under a leaf shows expanded.
+        key={tree.dataUpdatedAt}
+        aria-label="分类树"
+        defaultExpandAll
+        treeData={toTree(tree.data ?? [])}
+        selectedKeys={selected ? [selected.dictionaryId] : []}
+        onSelect={(keys) => {
+          const node = keys.length > 0 ? find(tree.data ?? [], Number(keys[0])) : null;
+          setSelected(node);
+          setRename(node?.dictionaryName ?? '');
+          setCode(node ? `${node.dictionaryValue}.` : '');
+        }}
+      />
+      <div className="admin-form">
+        <h2 className="personal-subtitle">
+          {selected ? `在「${selected.dictionaryName}」下添加` : '添加顶级分类'}
+        </h2>
+        <Space wrap>
+          <Input
+            aria-label="分类代码"
+            placeholder="代码，如 JING.LI"
+            value={code}
+            onChange={(e) => setCode(e.target.value.toUpperCase())}
+          />
+          <Input
+            aria-label="分类名称"
+            placeholder="名称，如 禮類"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
+          <Button
+            type="primary"
+            onClick={() =>
+              void api
+                .post<{ message?: string }>('/api/admin/classifications', {
+                  parentId: selected?.dictionaryId ?? null,
+                  code: code.trim(),
+                  name: name.trim(),
+                })
+                .then(
+                  (r) => {
+                    toast.success(r.message ?? '');
+                    setName('');
+                    refresh();
+                  },
+                  () => undefined,
+                )
+            }
+          >
+            添加
+          </Button>
+        </Space>
+        {selected && (
+          <>
+            <h2 className="personal-subtitle">修改「{selected.dictionaryName}」</h2>
+            <Space wrap>
+              <Input aria-label="新名称" value={rename} onChange={(e) => setRename(e.target.value)} />
+              <Button
+                onClick={() =>
+                  void api
+                    .put<{ message?: string }>(`/api/admin/classifications/${selected.dictionaryId}`, {
+                      name: rename.trim(),
+                    })
+                    .then(
+                      (r) => {
+                        toast.success(r.message ?? '');
+                        refresh();
+                      },
+                      () => undefined,
+                    )
+                }
+              >
+                保存名称
+              </Button>
+              <Popconfirm
+                title={`删除分类「${selected.dictionaryName}」？`}
+                okText="删除"
+                cancelText="取消"
+                onConfirm={() =>
+                  void api
+                    .del<{ message?: string }>(`/api/admin/classifications/${selected.dictionaryId}`)
+                    .then(
+                      (r) => {
+                        toast.success(r.message ?? '');
+                        setSelected(null);
+                        refresh();
+                      },
+                      () => undefined,
+                    )
+                }
+              >
+                <Button danger>删除分类</Button>
+              </Popconfirm>
+            </Space>
+          </>
+        )}
+      </div>
     </div>
   );
 }
