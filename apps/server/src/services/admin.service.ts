@@ -11,7 +11,7 @@ import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { Clock } from './clock.ts';
-import type { Paged } from './personal.service.ts';
+import { pagedOf, type Paged } from './paged.ts';
 
 const parse = (text: string | null): unknown => {
   if (text === null) return null;
@@ -69,12 +69,11 @@ export class AdminService {
       .limit(AUDIT_PAGE_SIZE)
       .offset((query.pageNum - 1) * AUDIT_PAGE_SIZE)
       .execute();
-    return {
-      pageNum: query.pageNum,
-      pageSize: AUDIT_PAGE_SIZE,
-      total: Number(n),
-      pages: Math.ceil(Number(n) / AUDIT_PAGE_SIZE),
-      records: rows.map((r) => ({
+    return pagedOf(
+      query.pageNum,
+      AUDIT_PAGE_SIZE,
+      n,
+      rows.map((r) => ({
         id: r.id,
         actor: r.login_name,
         action: r.action,
@@ -83,7 +82,7 @@ export class AdminService {
         after: parse(r.after),
         createdAt: r.created_at,
       })),
-    };
+    );
   }
 
   async jobs(query: { pageNum: number; status?: string | undefined }): Promise<Paged<JobEntry>> {
@@ -96,12 +95,11 @@ export class AdminService {
       .limit(JOB_PAGE_SIZE)
       .offset((query.pageNum - 1) * JOB_PAGE_SIZE)
       .execute();
-    return {
-      pageNum: query.pageNum,
-      pageSize: JOB_PAGE_SIZE,
-      total: Number(n),
-      pages: Math.ceil(Number(n) / JOB_PAGE_SIZE),
-      records: rows.map((r) => ({
+    return pagedOf(
+      query.pageNum,
+      JOB_PAGE_SIZE,
+      n,
+      rows.map((r) => ({
         id: r.id,
         name: r.name,
         status: r.status,
@@ -115,7 +113,7 @@ export class AdminService {
         updatedAt: r.updated_at,
         finishedAt: r.finished_at,
       })),
-    };
+    );
   }
 
   async jobStats(): Promise<JobStats> {
@@ -173,12 +171,11 @@ export class AdminService {
               rows.map((r) => r.id),
             )
             .execute();
-    return {
-      pageNum: query.pageNum,
-      pageSize: USER_PAGE_SIZE,
-      total: Number(n),
-      pages: Math.ceil(Number(n) / USER_PAGE_SIZE),
-      records: rows.map((r) => ({
+    return pagedOf(
+      query.pageNum,
+      USER_PAGE_SIZE,
+      n,
+      rows.map((r) => ({
         id: r.id,
         loginName: r.login_name,
         nickName: r.nick_name,
@@ -189,7 +186,7 @@ export class AdminService {
         disabled: r.disabled === 1,
         createdAt: r.created_at,
       })),
-    };
+    );
   }
 
   /** A failed job runs again from its first attempt. */

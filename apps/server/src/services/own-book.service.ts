@@ -17,7 +17,7 @@ import type { Clock } from './clock.ts';
 import type { FullTextService } from './full-text.service.ts';
 import { ZipSource, type ZipLimits } from './import-package.ts';
 import type { IngestService } from './ingest.service.ts';
-import type { Paged } from './personal.service.ts';
+import type { Paged } from './paged.ts';
 import type { SettingsService } from './settings.service.ts';
 
 /** Limits of a reader's volume upload (DESIGN.md §8: zip bombs, entry counts). */

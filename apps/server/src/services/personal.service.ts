@@ -21,22 +21,7 @@ import type { CatalogRepository } from '../repositories/catalog.repository.ts';
 import { isCatalogStaff } from './access.ts';
 import { thumbnailUrl, type CatalogService, type Viewer } from './catalog.service.ts';
 import type { Clock } from './clock.ts';
-
-export interface Paged<T> {
-  pageNum: number;
-  pageSize: number;
-  total: number;
-  pages: number;
-  records: T[];
-}
-
-const pagedOf = <T>(pageNum: number, pageSize: number, total: number, records: T[]): Paged<T> => ({
-  pageNum,
-  pageSize,
-  total,
-  pages: Math.ceil(total / pageSize),
-  records,
-});
+import { pagedOf, type Paged } from './paged.ts';
 
 const NOT_FOUND = () => notFound(MSG.notFound, 'NOT_FOUND');
 

@@ -28,7 +28,7 @@ import { thumbnailUrl, type CatalogService, type Viewer } from './catalog.servic
 import type { Clock } from './clock.ts';
 import { sheetSvg, type DownloadService } from './download.service.ts';
 import type { PaymentNotice, SandboxPaymentProvider } from './payment.ts';
-import type { Paged } from './personal.service.ts';
+import { pagedOf, type Paged } from './paged.ts';
 import type { SettingsService } from './settings.service.ts';
 
 /** Where print administrators hear of a paid order besides the in-app list (e.g. a messaging robot). */
@@ -242,13 +242,12 @@ export class PrintService {
       .limit(size)
       .offset(tab === 'unpaid' ? 0 : (pageNum - 1) * size)
       .execute();
-    return {
-      pageNum: tab === 'unpaid' ? 1 : pageNum,
-      pageSize: size,
-      total: Number(n),
-      pages: Math.ceil(Number(n) / size),
-      records: rows.map((r) => toItem(r as ItemRow)),
-    };
+    return pagedOf(
+      tab === 'unpaid' ? 1 : pageNum,
+      size,
+      n,
+      rows.map((r) => toItem(r as ItemRow)),
+    );
   }
 
   async deleteItems(userId: number, ids: number[]): Promise<void> {
@@ -621,12 +620,11 @@ export class PrintService {
       .limit(size)
       .offset((query.pageNum - 1) * size)
       .execute();
-    return {
-      pageNum: query.pageNum,
-      pageSize: size,
-      total: Number(n),
-      pages: Math.ceil(Number(n) / size),
-      records: rows.map((r) => ({
+    return pagedOf(
+      query.pageNum,
+      size,
+      n,
+      rows.map((r) => ({
         realName: r.real_name,
         phone: r.phone,
         email: r.email,
@@ -639,7 +637,7 @@ export class PrintService {
         totalFen: r.total_fen,
         payStatus: r.pay_status,
       })),
-    };
+    );
   }
 
   private async deskItems(tx: DbOrTx, ids: number[]) {

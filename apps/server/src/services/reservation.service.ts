@@ -11,7 +11,7 @@ import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { Clock } from './clock.ts';
-import type { Paged } from './personal.service.ts';
+import { pagedOf, type Paged } from './paged.ts';
 import { escapeLike } from '../repositories/catalog.repository.ts';
 
 /** The offset of a time zone from UTC at an instant, in milliseconds. */
@@ -234,13 +234,12 @@ export class ReservationService {
       .limit(size)
       .offset((pageNum - 1) * size)
       .execute();
-    return {
+    return pagedOf(
       pageNum,
-      pageSize: size,
-      total: Number(n),
-      pages: Math.ceil(Number(n) / size),
-      records: rows.map((r) => toReservation(r as ReservationRow)),
-    };
+      size,
+      n,
+      rows.map((r) => toReservation(r as ReservationRow)),
+    );
   }
 
   /** The applicant withdraws an application that is not decided yet (status 0 or 1). */

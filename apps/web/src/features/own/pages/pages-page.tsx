@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Button, Empty, Input, Modal, Popconfirm, Space, Spin, Tag } from 'antd';
+import { Button, Empty, Popconfirm, Space, Spin, Tag } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -10,14 +10,7 @@ import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { positiveId, readerPath } from '../../reader/reader-url.ts';
 import { ownKeys } from '../queries.ts';
-
-const OCR_COLOURS: Record<OwnPage['ocrStatus'], string> = {
-  none: 'default',
-  queued: 'processing',
-  running: 'processing',
-  done: 'success',
-  failed: 'error',
-};
+import { OCR_COLOURS, RenameImageModal, whileRecognising } from '../components/page-image-tools.tsx';
 
 /**
  * /FenCe/{catalogId}/{fascicleId}?gjtitle&fctitle: a volume's pages with their OCR state: add images,
@@ -37,13 +30,10 @@ export function PagesPage() {
     queryKey: key,
     queryFn: () => api.get<OwnPage[]>(`/api/own/volumes/${volumeId}/pages`),
     // While recognition runs, its state is read again every few seconds.
-    refetchInterval: (query) =>
-      query.state.data?.some((p) => p.ocrStatus === 'queued' || p.ocrStatus === 'running') ? 3000 : false,
+    refetchInterval: whileRecognising,
   });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ownKeys.all });
   const [renaming, setRenaming] = useState<OwnPage | null>(null);
-  const [name, setName] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(false);
   const list = pages.data ?? [];
@@ -155,15 +145,7 @@ export function PagesPage() {
                 >
                   识别
                 </Button>
-                <Button
-                  size="small"
-                  type="link"
-                  onClick={() => {
-                    setRenaming(page);
-                    setName(page.name);
-                    setProblem(null);
-                  }}
-                >
+                <Button size="small" type="link" onClick={() => setRenaming(page)}>
                   重命名
                 </Button>
                 <Button
@@ -195,30 +177,12 @@ export function PagesPage() {
           ))}
         </ul>
       )}
-      <Modal
-        open={renaming !== null}
-        title="重命名图像"
-        okText="保存"
-        cancelText="取消"
-        onCancel={() => setRenaming(null)}
-        onOk={() => {
-          if (!renaming) return;
-          if (!name.trim()) {
-            setProblem(MSG.ownImageNameRequired);
-            return;
-          }
-          act(() => api.put(`/api/own/pages/${renaming.imageId}`, { imageName: name.trim() }));
-          setRenaming(null);
-        }}
-      >
-        <label htmlFor="page-name">图像名称</label>
-        <Input id="page-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
-        {problem && (
-          <div className="field-error" role="alert">
-            {problem}
-          </div>
-        )}
-      </Modal>
+      <RenameImageModal
+        key={renaming?.imageId ?? 0}
+        page={renaming}
+        onClose={() => setRenaming(null)}
+        onRenamed={refresh}
+      />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Empty, Input, Modal, Popconfirm, Spin, Tag, Upload } from 'antd';
+import { Button, Empty, Popconfirm, Spin, Tag, Upload } from 'antd';
 import { InboxOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -10,14 +10,7 @@ import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { AsideNav } from '../components/aside-nav.tsx';
 import { ownKeys } from '../queries.ts';
-
-const OCR_COLOURS: Record<OwnPage['ocrStatus'], string> = {
-  none: 'default',
-  queued: 'processing',
-  running: 'processing',
-  done: 'success',
-  failed: 'error',
-};
+import { OCR_COLOURS, RenameImageModal, whileRecognising } from '../components/page-image-tools.tsx';
 
 /**
  * /OCRAside/Single: single images that belong to no book (spec isLonely 1): drop several at once
@@ -30,13 +23,10 @@ export function SinglesPage() {
   const singles = useQuery({
     queryKey: key,
     queryFn: () => api.get<OwnPage[]>('/api/own/singles'),
-    refetchInterval: (query) =>
-      query.state.data?.some((p) => p.ocrStatus === 'queued' || p.ocrStatus === 'running') ? 3000 : false,
+    refetchInterval: whileRecognising,
   });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ownKeys.all });
   const [renaming, setRenaming] = useState<OwnPage | null>(null);
-  const [name, setName] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
   const list = singles.data ?? [];
 
   const copy = (page: OwnPage) =>
@@ -116,15 +106,7 @@ export function SinglesPage() {
                     </a>
                   </>
                 )}
-                <Button
-                  size="small"
-                  type="link"
-                  onClick={() => {
-                    setRenaming(page);
-                    setName(page.name);
-                    setProblem(null);
-                  }}
-                >
+                <Button size="small" type="link" onClick={() => setRenaming(page)}>
                   重命名
                 </Button>
                 <Popconfirm
@@ -150,36 +132,12 @@ export function SinglesPage() {
           ))}
         </ul>
       )}
-      <Modal
-        open={renaming !== null}
-        title="重命名图像"
-        okText="保存"
-        cancelText="取消"
-        onCancel={() => setRenaming(null)}
-        onOk={() => {
-          if (!renaming) return;
-          if (!name.trim()) {
-            setProblem(MSG.ownImageNameRequired);
-            return;
-          }
-          void api.put(`/api/own/pages/${renaming.imageId}`, { imageName: name.trim() }).then(
-            () => {
-              toast.success(MSG.ownImageRenamed);
-              setRenaming(null);
-              refresh();
-            },
-            () => undefined,
-          );
-        }}
-      >
-        <label htmlFor="single-name">图像名称</label>
-        <Input id="single-name" value={name} maxLength={100} onChange={(e) => setName(e.target.value)} />
-        {problem && (
-          <div className="field-error" role="alert">
-            {problem}
-          </div>
-        )}
-      </Modal>
+      <RenameImageModal
+        key={renaming?.imageId ?? 0}
+        page={renaming}
+        onClose={() => setRenaming(null)}
+        onRenamed={refresh}
+      />
     </div>
   );
 }

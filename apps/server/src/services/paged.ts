@@ -1,0 +1,22 @@
+/** Paged list shape of spec §3 (pageNum, pageSize, total, pages, records). */
+export interface Paged<T> {
+  pageNum: number;
+  pageSize: number;
+  total: number;
+  pages: number;
+  records: T[];
+}
+
+/** A page of records with the page count derived from the total (counts may come back as strings). */
+export const pagedOf = <T>(
+  pageNum: number,
+  pageSize: number,
+  total: number | string | bigint,
+  records: T[],
+): Paged<T> => ({
+  pageNum,
+  pageSize,
+  total: Number(total),
+  pages: Math.ceil(Number(total) / pageSize),
+  records,
+});
