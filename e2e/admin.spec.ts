@@ -8,9 +8,20 @@ test('console: a site setting changes the footer, a failed job is retried, the c
   await expect(page).toHaveURL(/\/($|\?)/);
   await page.getByRole('link', { name: '管理后台' }).click();
   await expect(page.getByRole('heading', { name: '管理后台', level: 1 })).toBeVisible();
+
+  // The dashboard opens first: the range's totals and a chart per figure, with the numbers as a table.
+  await expect(page.getByText('页面浏览', { exact: true })).toBeVisible();
+  await expect(page.getByRole('img', { name: /^每日读者与页面浏览：/ })).toBeVisible();
+  await expect(page.getByRole('img', { name: /^每日 OCR 识别页数：/ })).toBeVisible();
+  await page.getByRole('radio', { name: '近 7 天' }).check({ force: true });
+  const ocrChart = page.getByRole('figure').filter({ hasText: '每日 OCR 识别页数' });
+  await ocrChart.getByRole('button', { name: '查看数据表' }).click();
+  await expect(ocrChart.getByRole('row')).toHaveCount(8);
   await expectAccessible(page);
+  await page.screenshot({ path: 'test-results/tour-39-dashboard.png', fullPage: true });
 
   // Site settings: the footer follows at once.
+  await page.getByRole('tab', { name: '站点设置' }).click();
   const copyright = page.getByLabel('页脚版权信息');
   const before = await copyright.inputValue();
   await copyright.fill('版权所有 © 演示古籍馆');

@@ -22,6 +22,8 @@ import { VerticalPageEngine, type OcrEngine } from './ocr/engine.ts';
 import { TerminalService } from './services/terminal.service.ts';
 import { PersonalService } from './services/personal.service.ts';
 import { ReservationService } from './services/reservation.service.ts';
+import { UsageService } from './services/usage.service.ts';
+import { CatalogAdminService } from './services/catalog-admin.service.ts';
 import { DownloadService } from './services/download.service.ts';
 import { PrintService, WebhookNotifier } from './services/print.service.ts';
 import { OwnBookService } from './services/own-book.service.ts';
@@ -74,6 +76,8 @@ export interface AppContext {
     terminals: TerminalService;
     personal: PersonalService;
     reservations: ReservationService;
+    usage: UsageService;
+    catalogAdmin: CatalogAdminService;
     downloads: DownloadService;
     print: PrintService;
     ownBooks: OwnBookService;
@@ -175,6 +179,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       terminals: new TerminalService(db, clock),
       personal,
       reservations: new ReservationService(db, clock, async () => (await settings.get()).timeZone),
+      usage: new UsageService(db, clock, async () => (await settings.get()).timeZone),
+      catalogAdmin: new CatalogAdminService(db, repos.catalog, fullText),
       downloads,
       admin: new AdminService(db, clock),
       ownBooks: new OwnBookService(db, repos.catalog, ingest, fullText, clock, settings),

@@ -136,4 +136,10 @@ export const MSG = {
   ownImageRenamed: '图像重命名成功',
   ownOrderSaved: '页面顺序已保存',
   ownOrderInvalid: '页面顺序须包含本卷的全部页面',
+  directoryNameRequired: '请输入目录名称',
+  directoryNameTooLong: '目录名称不能超过 100 个字',
+  directoryPageInvalid: '目录指向的页面不在本卷中',
+  directoryTooDeep: '目录最多 4 级',
+  directoryTooMany: '一卷的目录最多 2000 条',
+  directorySaved: '目录已保存',
 } as const;

@@ -14,6 +14,7 @@ import { migration0011 } from './migrations/0011-own-books.ts';
 import { migration0012 } from './migrations/0012-page-bytes.ts';
 import { migration0013 } from './migrations/0013-single-images.ts';
 import { migration0014 } from './migrations/0014-audit-log.ts';
+import { migration0015 } from './migrations/0015-usage-stats.ts';
 
 /** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0012-page-bytes': migration0012,
   '0013-single-images': migration0013,
   '0014-audit-log': migration0014,
+  '0015-usage-stats': migration0015,
 };
 
 class StaticProvider implements MigrationProvider {

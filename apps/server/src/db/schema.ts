@@ -381,6 +381,19 @@ export interface AuditLogTable {
   created_at: string;
 }
 
+/** A day's count of one usage metric (day in the library's time zone). */
+export interface UsageDailyTable {
+  day: string;
+  metric: string;
+  count: number;
+}
+
+/** A reader seen on a day (opened a book or read a page). */
+export interface UsageReadersTable {
+  day: string;
+  user_id: number;
+}
+
 export interface Database {
   classifications: ClassificationsTable;
   books: BooksTable;
@@ -403,6 +416,8 @@ export interface Database {
   print_log: PrintLogTable;
   notifications: NotificationsTable;
   audit_log: AuditLogTable;
+  usage_daily: UsageDailyTable;
+  usage_readers: UsageReadersTable;
   page_texts: PageTextsTable;
   ocr_versions: OcrVersionsTable;
   reading_room_terminals: ReadingRoomTerminalsTable;

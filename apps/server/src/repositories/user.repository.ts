@@ -37,13 +37,14 @@ export class UserRepository {
     return row ? this.withRoles(row, tx) : undefined;
   }
 
-  /** Creates a user with roles; returns the new id. */
+  /** Creates a user with roles (registered at `at`); returns the new id. */
   async create(
     user: Omit<NewUser, 'created_at' | 'updated_at'>,
     roles: Role[],
     tx: DbOrTx = this.db,
+    at: Date = new Date(),
   ): Promise<number> {
-    const now = nowIso();
+    const now = nowIso(at);
     const inserted = await tx
       .insertInto('users')
       .values({ ...user, created_at: now, updated_at: now })

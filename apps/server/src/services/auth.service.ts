@@ -120,6 +120,7 @@ export class AuthService {
           },
           ['reader'],
           tx,
+          this.clock.now(),
         ),
       );
     } catch (error) {
@@ -245,6 +246,8 @@ export class AuthService {
         email: account.email ?? null,
       },
       account.roles,
+      this.db,
+      this.clock.now(),
     );
   }
 }

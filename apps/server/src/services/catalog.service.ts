@@ -221,6 +221,7 @@ export class CatalogService {
       ...(changes.coverageDynasty !== undefined ? { coverage_dynasty: changes.coverageDynasty || null } : {}),
       ...(changes.callNumber !== undefined ? { call_number: changes.callNumber || null } : {}),
       ...(changes.classCode !== undefined ? { class_code: changes.classCode || null } : {}),
+      ...(changes.editionType !== undefined ? { edition_type: changes.editionType || null } : {}),
       ...(changes.actualVolume !== undefined ? { actual_volume: changes.actualVolume } : {}),
       ...(changes.bookNumber !== undefined ? { book_number: changes.bookNumber } : {}),
       ...(changes.isVisible !== undefined ? { is_visible: changes.isVisible ? 1 : 0 } : {}),

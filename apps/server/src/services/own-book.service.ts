@@ -1,7 +1,9 @@
 import path from 'node:path';
 import {
+  DIRECTORY_LIMITS,
   MSG,
   OWN_FIRST_PAGE_SIZE,
+  type DirectoryInput,
   OWN_PAGE_SIZE,
   type OwnBook,
   type OwnPage,
@@ -28,6 +30,16 @@ export const OWN_ZIP_LIMITS: ZipLimits = {
 };
 
 const NOT_FOUND = () => notFound(MSG.noData, 'NO_DATA');
+
+/**
+ * Who changes a book's volumes and pages: its owner, or catalogue staff (catalogAdmin) on the
+ * library's own books (no owner), which the console manages with the same screens.
+ */
+export interface Editor {
+  id: number;
+  catalogStaff: boolean;
+}
+const ownerOnly = (userId: number): Editor => ({ id: userId, catalogStaff: false });
 const naturalOrder = new Intl.Collator('zh', { numeric: true }).compare;
 
 /**
@@ -63,17 +75,18 @@ export class OwnBookService {
       throw badRequest('OWN_QUOTA', MSG.ownQuotaBytes.replace('{n}', String(site.ownQuotaMb)));
   }
 
-  /** Appends checked pages within the quota and records their sizes. */
+  /** Appends checked pages, within the owner's quota (the library's books have none), and records their sizes. */
   private async append(
-    userId: number,
+    ownerId: number | null,
     volumeId: number,
     pages: Array<{ name: string; source: string; data: Buffer }>,
   ) {
-    await this.checkQuota(
-      userId,
-      pages.length,
-      pages.reduce((sum, p) => sum + p.data.length, 0),
-    );
+    if (ownerId !== null)
+      await this.checkQuota(
+        ownerId,
+        pages.length,
+        pages.reduce((sum, p) => sum + p.data.length, 0),
+      );
     const ids = await this.ingest.appendPages(volumeId, pages);
     for (const [i, id] of ids.entries())
       await this.db
@@ -84,9 +97,12 @@ export class OwnBookService {
     return ids;
   }
 
-  private async own(userId: number, bookId: number): Promise<BookRow> {
+  private async own(editor: Editor | number, bookId: number): Promise<BookRow> {
+    const { id, catalogStaff } = typeof editor === 'number' ? ownerOnly(editor) : editor;
     const book = await this.catalog.findBook(bookId);
-    if (!book || book.owner_id !== userId) throw NOT_FOUND();
+    if (!book) throw NOT_FOUND();
+    const allowed = book.owner_id === id || (catalogStaff && book.owner_id === null);
+    if (!allowed) throw NOT_FOUND();
     return book;
   }
 
@@ -139,6 +155,7 @@ export class OwnBookService {
         pageCount: Number(count?.pages ?? 0),
         coverUrl: cover === undefined ? null : thumbnailUrl(cover),
         ...(owners ? { owner: owners.get(row.owner_id ?? 0) ?? '' } : {}),
+        isLibrary: row.owner_id === null,
         updatedAt: row.updated_at,
       };
     });
@@ -173,8 +190,8 @@ export class OwnBookService {
     };
   }
 
-  async get(userId: number, bookId: number): Promise<OwnBook> {
-    return (await this.toOwnBooks([await this.own(userId, bookId)]))[0]!;
+  async get(editor: Editor | number, bookId: number): Promise<OwnBook> {
+    return (await this.toOwnBooks([await this.own(editor, bookId)]))[0]!;
   }
 
   async create(
@@ -265,8 +282,8 @@ export class OwnBookService {
 
   // Volumes
 
-  async volumes(userId: number, bookId: number): Promise<Volume[]> {
-    await this.own(userId, bookId);
+  async volumes(editor: Editor, bookId: number): Promise<Volume[]> {
+    await this.own(editor, bookId);
     const rows = await this.catalog.listVolumes(bookId);
     return rows.map((v) => ({
       fascicleId: v.id,
@@ -278,19 +295,19 @@ export class OwnBookService {
     }));
   }
 
-  private async ownVolume(userId: number, volumeId: number) {
+  private async ownVolume(editor: Editor, volumeId: number) {
     const volume = await this.catalog.findVolume(volumeId);
     if (!volume) throw NOT_FOUND();
-    const book = await this.own(userId, volume.book_id);
+    const book = await this.own(editor, volume.book_id);
     return { volume, book };
   }
 
   async addVolume(
-    userId: number,
+    editor: Editor,
     bookId: number,
     volume: { name: string; introduction?: string | undefined },
   ) {
-    const book = await this.own(userId, bookId);
+    const book = await this.own(editor, bookId);
     if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
     const count = await this.catalog.countVolumes(bookId);
     await this.catalog.createVolume({
@@ -302,11 +319,11 @@ export class OwnBookService {
   }
 
   async updateVolume(
-    userId: number,
+    editor: Editor,
     volumeId: number,
     volume: { name: string; introduction?: string | undefined },
   ) {
-    const { book } = await this.ownVolume(userId, volumeId);
+    const { book } = await this.ownVolume(editor, volumeId);
     if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
     await this.db
       .updateTable('volumes')
@@ -315,8 +332,8 @@ export class OwnBookService {
       .execute();
   }
 
-  async removeVolume(userId: number, volumeId: number) {
-    const { book } = await this.ownVolume(userId, volumeId);
+  async removeVolume(editor: Editor, volumeId: number) {
+    const { book } = await this.ownVolume(editor, volumeId);
     if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
     await this.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('volumes').where('id', '=', volumeId).execute();
@@ -329,12 +346,12 @@ export class OwnBookService {
    * after unpacking, and anything that is not an image are refused by name before the volume changes.
    */
   async uploadZip(
-    userId: number,
+    editor: Editor,
     volumeId: number,
     fileName: string,
     data: Buffer,
   ): Promise<{ added: number; names: string[] }> {
-    const { book } = await this.ownVolume(userId, volumeId);
+    const { book } = await this.ownVolume(editor, volumeId);
     if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
     if (path.extname(fileName).toLowerCase() !== '.zip') throw badRequest('OWN_ZIP_ONLY', MSG.ownZipOnly);
     const zip = await ZipSource.open(data, fileName, OWN_ZIP_LIMITS);
@@ -349,14 +366,14 @@ export class OwnBookService {
         data: await zip.read(name),
       })),
     );
-    await this.append(userId, volumeId, pages);
+    await this.append(book.owner_id, volumeId, pages);
     return { added: pages.length, names };
   }
 
   // Pages of a volume
 
-  async pages(userId: number, volumeId: number): Promise<OwnPage[]> {
-    await this.ownVolume(userId, volumeId);
+  async pages(editor: Editor, volumeId: number): Promise<OwnPage[]> {
+    await this.ownVolume(editor, volumeId);
     const rows = await this.db
       .selectFrom('pages')
       .select(['id', 'name', 'seq', 'width', 'height', 'ocr_json'])
@@ -399,21 +416,21 @@ export class OwnBookService {
     });
   }
 
-  private async ownPage(userId: number, pageId: number) {
+  private async ownPage(editor: Editor, pageId: number) {
     const page = await this.catalog.findPage(pageId);
     if (!page) throw NOT_FOUND();
-    const { book } = await this.ownVolume(userId, page.volume_id);
+    const { book } = await this.ownVolume(editor, page.volume_id);
     if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
     return page;
   }
 
-  async renamePage(userId: number, pageId: number, name: string): Promise<void> {
-    await this.ownPage(userId, pageId);
+  async renamePage(editor: Editor, pageId: number, name: string): Promise<void> {
+    await this.ownPage(editor, pageId);
     await this.db.updateTable('pages').set({ name }).where('id', '=', pageId).execute();
   }
 
-  async deletePage(userId: number, pageId: number): Promise<void> {
-    const page = await this.ownPage(userId, pageId);
+  async deletePage(editor: Editor, pageId: number): Promise<void> {
+    const page = await this.ownPage(editor, pageId);
     await this.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('pages').where('id', '=', pageId).execute();
       const rest = await tx
@@ -433,8 +450,8 @@ export class OwnBookService {
   }
 
   /** A new order of all the volume's pages (spec: reorder). */
-  async reorder(userId: number, volumeId: number, imageIds: number[]): Promise<void> {
-    const { book } = await this.ownVolume(userId, volumeId);
+  async reorder(editor: Editor, volumeId: number, imageIds: number[]): Promise<void> {
+    const { book } = await this.ownVolume(editor, volumeId);
     if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
     const rows = await this.db.selectFrom('pages').select('id').where('volume_id', '=', volumeId).execute();
     const ids = new Set(rows.map((r) => r.id));
@@ -463,15 +480,15 @@ export class OwnBookService {
 
   /** More page images for a volume (one or several files; each checked like a zip's). */
   async uploadImages(
-    userId: number,
+    editor: Editor,
     volumeId: number,
     files: Array<{ name: string; data: Buffer }>,
   ): Promise<number> {
-    const { book } = await this.ownVolume(userId, volumeId);
+    const { book } = await this.ownVolume(editor, volumeId);
     if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
     const ordered = [...files].sort((a, b) => naturalOrder(a.name, b.name));
     await this.append(
-      userId,
+      book.owner_id,
       volumeId,
       ordered.map((f) => ({
         name: path.basename(f.name).replace(/\.[^.]+$/, ''),
@@ -480,6 +497,47 @@ export class OwnBookService {
       })),
     );
     return files.length;
+  }
+
+  /**
+   * Replaces a volume's directory (table of contents) with the given tree: every page it names must
+   * be a page of the volume; at most four levels and 2000 entries. The reader, the book page and the
+   * IIIF ranges read it at once.
+   */
+  async saveDirectory(editor: Editor, volumeId: number, entries: DirectoryInput[]): Promise<void> {
+    const { book } = await this.ownVolume(editor, volumeId);
+    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    const pages = new Set(
+      (await this.db.selectFrom('pages').select('id').where('volume_id', '=', volumeId).execute()).map(
+        (p) => p.id,
+      ),
+    );
+    let count = 0;
+    const check = (nodes: DirectoryInput[], depth: number) => {
+      if (nodes.length > 0 && depth > DIRECTORY_LIMITS.maxDepth)
+        throw badRequest('DIRECTORY_DEPTH', MSG.directoryTooDeep);
+      for (const node of nodes) {
+        count++;
+        if (node.imageId !== null && !pages.has(node.imageId))
+          throw badRequest('DIRECTORY_PAGE', MSG.directoryPageInvalid);
+        check(node.children, depth + 1);
+      }
+    };
+    check(entries, 1);
+    if (count > DIRECTORY_LIMITS.maxEntries) throw badRequest('DIRECTORY_MANY', MSG.directoryTooMany);
+    await this.db.transaction().execute(async (tx) => {
+      await tx.deleteFrom('directories').where('volume_id', '=', volumeId).execute();
+      const insert = async (nodes: DirectoryInput[], parentId: number | null) => {
+        for (const [sort, node] of nodes.entries()) {
+          const id = await this.catalog.createDirectoryEntry(
+            { volumeId, bookId: book.id, parentId, name: node.name, pageId: node.imageId, sort },
+            tx,
+          );
+          await insert(node.children, id);
+        }
+      };
+      await insert(entries, null);
+    });
   }
 
   // Single images (spec isLonely 1): the pages of one hidden book per user
@@ -517,12 +575,12 @@ export class OwnBookService {
 
   async singles(userId: number): Promise<OwnPage[]> {
     const volumeId = await this.singlesVolume(userId, false);
-    return volumeId === null ? [] : this.pages(userId, volumeId);
+    return volumeId === null ? [] : this.pages(ownerOnly(userId), volumeId);
   }
 
   async uploadSingles(userId: number, files: Array<{ name: string; data: Buffer }>): Promise<number> {
     const volumeId = (await this.singlesVolume(userId, true))!;
-    return this.uploadImages(userId, volumeId, files);
+    return this.uploadImages(ownerOnly(userId), volumeId, files);
   }
 
   // Review

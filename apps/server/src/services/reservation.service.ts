@@ -13,35 +13,7 @@ import { badRequest, conflict, notFound } from '../errors.ts';
 import type { Clock } from './clock.ts';
 import { pagedOf, type Paged } from './paged.ts';
 import { escapeLike } from '../repositories/catalog.repository.ts';
-
-/** The offset of a time zone from UTC at an instant, in milliseconds. */
-function zoneOffsetMs(instant: Date, timeZone: string): number {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  }).formatToParts(instant);
-  const get = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
-  return wall - Math.floor(instant.getTime() / 1000) * 1000;
-}
-
-/**
- * The end of the local day `plusDays` after the day of `instant` in a time zone, as an instant: the
- * next local midnight (exclusive). `plusDays` 0 is the end of the same day.
- */
-export function endOfLocalDay(instant: Date, timeZone: string, plusDays = 0): Date {
-  const offset = zoneOffsetMs(instant, timeZone);
-  const local = new Date(instant.getTime() + offset);
-  const midnight = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate() + 1 + plusDays);
-  // Daylight-saving changes: take the offset at the answer itself.
-  return new Date(midnight - zoneOffsetMs(new Date(midnight - offset), timeZone));
-}
+import { endOfLocalDay } from './local-day.ts';
 
 interface ReservationRow {
   id: number;

@@ -26,7 +26,7 @@ export function AppHeader() {
           </NavLink>
           {user && <NavLink to="/PersonalPage">个人中心</NavLink>}
           {user && <NavLink to="/OCRAside">我的古籍</NavLink>}
-          {user && hasRole(user.roles, 'admin') && <NavLink to="/Admin">管理后台</NavLink>}
+          {user && hasRole(user.roles, 'catalogAdmin') && <NavLink to="/Admin">管理后台</NavLink>}
         </nav>
         <div className="site-header-tools">
           <LanguageToggle />

@@ -28,6 +28,17 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'book.import': '批量导入',
   'class.rename': '修改分类名称',
   'class.delete': '删除分类',
+  'book.create': '新建古籍',
+  'book.delete': '删除古籍',
+  'volume.create': '添加卷册',
+  'volume.update': '修改卷册',
+  'volume.delete': '删除卷册',
+  'pages.upload': '上传页面',
+  'pages.order': '调整页序',
+  'page.rename': '重命名页面',
+  'page.delete': '删除页面',
+  'directory.save': '修改目录',
+  'user.category': '修改读者类别',
 };
 
 export const AuditEntry = z.object({
@@ -116,3 +127,110 @@ export const CreateClassRequest = z.object({
   name: z.string().trim().min(1, '请输入分类名称').max(50),
 });
 export const RenameClassRequest = z.object({ name: z.string().trim().min(1, '请输入分类名称').max(50) });
+
+/** The dashboard's ranges in days. */
+export const DASHBOARD_RANGES = [7, 30, 90] as const;
+
+export const DashboardQuery = z.object({
+  days: z.coerce
+    .number()
+    .int()
+    .refine((n) => (DASHBOARD_RANGES as readonly number[]).includes(n), '统计范围只能是 7、30 或 90 天')
+    .default(30),
+});
+
+const DashboardCounts = z.object({
+  /** Signed-in readers who opened a book or read a page. */
+  readers: z.number().int(),
+  /** Pages shown in the reader for a second or more. */
+  pageViews: z.number().int(),
+  /** Volumes opened in the reader. */
+  bookOpens: z.number().int(),
+  /** Catalogue, advanced and full-text searches (first result pages). */
+  searches: z.number().int(),
+  registrations: z.number().int(),
+  /** Print orders placed. */
+  orders: z.number().int(),
+  /** Print orders paid, and what they brought in (fen). */
+  paidOrders: z.number().int(),
+  revenueFen: z.number().int(),
+  /** Pages recognised by the OCR engines. */
+  ocrPages: z.number().int(),
+});
+export type DashboardCounts = z.infer<typeof DashboardCounts>;
+
+export const Dashboard = z.object({
+  timeZone: z.string(),
+  days: z.array(DashboardCounts.extend({ day: z.string() })),
+  totals: DashboardCounts,
+  catalogue: z.object({
+    books: z.number().int(),
+    visibleBooks: z.number().int(),
+    pages: z.number().int(),
+    users: z.number().int(),
+  }),
+});
+export type Dashboard = z.infer<typeof Dashboard>;
+
+export const ADMIN_BOOK_PAGE_SIZE = 10;
+
+/** Which of the catalogue's books the console lists. */
+export const ADMIN_BOOK_STATES = {
+  visible: '公开显示',
+  hidden: '已隐藏',
+  open: '可在线阅览',
+  closed: '仅阅览室',
+} as const;
+
+export const AdminBookQuery = z.object({
+  text: z.string().trim().max(100).optional(),
+  state: z.enum(['visible', 'hidden', 'open', 'closed']).optional(),
+  pageNum: z.coerce.number().int().min(1).default(1),
+});
+
+/** A book of the catalogue as the console lists it (the library's books and published own books). */
+export const AdminBook = z.object({
+  catalogId: z.number().int(),
+  title: z.string(),
+  author: z.string().nullable(),
+  publishDynasty: z.string().nullable(),
+  coverageDynasty: z.string().nullable(),
+  editionType: z.string().nullable(),
+  callNumber: z.string().nullable(),
+  classCode: z.string().nullable(),
+  actualVolume: z.number().int().nullable(),
+  bookNumber: z.number().int().nullable(),
+  isVisible: z.boolean(),
+  isOpen: z.boolean(),
+  volumeCount: z.number().int(),
+  pageCount: z.number().int(),
+  /** Who uploaded it, for a published own book; null for the library's books. */
+  owner: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type AdminBook = z.infer<typeof AdminBook>;
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .nullable()
+    .optional()
+    .transform((v) => (v ? v : null));
+
+/** A new book of the library, catalogued by staff (its volumes and pages are added afterwards). */
+export const CreateBookRequest = z.object({
+  title: z.string().trim().min(1, '请输入书名').max(200, '书名不能超过 200 个字'),
+  author: optionalText(200),
+  publishDynasty: optionalText(100),
+  coverageDynasty: optionalText(200),
+  editionType: optionalText(100),
+  callNumber: optionalText(100),
+  classCode: optionalText(60),
+  actualVolume: z.number().int().min(0).max(100000).nullable().optional(),
+  bookNumber: z.number().int().min(0).max(100000).nullable().optional(),
+  isVisible: z.boolean().default(false),
+  isOpen: z.boolean().default(false),
+});
+export type CreateBookRequest = z.input<typeof CreateBookRequest>;

@@ -126,6 +126,7 @@ export const UpdateBookRequest = z.object({
   coverageDynasty: z.string().trim().max(200).nullable().optional(),
   callNumber: z.string().trim().max(100).nullable().optional(),
   classCode: z.string().trim().max(60).nullable().optional(),
+  editionType: z.string().trim().max(100).nullable().optional(),
   actualVolume: z.number().int().min(0).max(100000).nullable().optional(),
   bookNumber: z.number().int().min(0).max(100000).nullable().optional(),
   isVisible: z.boolean().optional(),

@@ -41,6 +41,8 @@ export const OwnBook = z.object({
   pageCount: z.number().int(),
   coverUrl: z.string().nullable(),
   owner: z.string().optional(),
+  /** A book of the library's own (no owner), which catalogue staff manage with these screens. */
+  isLibrary: z.boolean(),
   updatedAt: z.string(),
 });
 export type OwnBook = z.infer<typeof OwnBook>;
@@ -84,3 +86,28 @@ export const RenamePageRequest = z.object({
   imageName: z.string().trim().min(1, MSG.ownImageNameRequired).max(100),
 });
 export const ReorderRequest = z.object({ imageIds: z.array(z.number().int()).min(1) });
+
+/** Limits of a volume's directory (table of contents) as edited. */
+export const DIRECTORY_LIMITS = { maxDepth: 4, maxEntries: 2000, nameMax: 100 } as const;
+
+/** A directory entry as saved: its name, the page it opens (or none) and its sub-entries. */
+export interface DirectoryInput {
+  name: string;
+  imageId: number | null;
+  children: DirectoryInput[];
+}
+export const DirectoryInput: z.ZodType<DirectoryInput> = z.lazy(() =>
+  z.object({
+    name: z
+      .string()
+      .trim()
+      .min(1, MSG.directoryNameRequired)
+      .max(DIRECTORY_LIMITS.nameMax, MSG.directoryNameTooLong),
+    imageId: z.number().int().nullable(),
+    children: z.array(DirectoryInput),
+  }),
+);
+
+/** The whole directory of a volume, replacing the one it had. */
+export const SaveDirectoryRequest = z.object({ entries: z.array(DirectoryInput) });
+export type SaveDirectoryRequest = z.infer<typeof SaveDirectoryRequest>;

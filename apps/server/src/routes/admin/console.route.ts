@@ -2,10 +2,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { randomInt } from 'node:crypto';
 import {
+  AdminBook,
+  AdminBookQuery,
   AdminUser,
+  CreateBookRequest,
   AuditEntry,
   AuditQuery,
   CreateClassRequest,
+  Dashboard,
+  DashboardQuery,
   ErrorBody,
   RenameClassRequest,
   JobEntry,
@@ -30,6 +35,76 @@ export const consoleRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const admin = context.services.admin;
 
+  // Catalogue management (catalogue staff)
+
+  r.get(
+    '/api/admin/books',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Every book of the catalogue, hidden ones too, 10 a page, newest first; by title or call number and state',
+        querystring: AdminBookQuery,
+        response: { 200: paged(AdminBook), ...errors },
+      },
+    },
+    (request) => {
+      requireRole(request, 'catalogAdmin');
+      return context.services.catalogAdmin.list(request.query);
+    },
+  );
+  r.post(
+    '/api/admin/books',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'Catalogue a new book of the library (volumes and pages are added afterwards)',
+        body: CreateBookRequest,
+        response: { 200: AdminBook, 400: ErrorBody, ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireRole(request, 'catalogAdmin');
+      const book = await context.services.catalogAdmin.create(request.body);
+      await admin.record(user.id, 'book.create', `book:${book.catalogId}`, null, book);
+      return book;
+    },
+  );
+  r.delete(
+    '/api/admin/books/:id',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Delete a book with its volumes and pages; refused (409) while readers have collections, notes, comments, reservations or prints of it',
+        params: IdParams,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireRole(request, 'catalogAdmin');
+      const book = await context.services.catalogAdmin.remove(request.params.id);
+      await admin.record(user.id, 'book.delete', `book:${book.catalogId}`, book, null);
+      return { ok: true as const, message: '古籍已删除' };
+    },
+  );
+
+  r.get(
+    '/api/admin/dashboard',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Per-day readers, page views, book openings, searches, registrations, orders, revenue and OCR pages',
+        querystring: DashboardQuery,
+        response: { 200: Dashboard, ...errors },
+      },
+    },
+    (request) => {
+      requireRole(request, 'admin');
+      return context.services.usage.dashboard(request.query.days);
+    },
+  );
   r.get(
     '/api/admin/jobs',
     {

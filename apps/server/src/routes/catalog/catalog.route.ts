@@ -15,6 +15,7 @@ import {
   Volume,
 } from '@guji/shared';
 import { viewerOf } from '../../http/session.ts';
+import { isCatalogStaff } from '../../services/access.ts';
 import type { RouteModule } from '../types.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
@@ -60,7 +61,14 @@ export const catalogRoutes: RouteModule = (app, { context }) => {
         response: { 200: BookPage, ...errors },
       },
     },
-    (request) => catalog.search(request.query, viewerOf(request)),
+    async (request) => {
+      const viewer = viewerOf(request);
+      const page = await catalog.search(request.query, viewer);
+      const { title, classCode, pageNum } = request.query;
+      if (pageNum === 1 && (title || classCode))
+        await context.services.usage.count('searches', viewer.userId);
+      return page;
+    },
   );
 
   r.get(
@@ -89,6 +97,8 @@ export const catalogRoutes: RouteModule = (app, { context }) => {
     },
     async (request) => {
       const viewer = viewerOf(request);
+      // Staff's class codes must exist; anyone else is refused by the update itself.
+      if (isCatalogStaff(viewer.roles)) await context.services.catalogAdmin.checkUpdate(request.body);
       const before = await catalog.detail(request.params.catalogId, viewer).catch(() => undefined);
       const after = await catalog.update(request.params.catalogId, request.body, viewer);
       const fields = Object.keys(request.body) as Array<keyof typeof after>;
@@ -155,7 +165,12 @@ export const catalogRoutes: RouteModule = (app, { context }) => {
         response: { 200: BookPage, ...errors },
       },
     },
-    async (request) => catalog.advancedSearch(request.body, viewerOf(request)),
+    async (request) => {
+      const viewer = viewerOf(request);
+      const page = await catalog.advancedSearch(request.body, viewer);
+      if (request.body.pageNum === 1) await context.services.usage.count('searches', viewer.userId);
+      return page;
+    },
   );
 
   r.get(
@@ -171,7 +186,10 @@ export const catalogRoutes: RouteModule = (app, { context }) => {
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return catalog.reader(request.query.catalogId, request.query.fascicleId, viewerOf(request));
+      const viewer = viewerOf(request);
+      const data = await catalog.reader(request.query.catalogId, request.query.fascicleId, viewer);
+      await context.services.usage.count('bookOpens', viewer.userId);
+      return data;
     },
   );
 };

@@ -13,13 +13,15 @@ import {
   OwnVolumeRequest,
   paged,
   RefuseRequest,
+  SaveDirectoryRequest,
   SubmitBooksRequest,
   Volume,
   ZipUploadResult,
 } from '@guji/shared';
 import { badRequest } from '../../errors.ts';
 import { requireRole, requireUser } from '../../http/session.ts';
-import { OWN_ZIP_LIMITS } from '../../services/own-book.service.ts';
+import { isCatalogStaff } from '../../services/access.ts';
+import { OWN_ZIP_LIMITS, type Editor } from '../../services/own-book.service.ts';
 import type { RouteModule } from '../types.ts';
 
 const errors = {
@@ -46,6 +48,12 @@ async function readImageFiles(request: FastifyRequest): Promise<Array<{ name: st
   return files;
 }
 
+/** The signed-in user as the editor of a book's volumes and pages (catalogue staff: also the library's). */
+function editorOf(request: FastifyRequest): Editor {
+  const user = requireUser(request);
+  return { id: user.id, catalogStaff: isCatalogStaff(user.roles) };
+}
+
 /**
  * Own books (issue 7): a user's books and volumes, volume pages from a zip, submission, and the
  * reviewers' decision. The owner's calls only ever touch the owner's books.
@@ -53,6 +61,10 @@ async function readImageFiles(request: FastifyRequest): Promise<Array<{ name: st
 export const ownRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const own = context.services.ownBooks;
+  /** Catalogue staff's changes to volumes and pages go to the audit log (owners' own do not). */
+  const audit = async (editor: Editor, action: string, target: string, after: unknown = null) => {
+    if (editor.catalogStaff) await context.services.admin.record(editor.id, action, target, null, after);
+  };
 
   r.get(
     '/api/own/books',
@@ -76,7 +88,7 @@ export const ownRoutes: RouteModule = (app, { context }) => {
         response: { 200: OwnBook, ...errors },
       },
     },
-    (request) => own.get(requireUser(request).id, request.params.id),
+    (request) => own.get(editorOf(request), request.params.id),
   );
   r.post(
     '/api/own/books',
@@ -144,7 +156,7 @@ export const ownRoutes: RouteModule = (app, { context }) => {
         response: { 200: z.array(Volume), ...errors },
       },
     },
-    (request) => own.volumes(requireUser(request).id, request.params.id),
+    (request) => own.volumes(editorOf(request), request.params.id),
   );
   r.post(
     '/api/own/books/:id/volumes',
@@ -158,7 +170,9 @@ export const ownRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      await own.addVolume(requireUser(request).id, request.params.id, request.body);
+      const editor = editorOf(request);
+      await own.addVolume(editor, request.params.id, request.body);
+      await audit(editor, 'volume.create', `book:${request.params.id}`, request.body);
       return { ok: true as const, message: MSG.ownVolumeAdded };
     },
   );
@@ -174,7 +188,9 @@ export const ownRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      await own.updateVolume(requireUser(request).id, request.params.id, request.body);
+      const editor = editorOf(request);
+      await own.updateVolume(editor, request.params.id, request.body);
+      await audit(editor, 'volume.update', `volume:${request.params.id}`, request.body);
       return { ok: true as const, message: MSG.ownVolumeChanged };
     },
   );
@@ -189,7 +205,9 @@ export const ownRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      await own.removeVolume(requireUser(request).id, request.params.id);
+      const editor = editorOf(request);
+      await own.removeVolume(editor, request.params.id);
+      await audit(editor, 'volume.delete', `volume:${request.params.id}`);
       return { ok: true as const, message: MSG.deleteSuccess };
     },
   );
@@ -206,13 +224,37 @@ export const ownRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      const user = requireUser(request);
+      const editor = editorOf(request);
       const file = await request.file({ limits: { fileSize: OWN_ZIP_LIMITS.maxTotalBytes, files: 1 } });
       if (!file) throw badRequest('OWN_ZIP_ONLY', MSG.ownZipOnly);
       const data = await file.toBuffer();
       if (file.file.truncated) throw badRequest('IMPORT_ZIP', '压缩包过大');
-      const result = await own.uploadZip(user.id, request.params.id, file.filename, data);
+      const result = await own.uploadZip(editor, request.params.id, file.filename, data);
+      await audit(editor, 'pages.upload', `volume:${request.params.id}`, {
+        file: file.filename,
+        added: result.added,
+      });
       return { ...result, message: MSG.ownUploaded };
+    },
+  );
+
+  r.put(
+    '/api/own/volumes/:id/directory',
+    {
+      schema: {
+        tags: ['own books'],
+        summary:
+          "Replace a volume's directory (owner, or catalogue staff for the library's books); read it back with GET /api/volumes/{id}/directory",
+        params: IdParams,
+        body: SaveDirectoryRequest,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      const editor = editorOf(request);
+      await own.saveDirectory(editor, request.params.id, request.body.entries);
+      await audit(editor, 'directory.save', `volume:${request.params.id}`, request.body.entries);
+      return { ok: true as const, message: MSG.directorySaved };
     },
   );
 
@@ -226,7 +268,7 @@ export const ownRoutes: RouteModule = (app, { context }) => {
         response: { 200: z.array(OwnPage), ...errors },
       },
     },
-    (request) => own.pages(requireUser(request).id, request.params.id),
+    (request) => own.pages(editorOf(request), request.params.id),
   );
   r.post(
     '/api/own/volumes/:id/images',
@@ -241,17 +283,9 @@ export const ownRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      const user = requireUser(request);
-      const files: Array<{ name: string; data: Buffer }> = [];
-      for await (const part of request.files({
-        limits: { fileSize: OWN_ZIP_LIMITS.maxEntryBytes, files: 200 },
-      })) {
-        const data = await part.toBuffer();
-        if (part.file.truncated) throw badRequest('IMPORT_ZIP', `${part.filename} 过大`);
-        files.push({ name: part.filename, data });
-      }
-      if (files.length === 0) throw badRequest('OWN_NO_FILE', '请选择图像文件');
-      const added = await own.uploadImages(user.id, request.params.id, files);
+      const editor = editorOf(request);
+      const added = await own.uploadImages(editor, request.params.id, await readImageFiles(request));
+      await audit(editor, 'pages.upload', `volume:${request.params.id}`, { added });
       return { added, message: MSG.ownUploaded };
     },
   );
@@ -267,7 +301,9 @@ export const ownRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      await own.reorder(requireUser(request).id, request.params.id, request.body.imageIds);
+      const editor = editorOf(request);
+      await own.reorder(editor, request.params.id, request.body.imageIds);
+      await audit(editor, 'pages.order', `volume:${request.params.id}`, request.body.imageIds);
       return { ok: true as const, message: MSG.ownOrderSaved };
     },
   );
@@ -283,7 +319,9 @@ export const ownRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      await own.renamePage(requireUser(request).id, request.params.id, request.body.imageName);
+      const editor = editorOf(request);
+      await own.renamePage(editor, request.params.id, request.body.imageName);
+      await audit(editor, 'page.rename', `page:${request.params.id}`, request.body);
       return { ok: true as const, message: MSG.ownImageRenamed };
     },
   );
@@ -298,7 +336,9 @@ export const ownRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      await own.deletePage(requireUser(request).id, request.params.id);
+      const editor = editorOf(request);
+      await own.deletePage(editor, request.params.id);
+      await audit(editor, 'page.delete', `page:${request.params.id}`);
       return { ok: true as const, message: MSG.deleteSuccess };
     },
   );

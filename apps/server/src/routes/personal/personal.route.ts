@@ -400,7 +400,9 @@ export const personalRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      await personal.footprintPage(me(request), request.body.imageId);
+      const viewer = me(request);
+      await personal.footprintPage(viewer, request.body.imageId);
+      await context.services.usage.count('pageViews', viewer.userId);
       return { ok: true as const };
     },
   );

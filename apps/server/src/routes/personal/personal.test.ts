@@ -6,7 +6,7 @@ import { MSG } from '@guji/shared';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
-import { endOfLocalDay } from '../../services/reservation.service.ts';
+import { endOfLocalDay } from '../../services/local-day.ts';
 
 /** Outside the reading room (the test config's reading room is loopback). */
 const OUTSIDE = '203.0.113.9';

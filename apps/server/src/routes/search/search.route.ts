@@ -27,7 +27,10 @@ export const searchRoutes: RouteModule = (app, { context }) => {
     },
     async (request) => {
       const { text, pageNum, pageSize } = request.query;
-      return fullText.search(viewerOf(request), text, pageNum, pageSize);
+      const viewer = viewerOf(request);
+      const hits = await fullText.search(viewer, text, pageNum, pageSize);
+      if (pageNum === 1) await context.services.usage.count('searches', viewer.userId);
+      return hits;
     },
   );
 

@@ -86,3 +86,9 @@ export function useReviewBook() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['own-review'] }),
   });
 }
+
+/** Where the volume screens lead back to: the console's catalogue for the library's books. */
+export const ownHome = (book: OwnBook | undefined) =>
+  book?.isLibrary
+    ? { title: '编目管理', to: '/Admin?tab=catalogue' }
+    : { title: '整本古籍', to: '/OCRAside/HholeBook' };

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   Button,
   Form,
@@ -42,54 +42,53 @@ import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { useSession } from '../../account/queries.ts';
+import { CatalogueManager } from '../components/catalogue.tsx';
+import { Dashboard } from '../components/dashboard.tsx';
 import { formatTime } from '../../personal/components/personal-list.tsx';
 import type { Paged } from '../../personal/queries.ts';
 
-const TABS = [
-  'site',
-  'import',
-  'classes',
-  'users',
-  'jobs',
-  'terminals',
-  'durations',
-  'sms',
-  'audit',
-] as const;
-type Tab = (typeof TABS)[number];
+/** The console's tabs, in order; catalogue staff see the catalogue's, administrators all. */
+const TABS: Array<{ key: string; label: string; admin: boolean; render: () => ReactNode }> = [
+  { key: 'dashboard', label: '统计概览', admin: true, render: () => <Dashboard /> },
+  { key: 'catalogue', label: '编目管理', admin: false, render: () => <CatalogueManager /> },
+  { key: 'import', label: '批量导入', admin: false, render: () => <BulkImport /> },
+  { key: 'classes', label: '分类字典', admin: false, render: () => <ClassDictionary /> },
+  { key: 'site', label: '站点设置', admin: true, render: () => <SiteSettingsForm /> },
+  { key: 'users', label: '用户管理', admin: true, render: () => <Users /> },
+  { key: 'jobs', label: '任务监控', admin: true, render: () => <JobMonitor /> },
+  { key: 'terminals', label: '阅览室终端', admin: true, render: () => <Terminals /> },
+  { key: 'durations', label: '借阅时长', admin: true, render: () => <Durations /> },
+  { key: 'sms', label: '短信发件箱', admin: true, render: () => <SmsOutbox /> },
+  { key: 'audit', label: '审计日志', admin: true, render: () => <AuditLog /> },
+];
 
 /**
- * /Admin: the administration console (administrators; loaded only when opened): site settings, the job
- * monitor, reading-room terminals, reservation durations and the audit log. The tab is in the address.
+ * /Admin: the administration console (loaded only when opened): the dashboard, catalogue management,
+ * bulk import, dictionaries, site settings, users, the job monitor, reading-room terminals, the SMS
+ * outbox and the audit log. Administrators see every tab, catalogue staff the catalogue's; the tab is
+ * in the address.
  */
 export function AdminPage() {
   useDocumentTitle('管理后台');
   const user = useSession().data?.user;
   const [params, setParams] = useSearchParams();
-  const tab: Tab = (TABS as readonly string[]).includes(params.get('tab') ?? '')
-    ? (params.get('tab') as Tab)
-    : 'site';
-  if (!user || !hasRole(user.roles, 'admin')) {
-    return <Result status="403" title="无权限访问" subTitle="管理后台仅向系统管理员开放。" />;
+  if (!user || !hasRole(user.roles, 'catalogAdmin')) {
+    return <Result status="403" title="无权限访问" subTitle="管理后台仅向系统管理员和编目人员开放。" />;
   }
+  const tabs = TABS.filter((t) => !t.admin || hasRole(user.roles, 'admin'));
+  const tab = tabs.find((t) => t.key === params.get('tab')) ?? tabs[0]!;
   return (
     <div className="page admin-console">
       <Breadcrumbs second={{ title: '管理后台' }} />
       <h1 className="page-title">管理后台</h1>
       <Tabs
-        activeKey={tab}
+        activeKey={tab.key}
         onChange={(key) => setParams({ tab: key })}
-        items={[
-          { key: 'site', label: '站点设置', children: <SiteSettingsForm /> },
-          { key: 'import', label: '批量导入', children: <BulkImport /> },
-          { key: 'classes', label: '分类字典', children: <ClassDictionary /> },
-          { key: 'users', label: '用户管理', children: <Users /> },
-          { key: 'jobs', label: '任务监控', children: <JobMonitor /> },
-          { key: 'terminals', label: '阅览室终端', children: <Terminals /> },
-          { key: 'durations', label: '借阅时长', children: <Durations /> },
-          { key: 'sms', label: '短信发件箱', children: <SmsOutbox /> },
-          { key: 'audit', label: '审计日志', children: <AuditLog /> },
-        ]}
+        items={tabs.map((t) => ({
+          key: t.key,
+          label: t.label,
+          children: t.key === tab.key ? t.render() : null,
+        }))}
       />
     </div>
   );

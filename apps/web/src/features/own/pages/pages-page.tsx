@@ -9,7 +9,7 @@ import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { positiveId, readerPath } from '../../reader/reader-url.ts';
-import { ownKeys } from '../queries.ts';
+import { ownHome, ownKeys, useOwnBook } from '../queries.ts';
 import { OCR_COLOURS, RenameImageModal, whileRecognising } from '../components/page-image-tools.tsx';
 
 /**
@@ -23,6 +23,7 @@ export function PagesPage() {
   const [search] = useSearchParams();
   const bookTitle = search.get('gjtitle') ?? '';
   const volumeName = search.get('fctitle') ?? '';
+  const book = useOwnBook(catalogId);
   useDocumentTitle(`${bookTitle} ${volumeName} · 图像管理`);
   const queryClient = useQueryClient();
   const key = [...ownKeys.all, 'pages', volumeId];
@@ -74,7 +75,7 @@ export function PagesPage() {
   return (
     <div className="page own-pages">
       <Breadcrumbs
-        second={{ title: '整本古籍', to: '/OCRAside/HholeBook' }}
+        second={ownHome(book.data)}
         third={{
           title: bookTitle || '卷册',
           to: `/FenCe/${catalogId}?gjtitle=${encodeURIComponent(bookTitle)}`,

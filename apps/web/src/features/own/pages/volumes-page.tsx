@@ -9,7 +9,16 @@ import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { readerPath, positiveId } from '../../reader/reader-url.ts';
-import { ownKeys, saveVolume, uploadZip, useOwnBook, useOwnMutation, useOwnVolumes } from '../queries.ts';
+import { DirectoryEditor } from '../components/directory-editor.tsx';
+import {
+  ownHome,
+  ownKeys,
+  saveVolume,
+  uploadZip,
+  useOwnBook,
+  useOwnMutation,
+  useOwnVolumes,
+} from '../queries.ts';
 
 /**
  * /FenCe/{catalogId}?gjtitle: an own book's volumes: add, edit, delete, and upload a volume's pages as a
@@ -20,6 +29,7 @@ export function VolumesPage() {
   const book = useOwnBook(catalogId);
   const volumes = useOwnVolumes(catalogId);
   const [editing, setEditing] = useState<Volume | 'new' | null>(null);
+  const [directoryOf, setDirectoryOf] = useState<Volume | null>(null);
   const remove = useOwnMutation((id: number) => api.del(`/api/own/volumes/${id}`));
   const title = book.data?.title ?? '卷册管理';
   useDocumentTitle(`${title} · 卷册管理`);
@@ -27,7 +37,7 @@ export function VolumesPage() {
   if (book.isError) return <Empty className="page" description={book.error.message || MSG.noData} />;
   return (
     <div className="page own-volumes">
-      <Breadcrumbs second={{ title: '整本古籍', to: '/OCRAside/HholeBook' }} third={{ title }} />
+      <Breadcrumbs second={ownHome(book.data)} third={{ title }} />
       <div className="own-head">
         <h1 className="page-title">《{title}》卷册</h1>
         <Button
@@ -72,6 +82,9 @@ export function VolumesPage() {
                 <Button disabled={book.data?.auditStatus === '1'} onClick={() => setEditing(volume)}>
                   编辑
                 </Button>
+                <Button disabled={book.data?.auditStatus === '1'} onClick={() => setDirectoryOf(volume)}>
+                  目录
+                </Button>
                 <Popconfirm
                   title={`删除「${volume.name}」及其页面？`}
                   okText="删除"
@@ -92,6 +105,7 @@ export function VolumesPage() {
           ))}
         </ul>
       )}
+      {directoryOf && <DirectoryEditor volume={directoryOf} onClose={() => setDirectoryOf(null)} />}
       {editing && (
         <VolumeModal
           bookId={catalogId}

@@ -1,0 +1,213 @@
+import { useId, useState } from 'react';
+import { Segmented } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { DASHBOARD_RANGES, type Dashboard as DashboardData, type DashboardCounts } from '@guji/shared';
+import { api } from '../../../api/client.ts';
+
+type Day = DashboardCounts & { day: string };
+
+const yuan = (fen: number) => `¥${(fen / 100).toFixed(2)}`;
+const shortDay = (day: string) => `${Number(day.slice(5, 7))}月${Number(day.slice(8, 10))}日`;
+
+/** The figures shown as cards: the total of the range, with what it counts. */
+const CARDS: Array<{ key: keyof DashboardCounts; label: string; format?: (n: number) => string }> = [
+  { key: 'readers', label: '读者（人次·日）' },
+  { key: 'pageViews', label: '页面浏览' },
+  { key: 'bookOpens', label: '打开古籍' },
+  { key: 'searches', label: '检索' },
+  { key: 'registrations', label: '新注册用户' },
+  { key: 'orders', label: '打印订单' },
+  { key: 'revenueFen', label: '打印收入', format: yuan },
+  { key: 'ocrPages', label: 'OCR 识别页数' },
+];
+
+/** The charts: one or two series per chart over the days of the range. */
+const CHARTS: Array<{
+  title: string;
+  series: Array<{ key: keyof DashboardCounts; label: string; className: string }>;
+  format?: (n: number) => string;
+}> = [
+  {
+    title: '每日读者与页面浏览',
+    series: [
+      { key: 'pageViews', label: '页面浏览', className: 'bar-a' },
+      { key: 'readers', label: '读者', className: 'bar-b' },
+    ],
+  },
+  {
+    title: '每日检索',
+    series: [{ key: 'searches', label: '检索', className: 'bar-a' }],
+  },
+  {
+    title: '每日打印订单',
+    series: [
+      { key: 'orders', label: '下单', className: 'bar-a' },
+      { key: 'paidOrders', label: '已支付', className: 'bar-b' },
+    ],
+  },
+  {
+    title: '每日打印收入',
+    series: [{ key: 'revenueFen', label: '收入', className: 'bar-a' }],
+    format: yuan,
+  },
+  {
+    title: '每日 OCR 识别页数',
+    series: [{ key: 'ocrPages', label: 'OCR 页数', className: 'bar-a' }],
+  },
+];
+
+/**
+ * The console's dashboard: totals of the chosen range and a bar chart per figure, day by day in the
+ * library's time zone. Each chart also has its numbers as a table (for screen readers and copying).
+ */
+export function Dashboard() {
+  const [days, setDays] = useState<number>(30);
+  const data = useQuery({
+    queryKey: ['admin-dashboard', days],
+    queryFn: () => api.get<DashboardData>(`/api/admin/dashboard?days=${days}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: 60_000,
+  });
+  const dashboard = data.data;
+  return (
+    <div className="dashboard">
+      <div className="dashboard-head">
+        <Segmented
+          aria-label="统计范围"
+          value={days}
+          onChange={(value) => setDays(value)}
+          options={DASHBOARD_RANGES.map((n) => ({ value: n, label: `近 ${n} 天` }))}
+        />
+        {dashboard && (
+          <span className="dashboard-note">
+            按 {dashboard.timeZone} 时区的自然日统计；馆藏古籍 {dashboard.catalogue.books} 种（公开{' '}
+            {dashboard.catalogue.visibleBooks} 种），影像 {dashboard.catalogue.pages} 页，用户{' '}
+            {dashboard.catalogue.users} 人
+          </span>
+        )}
+      </div>
+      {data.isError && <p role="alert">统计数据加载失败，请稍后重试。</p>}
+      {dashboard && (
+        <>
+          <dl className="dashboard-cards">
+            {CARDS.map((card) => (
+              <div key={card.key} className="dashboard-card">
+                <dt>{card.label}</dt>
+                <dd>{(card.format ?? String)(dashboard.totals[card.key])}</dd>
+              </div>
+            ))}
+          </dl>
+          <div className="dashboard-charts">
+            {CHARTS.map((chart) => (
+              <BarChart key={chart.title} {...chart} days={dashboard.days} />
+            ))}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
+
+const WIDTH = 600;
+const HEIGHT = 180;
+const LEFT = 48;
+const BOTTOM = 24;
+
+/** A bar chart of one or two series (bars side by side), drawn as SVG, with its data as a table. */
+function BarChart({
+  title,
+  series,
+  days,
+  format = String,
+}: {
+  title: string;
+  series: Array<{ key: keyof DashboardCounts; label: string; className: string }>;
+  days: Day[];
+  format?: (n: number) => string;
+}) {
+  const id = useId();
+  const [showTable, setShowTable] = useState(false);
+  const max = Math.max(1, ...days.flatMap((d) => series.map((s) => d[s.key])));
+  const slot = (WIDTH - LEFT) / Math.max(1, days.length);
+  const bar = Math.max(1, (slot * 0.8) / series.length);
+  const y = (value: number) => ((HEIGHT - BOTTOM) * (1 - value / max)).toFixed(1);
+  const labelEvery = Math.ceil(days.length / 6);
+  const total = (key: keyof DashboardCounts) => days.reduce((sum, d) => sum + d[key], 0);
+  return (
+    <figure className="dashboard-chart" aria-labelledby={`${id}-title`}>
+      <figcaption id={`${id}-title`}>
+        <strong>{title}</strong>
+        <span className="dashboard-legend">
+          {series.map((s) => (
+            <span key={s.key}>
+              <i className={`legend-swatch ${s.className}`} aria-hidden />
+              {s.label} 合计 {format(total(s.key))}
+            </span>
+          ))}
+        </span>
+      </figcaption>
+      <svg
+        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
+        role="img"
+        aria-label={`${title}：${series.map((s) => `${s.label}合计 ${format(total(s.key))}`).join('，')}`}
+      >
+        <line x1={LEFT} x2={WIDTH} y1={HEIGHT - BOTTOM} y2={HEIGHT - BOTTOM} className="axis" />
+        <line x1={LEFT} x2={WIDTH} y1={0.5} y2={0.5} className="grid" />
+        <text x={LEFT - 6} y={10} className="tick" textAnchor="end">
+          {format(max)}
+        </text>
+        <text x={LEFT - 6} y={HEIGHT - BOTTOM} className="tick" textAnchor="end">
+          0
+        </text>
+        {days.map((d, i) => (
+          <g key={d.day}>
+            {series.map((s, j) => (
+              <rect
+                key={s.key}
+                className={s.className}
+                x={LEFT + i * slot + slot * 0.1 + j * bar}
+                y={y(d[s.key])}
+                width={bar}
+                height={Math.max(0, HEIGHT - BOTTOM - Number(y(d[s.key])))}
+              >
+                <title>{`${shortDay(d.day)} ${s.label} ${format(d[s.key])}`}</title>
+              </rect>
+            ))}
+            {(i % labelEvery === 0 || i === days.length - 1) && (
+              <text x={LEFT + i * slot + slot / 2} y={HEIGHT - 6} className="tick" textAnchor="middle">
+                {shortDay(d.day)}
+              </text>
+            )}
+          </g>
+        ))}
+      </svg>
+      <button type="button" className="link-button" onClick={() => setShowTable(!showTable)}>
+        {showTable ? '收起数据表' : '查看数据表'}
+      </button>
+      {showTable && (
+        <table className="dashboard-table">
+          <thead>
+            <tr>
+              <th scope="col">日期</th>
+              {series.map((s) => (
+                <th key={s.key} scope="col">
+                  {s.label}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {days.map((d) => (
+              <tr key={d.day}>
+                <th scope="row">{d.day}</th>
+                {series.map((s) => (
+                  <td key={s.key}>{format(d[s.key])}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </figure>
+  );
+}

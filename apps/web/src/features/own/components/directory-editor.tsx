@@ -1,0 +1,251 @@
+import { useEffect, useState } from 'react';
+import { Button, Input, Modal, Select, Spin, Tooltip } from 'antd';
+import {
+  ArrowDownOutlined,
+  ArrowLeftOutlined,
+  ArrowRightOutlined,
+  ArrowUpOutlined,
+  DeleteOutlined,
+  PlusOutlined,
+} from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  DIRECTORY_LIMITS,
+  MSG,
+  type DirectoryInput,
+  type DirectoryNode,
+  type OkBody,
+  type OwnPage,
+  type Volume,
+} from '@guji/shared';
+import { api } from '../../../api/client.ts';
+import { toast } from '../../../components/toast.ts';
+import { ownKeys } from '../queries.ts';
+
+/** A directory entry as a row of the editor: the tree is edited as an indented list. */
+export interface DirectoryRow {
+  key: number;
+  name: string;
+  imageId: number | null;
+  /** 0 for a top-level entry; a row is at most one level deeper than the row above it. */
+  level: number;
+}
+
+let nextKey = 1;
+
+export function flattenDirectory(nodes: DirectoryNode[], level = 0): DirectoryRow[] {
+  return nodes.flatMap((node) => [
+    { key: nextKey++, name: node.name, imageId: node.imageId, level },
+    ...flattenDirectory(node.children, level + 1),
+  ]);
+}
+
+/** The rows as the tree the server saves (levels are assumed valid: see `directoryProblem`). */
+export function nestDirectory(rows: DirectoryRow[]): DirectoryInput[] {
+  const roots: DirectoryInput[] = [];
+  const path: DirectoryInput[] = [];
+  for (const row of rows) {
+    const node: DirectoryInput = { name: row.name.trim(), imageId: row.imageId, children: [] };
+    path.length = row.level;
+    (row.level === 0 ? roots : path[row.level - 1]!.children).push(node);
+    path.push(node);
+  }
+  return roots;
+}
+
+/** The first problem of the rows as the server would name it, or null. */
+export function directoryProblem(rows: DirectoryRow[]): string | null {
+  if (rows.length > DIRECTORY_LIMITS.maxEntries) return MSG.directoryTooMany;
+  for (const [i, row] of rows.entries()) {
+    if (row.name.trim() === '') return MSG.directoryNameRequired;
+    if ([...row.name.trim()].length > DIRECTORY_LIMITS.nameMax) return MSG.directoryNameTooLong;
+    if (row.level >= DIRECTORY_LIMITS.maxDepth) return MSG.directoryTooDeep;
+    if (row.level > (i === 0 ? 0 : rows[i - 1]!.level + 1)) return '下级条目须紧跟在其上级条目之后';
+  }
+  return null;
+}
+
+/**
+ * A volume's directory (目录) edited as an indented list: name, the page each entry opens, order and
+ * level; saved whole. The reader's directory, the book page and the IIIF ranges follow at once.
+ */
+export function DirectoryEditor({ volume, onClose }: { volume: Volume; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const tree = useQuery({
+    queryKey: ['directory-edit', volume.fascicleId],
+    queryFn: () => api.get<DirectoryNode[]>(`/api/volumes/${volume.fascicleId}/directory`),
+    gcTime: 0,
+  });
+  const pages = useQuery({
+    queryKey: [...ownKeys.all, 'pages', volume.fascicleId],
+    queryFn: () => api.get<OwnPage[]>(`/api/own/volumes/${volume.fascicleId}/pages`),
+  });
+  const [rows, setRows] = useState<DirectoryRow[] | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  useEffect(() => {
+    if (tree.data && rows === null) setRows(flattenDirectory(tree.data));
+  }, [tree.data, rows]);
+
+  const change = (next: DirectoryRow[]) => {
+    setRows(next);
+    setProblem(null);
+  };
+  const update = (key: number, patch: Partial<DirectoryRow>) =>
+    change((rows ?? []).map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  const move = (index: number, by: -1 | 1) => {
+    const next = [...(rows ?? [])];
+    const [row] = next.splice(index, 1);
+    next.splice(index + by, 0, row!);
+    change(next);
+  };
+  const add = (index: number) => {
+    const list = rows ?? [];
+    const level = index < 0 ? 0 : list[index]!.level;
+    const next = [...list];
+    next.splice(index + 1, 0, { key: nextKey++, name: '', imageId: null, level });
+    change(next);
+  };
+  const save = () => {
+    const list = rows ?? [];
+    const found = directoryProblem(list);
+    if (found) {
+      setProblem(found);
+      return;
+    }
+    setSaving(true);
+    api
+      .put<OkBody>(`/api/own/volumes/${volume.fascicleId}/directory`, { entries: nestDirectory(list) })
+      .then(
+        (result) => {
+          toast.success(result.message ?? MSG.directorySaved);
+          void queryClient.invalidateQueries({ queryKey: ['directory-edit', volume.fascicleId] });
+          void queryClient.invalidateQueries({ queryKey: ['directory'] });
+          onClose();
+        },
+        (failure: unknown) => setProblem(failure instanceof Error ? failure.message : '保存失败'),
+      )
+      .finally(() => setSaving(false));
+  };
+
+  const pageOptions = (pages.data ?? []).map((p) => ({
+    value: p.imageId,
+    label: `第 ${p.pageNumber} 页 · ${p.name}`,
+  }));
+  const list = rows ?? [];
+  return (
+    <Modal
+      open
+      width={760}
+      title={`编辑目录：${volume.name}`}
+      okText="保存目录"
+      cancelText="取消"
+      onOk={save}
+      onCancel={onClose}
+      confirmLoading={saving}
+    >
+      {rows === null ? (
+        <Spin />
+      ) : (
+        <div className="directory-editor">
+          <p className="own-note">
+            每条目录可指向本卷的一页；用 ← → 调整层级（最多 {DIRECTORY_LIMITS.maxDepth} 级），用 ↑ ↓
+            调整顺序。
+          </p>
+          {list.length === 0 && <p>本卷还没有目录。</p>}
+          <ol className="directory-rows" aria-label="目录条目">
+            {list.map((row, index) => (
+              <li key={row.key} className="directory-row" style={{ paddingInlineStart: row.level * 24 }}>
+                <Input
+                  aria-label={`第 ${index + 1} 条目录名称`}
+                  value={row.name}
+                  maxLength={DIRECTORY_LIMITS.nameMax}
+                  placeholder="目录名称"
+                  status={problem && row.name.trim() === '' ? 'error' : undefined}
+                  onChange={(e) => update(row.key, { name: e.target.value })}
+                />
+                <Select
+                  aria-label={`第 ${index + 1} 条目录的页面`}
+                  className="directory-page"
+                  allowClear
+                  showSearch={{ optionFilterProp: 'label' }}
+                  placeholder="不指向页面"
+                  value={row.imageId ?? undefined}
+                  options={pageOptions}
+                  onChange={(value: number | undefined) => update(row.key, { imageId: value ?? null })}
+                />
+                <span className="directory-actions">
+                  <Tooltip title="上移">
+                    <Button
+                      size="small"
+                      aria-label={`上移第 ${index + 1} 条`}
+                      icon={<ArrowUpOutlined aria-hidden />}
+                      disabled={index === 0}
+                      onClick={() => move(index, -1)}
+                    />
+                  </Tooltip>
+                  <Tooltip title="下移">
+                    <Button
+                      size="small"
+                      aria-label={`下移第 ${index + 1} 条`}
+                      icon={<ArrowDownOutlined aria-hidden />}
+                      disabled={index === list.length - 1}
+                      onClick={() => move(index, 1)}
+                    />
+                  </Tooltip>
+                  <Tooltip title="升一级">
+                    <Button
+                      size="small"
+                      aria-label={`第 ${index + 1} 条升一级`}
+                      icon={<ArrowLeftOutlined aria-hidden />}
+                      disabled={row.level === 0}
+                      onClick={() => update(row.key, { level: row.level - 1 })}
+                    />
+                  </Tooltip>
+                  <Tooltip title="降一级">
+                    <Button
+                      size="small"
+                      aria-label={`第 ${index + 1} 条降一级`}
+                      icon={<ArrowRightOutlined aria-hidden />}
+                      disabled={
+                        index === 0 ||
+                        row.level > list[index - 1]!.level ||
+                        row.level >= DIRECTORY_LIMITS.maxDepth - 1
+                      }
+                      onClick={() => update(row.key, { level: row.level + 1 })}
+                    />
+                  </Tooltip>
+                  <Tooltip title="在下方添加">
+                    <Button
+                      size="small"
+                      aria-label={`在第 ${index + 1} 条下方添加`}
+                      icon={<PlusOutlined aria-hidden />}
+                      onClick={() => add(index)}
+                    />
+                  </Tooltip>
+                  <Tooltip title="删除">
+                    <Button
+                      size="small"
+                      danger
+                      aria-label={`删除第 ${index + 1} 条`}
+                      icon={<DeleteOutlined aria-hidden />}
+                      onClick={() => change(list.filter((r) => r.key !== row.key))}
+                    />
+                  </Tooltip>
+                </span>
+              </li>
+            ))}
+          </ol>
+          <Button icon={<PlusOutlined aria-hidden />} onClick={() => add(list.length - 1)}>
+            添加目录条目
+          </Button>
+          {problem && (
+            <div className="field-error" role="alert">
+              {problem}
+            </div>
+          )}
+        </div>
+      )}
+    </Modal>
+  );
+}
