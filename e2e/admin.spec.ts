@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { dbRun, expectAccessible, expectToast, login, registerViaApi } from './support.ts';
+import { dbRun, DEMO, expectAccessible, expectToast, login, registerViaApi } from './support.ts';
 
 test('console: a site setting changes the footer, a failed job is retried, the change is in the audit log', async ({
   page,
@@ -13,7 +13,7 @@ test('console: a site setting changes the footer, a failed job is retried, the c
   await expect(page.getByText('页面浏览', { exact: true })).toBeVisible();
   await expect(page.getByRole('img', { name: /^每日读者与页面浏览：/ })).toBeVisible();
   await expect(page.getByRole('img', { name: /^每日 OCR 识别页数：/ })).toBeVisible();
-  await page.getByRole('radio', { name: '近 7 天' }).check({ force: true });
+  await page.locator('.ant-segmented-item', { hasText: '近 7 天' }).click();
   const ocrChart = page.getByRole('figure').filter({ hasText: '每日 OCR 识别页数' });
   await ocrChart.getByRole('button', { name: '查看数据表' }).click();
   await expect(ocrChart.getByRole('row')).toHaveCount(8);
@@ -95,11 +95,27 @@ test('console users: find a reader, disable and enable them, reset their passwor
   await page.locator('.ant-popconfirm-buttons .ant-btn-primary').click();
   const temporary = (await page.locator('.temp-password').textContent())!;
   expect(temporary).toMatch(/^[A-Za-z]{6}\d{4}#[A-Za-z]$/);
+  await page
+    .getByRole('dialog', { name: '临时密码（只显示一次）' })
+    .getByRole('button', { name: '关闭' })
+    .click();
+
+  // A research reader, with a last day.
+  await row.getByRole('button', { name: `修改 ${user.loginName} 的读者类别` }).click();
+  const category = page.getByRole('dialog', { name: `读者类别：${user.loginName}` });
+  await category.getByRole('radio', { name: '研究读者' }).check();
+  await category.getByLabel('截止日期').fill('2099-12-31');
+  await category.getByRole('button', { name: /保\s*存/ }).click();
+  await expectToast(page, '读者类别已保存');
+  await expect(row.getByText('研究读者（至 2099/12/31）')).toBeVisible();
   await page.screenshot({ path: 'test-results/tour-42-users.png', fullPage: true });
 
   const other = await (await browser.newContext()).newPage();
   await login(other, user.loginName, temporary);
   await expect(other).toHaveURL(/\/($|\?)/);
+  // They see their category among their information.
+  await other.goto('/PersonalPage/Infor');
+  await expect(other.getByText('研究读者（至 2099/12/31）')).toBeVisible();
   await other.context().close();
 
   // The development SMS outbox shows the registration code sent to the new reader.
@@ -173,4 +189,103 @@ test('console classification dictionary: a class added under a division shows in
   await page.getByRole('button', { name: '删除分类' }).click();
   await page.locator('.ant-popconfirm-buttons .ant-btn-primary').click();
   await expectToast(page, '分类已删除');
+});
+
+test('console catalogue (catalogue staff): a new book, its volume, pages and directory, published, then deleted', async ({
+  page,
+}) => {
+  const sharp = (await import('sharp')).default;
+  const { makeZip } = await import('../apps/server/test/zip.ts');
+  const leaf = (shade: string) =>
+    sharp({ create: { width: 360, height: 500, channels: 3, background: shade } })
+      .png()
+      .toBuffer();
+  const title = `孝经注疏${Date.now().toString(36)}`;
+  await login(page, DEMO.catalogAdmin.loginName, DEMO.catalogAdmin.password);
+  await expect(page).toHaveURL(/\/($|\?)/);
+  await page.getByRole('link', { name: '管理后台' }).click();
+  // Catalogue staff see the catalogue's tabs only.
+  await expect(page.getByRole('tab', { name: '编目管理' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: '用户管理' })).toHaveCount(0);
+
+  // A new book: the title is required; hidden until published.
+  await page.getByRole('button', { name: '新建古籍' }).click();
+  const form = page.getByRole('dialog', { name: '新建古籍' });
+  await form.getByRole('button', { name: /保\s*存/ }).click();
+  await expect(form.getByText('请输入书名', { exact: true })).toBeVisible();
+  await form.getByLabel('书名').fill(title);
+  await form.getByLabel('著者').fill('唐玄宗注');
+  await form.getByLabel('版本类型').fill('刻本');
+  await form.getByLabel('版本', { exact: true }).fill('清嘉慶阮元刻本');
+  await form.getByLabel('索书号').fill('E2E-經-900');
+  await form.getByRole('button', { name: /保\s*存/ }).click();
+  await expectToast(page, '古籍已添加，请继续添加卷册和页面');
+  await page.getByLabel('搜索古籍').fill(title);
+  await page.getByLabel('搜索古籍').press('Enter');
+  const row = page.getByRole('row').filter({ hasText: title });
+  await expect(row.getByRole('switch', { name: `公开显示《${title}》` })).not.toBeChecked();
+  await expectAccessible(page);
+  await page.screenshot({ path: 'test-results/tour-44-catalogue.png', fullPage: true });
+
+  // Its volume and pages on the volume screens, reached from the console.
+  await row.getByRole('link', { name: '卷册与影像' }).click();
+  await expect(page.getByRole('navigation', { name: '当前位置' })).toContainText('编目管理');
+  await page.getByRole('button', { name: '添加卷册' }).click();
+  await page.getByRole('dialog', { name: '添加卷册' }).getByLabel('卷册名称').fill('卷一');
+  await page
+    .getByRole('dialog', { name: '添加卷册' })
+    .getByRole('button', { name: /保\s*存/ })
+    .click();
+  await expectToast(page, '卷册添加成功');
+  await page.getByLabel('上传「卷一」的 zip 压缩包').setInputFiles({
+    name: 'juan1.zip',
+    mimeType: 'application/zip',
+    buffer: makeZip({
+      '1.png': await leaf('#eadfc6'),
+      '2.png': await leaf('#e0d2b4'),
+      '3.png': await leaf('#d8c8a8'),
+    }),
+  });
+  await expectToast(page, '图像上传成功（3 页）');
+
+  // The directory: a heading without a page, two entries under it pointing at pages 2 and 3.
+  await page.getByRole('button', { name: /目\s*录/ }).click();
+  const editor = page.getByRole('dialog', { name: '编辑目录：卷一' });
+  await editor.getByRole('button', { name: '添加目录条目' }).click();
+  await editor.getByLabel('第 1 条目录名称').fill('序');
+  await editor.getByRole('button', { name: '添加目录条目' }).click();
+  await editor.getByLabel('第 2 条目录名称').fill('開宗明義章');
+  await editor.getByRole('button', { name: '第 2 条降一级' }).click();
+  await editor.getByLabel('第 2 条目录的页面').click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '第 2 页' }).click();
+  await editor.getByRole('button', { name: '在第 2 条下方添加' }).click();
+  await editor.getByRole('button', { name: /保存目录/ }).click();
+  await expect(editor.getByRole('alert')).toHaveText('请输入目录名称');
+  await editor.getByLabel('第 3 条目录名称').fill('天子章');
+  await editor.getByLabel('第 3 条目录的页面').click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '第 3 页' }).click();
+  await editor.getByRole('button', { name: /保存目录/ }).click();
+  await expectToast(page, '目录已保存');
+
+  // Staff read it, hidden as it is; the directory leads to the pages.
+  await page.getByRole('link', { name: '阅读' }).click();
+  const directory = page.getByRole('navigation', { name: '本册目录' });
+  await expect(directory.getByText('序')).toBeVisible();
+  await directory.getByText('天子章').click();
+  await expect(page).toHaveURL(/imageId=\d+/);
+  await expect(page.getByLabel('页码', { exact: true })).toHaveValue('3');
+
+  // Published from the console, it is in the public search; deleted, it is gone.
+  await page.goto('/Admin?tab=catalogue');
+  await page.getByLabel('搜索古籍').fill(title);
+  await page.getByLabel('搜索古籍').press('Enter');
+  await row.getByRole('switch', { name: `公开显示《${title}》` }).click();
+  await expectToast(page, '已公开显示');
+  await expect(row.getByText('1 册 / 3 页')).toBeVisible();
+  const visitor = await page.context().request.get(`/api/books?title=${encodeURIComponent(title)}`);
+  expect(((await visitor.json()) as { total: number }).total).toBe(1);
+  await row.getByRole('button', { name: /删\s*除/ }).click();
+  await page.locator('.ant-popconfirm-buttons .ant-btn-primary').click();
+  await expectToast(page, '古籍已删除');
+  await expect(page.getByText('没有符合条件的古籍')).toBeVisible();
 });

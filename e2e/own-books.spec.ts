@@ -2,7 +2,30 @@ import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
 import { MSG } from '@guji/shared';
 import { makeZip } from '../apps/server/test/zip.ts';
-import { DEMO, expectAccessible, expectToast, login, registerViaApi } from './support.ts';
+import type { APIRequestContext } from '@playwright/test';
+import {
+  DEMO,
+  expectAccessible,
+  expectToast,
+  login,
+  READING_ROOM_HEADERS,
+  registerViaApi,
+} from './support.ts';
+
+/** The first leaf of the demo 千字文 (open to everyone over IIIF) as a PNG: a page the OCR can read. */
+async function demoLeaf(request: APIRequestContext): Promise<Buffer> {
+  const books = (await (await request.get(`/api/books?title=${encodeURIComponent('千字文')}`)).json()) as {
+    records: Array<{ catalogId: number }>;
+  };
+  const volumes = (await (
+    await request.get(`/api/books/${books.records[0]!.catalogId}/volumes`)
+  ).json()) as Array<{
+    manifestUrl: string;
+  }>;
+  const manifest = await (await request.get(volumes[0]!.manifestUrl)).text();
+  const imageId = /\/iiif\/3\/(\d+)/.exec(manifest)![1]!;
+  return Buffer.from(await (await request.get(`/iiif/3/${imageId}/full/max/0/default.png`)).body());
+}
 
 /** A small page image: paper with a dark bar whose place tells pages apart. */
 async function page(index: number): Promise<Buffer> {
@@ -15,7 +38,7 @@ async function page(index: number): Promise<Buffer> {
     .toBuffer();
 }
 
-test('an own book: created, a volume uploaded as a zip, refused with a reason, fixed, approved and found', async ({
+test('an own book: created, a volume uploaded as a zip, proofread, refused with a reason, fixed, approved and found by title and text', async ({
   page: browser,
   browser: app,
   request,
@@ -76,7 +99,7 @@ test('an own book: created, a volume uploaded as a zip, refused with a reason, f
   await upload.setInputFiles({
     name: 'pages.zip',
     mimeType: 'application/zip',
-    buffer: makeZip({ '10.png': await page(2), '2.png': await page(1), '1.png': await page(0) }),
+    buffer: makeZip({ '10.png': await page(2), '2.png': await page(1), '1.png': await demoLeaf(request) }),
   });
   await expectToast(browser, `${MSG.ownUploaded}（3 页）`);
   await expect(browser.getByText('3 页', { exact: true })).toBeVisible();
@@ -110,6 +133,13 @@ test('an own book: created, a volume uploaded as a zip, refused with a reason, f
   await browser.screenshot({ path: 'test-results/tour-32-own-pages.png', fullPage: true });
   await grid.getByRole('listitem').first().getByRole('link', { name: '校对' }).click();
   await expect(browser.getByRole('heading', { name: /文字校对/ })).toBeVisible();
+  // Proofread: the first character becomes one found nowhere else, saved as a new version.
+  const cell = browser.getByLabel('第 1 列第 1 字', { exact: true });
+  await expect(cell).toBeVisible();
+  const following = await browser.getByLabel('第 1 列第 2 字', { exact: true }).inputValue();
+  await cell.fill('龘');
+  await browser.getByRole('button', { name: '保存为新版本' }).click();
+  await expectToast(browser, /已保存为第 \d+ 版/);
   await browser.goBack();
   await browser.goBack();
 
@@ -161,6 +191,17 @@ test('an own book: created, a volume uploaded as a zip, refused with a reason, f
   await staff.close();
   await browser.goto(`/SearchPage?title=${encodeURIComponent(title)}`);
   await expect(browser.getByRole('link', { name: title }).first()).toBeVisible();
+
+  // And its proofread text by full-text search, in the reading room.
+  const room = await app.newContext({ extraHTTPHeaders: READING_ROOM_HEADERS });
+  const inRoom = await room.newPage();
+  await login(inRoom, user.loginName, user.password);
+  await expect(inRoom).toHaveURL(/\/($|\?)/);
+  await inRoom.goto(`/AdvancedSearch?type=1&page=1&text=${encodeURIComponent('龘' + following)}`);
+  const hits = inRoom.getByRole('region', { name: '全文检索结果' });
+  await expect(hits.getByText('约 1 条结果')).toBeVisible();
+  await expect(hits.getByRole('article').first()).toContainText(title);
+  await room.close();
 });
 
 test('a single image: dropped in, recognised, exported as text and ALTO, renamed and deleted', async ({

@@ -87,7 +87,7 @@ export async function expectAccessible(page: Page): Promise<void> {
 }
 
 /** Waits for a toast (antd message) with this text; an older toast may still be fading out beside it. */
-export async function expectToast(page: Page, text: string): Promise<void> {
+export async function expectToast(page: Page, text: string | RegExp): Promise<void> {
   await expect(
     page.locator('.ant-message-notice:not(.ant-message-fade-leave)', { hasText: text }).first(),
   ).toBeVisible();

@@ -15,6 +15,7 @@ import { migration0012 } from './migrations/0012-page-bytes.ts';
 import { migration0013 } from './migrations/0013-single-images.ts';
 import { migration0014 } from './migrations/0014-audit-log.ts';
 import { migration0015 } from './migrations/0015-usage-stats.ts';
+import { migration0016 } from './migrations/0016-reader-categories.ts';
 
 /** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0013-single-images': migration0013,
   '0014-audit-log': migration0014,
   '0015-usage-stats': migration0015,
+  '0016-reader-categories': migration0016,
 };
 
 class StaticProvider implements MigrationProvider {

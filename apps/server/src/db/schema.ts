@@ -19,6 +19,10 @@ export interface UsersTable {
   failed_logins: Generated<number>;
   locked_until: string | null;
   disabled: Generated<number>;
+  /** Reader category (the spec's flag): '1' ordinary, '2' research reader (reads every book remotely). */
+  reader_flag: Generated<string>;
+  /** When a research reader's category ends (exclusive); null: no end. */
+  flag_expires_at: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }

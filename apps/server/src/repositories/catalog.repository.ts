@@ -461,7 +461,16 @@ export class CatalogRepository {
       .where('starts_at', '<=', now)
       .where('expires_at', '>', now)
       .executeTakeFirst();
-    return row !== undefined;
+    if (row) return true;
+    // A research reader (category '2') holds a standing privilege for every book until the category ends.
+    const researcher = await tx
+      .selectFrom('users')
+      .select('id')
+      .where('id', '=', userId)
+      .where('reader_flag', '=', '2')
+      .where((eb) => eb.or([eb('flag_expires_at', 'is', null), eb('flag_expires_at', '>', now)]))
+      .executeTakeFirst();
+    return researcher !== undefined;
   }
 
   async grantPrivilege(

@@ -7,7 +7,9 @@ import {
   type JobEntry,
   type JobStats,
 } from '@guji/shared';
+import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
+import { escapeLike } from '../repositories/catalog.repository.ts';
 import { nowIso } from '../db/database.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { Clock } from './clock.ts';
@@ -138,23 +140,33 @@ export class AdminService {
 
   // Users
 
-  async users(query: { pageNum: number; q?: string | undefined }): Promise<Paged<AdminUser>> {
+  async users(query: {
+    pageNum: number;
+    q?: string | undefined;
+    flag?: string | undefined;
+  }): Promise<Paged<AdminUser>> {
     let base = this.db.selectFrom('users');
     if (query.q) {
-      const like = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      base = base.where((eb) =>
-        eb.or([
-          eb('login_name', 'like', like),
-          eb('nick_name', 'like', like),
-          eb('real_name', 'like', like),
-          eb('phone', 'like', like),
-          eb('email', 'like', like),
-        ]),
+      const like = `%${escapeLike(query.q)}%`;
+      base = base.where(
+        sql<boolean>`(login_name like ${like} escape '\\' or nick_name like ${like} escape '\\' or real_name like ${like} escape '\\' or phone like ${like} escape '\\' or email like ${like} escape '\\')`,
       );
     }
+    if (query.flag) base = base.where('reader_flag', '=', query.flag);
     const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const rows = await base
-      .select(['id', 'login_name', 'nick_name', 'real_name', 'phone', 'email', 'disabled', 'created_at'])
+      .select([
+        'id',
+        'login_name',
+        'nick_name',
+        'real_name',
+        'phone',
+        'email',
+        'disabled',
+        'reader_flag',
+        'flag_expires_at',
+        'created_at',
+      ])
       .orderBy('id', 'desc')
       .limit(USER_PAGE_SIZE)
       .offset((query.pageNum - 1) * USER_PAGE_SIZE)
@@ -184,6 +196,8 @@ export class AdminService {
         email: r.email,
         roles: roles.filter((x) => x.user_id === r.id).map((x) => x.role),
         disabled: r.disabled === 1,
+        readerFlag: r.reader_flag,
+        flagExpiresAt: r.flag_expires_at,
         createdAt: r.created_at,
       })),
     );

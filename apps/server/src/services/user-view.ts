@@ -20,5 +20,7 @@ export function toSessionUser(user: UserWithRoles): SessionUser {
     avatarUrl: user.avatar_file ? `/api/avatars/${user.avatar_file}` : null,
     roles: user.roles,
     channels: channelsForRoles(user.roles),
+    flag: user.reader_flag,
+    flagExpiresAt: user.flag_expires_at,
   };
 }

@@ -109,14 +109,47 @@ export const AdminUser = z.object({
   email: z.string().nullable(),
   roles: z.array(z.string()),
   disabled: z.boolean(),
+  readerFlag: z.string(),
+  flagExpiresAt: z.string().nullable(),
   createdAt: z.string(),
 });
 export type AdminUser = z.infer<typeof AdminUser>;
 
+/**
+ * Reader categories (the spec's user flag). A research reader reads every published book from
+ * anywhere, as in the reading room (a standing privilege for all books), until the category ends.
+ */
+export const READER_CATEGORY_LABELS: Record<string, string> = {
+  '1': '普通读者',
+  '2': '研究读者',
+};
+
+/** A reader category as people read it, with the last day of a research reader's (local calendar). */
+export function readerCategoryText(flag: string, expiresAt: string | null, now = Date.now()): string {
+  const label = READER_CATEGORY_LABELS[flag] ?? flag;
+  if (flag !== '2') return label;
+  if (!expiresAt) return `${label}（长期）`;
+  // The category ends at the local midnight after its last day.
+  const lastDay = new Date(Date.parse(expiresAt) - 1000).toLocaleDateString('zh-CN');
+  return Date.parse(expiresAt) <= now ? `${label}（已于 ${lastDay} 到期）` : `${label}（至 ${lastDay}）`;
+}
+
 export const UserQuery = z.object({
   pageNum: z.coerce.number().int().min(1).default(1),
   q: z.string().trim().max(50).optional(),
+  flag: z.enum(['1', '2']).optional(),
 });
+
+export const SetReaderCategoryRequest = z.object({
+  flag: z.enum(['1', '2'], { message: '读者类别无效' }),
+  /** The last day (inclusive, in the library's time zone) of a research reader's category; null: none. */
+  lastDay: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, '日期格式应为 YYYY-MM-DD')
+    .nullable()
+    .default(null),
+});
+export type SetReaderCategoryRequest = z.input<typeof SetReaderCategoryRequest>;
 
 export const CreateClassRequest = z.object({
   parentId: z.number().int().nullable(),

@@ -51,6 +51,8 @@ export const SessionUser = z.object({
   avatarUrl: z.string().nullable(),
   roles: z.array(z.enum(ROLES)),
   channels: z.array(z.enum(CHANNELS)).describe('Personal-area channels this user may open'),
+  flag: z.string().describe("Reader category (spec user flag): '1' ordinary, '2' research reader"),
+  flagExpiresAt: z.string().nullable().describe('When a research reader’s category ends; null: no end'),
 });
 export type SessionUser = z.infer<typeof SessionUser>;
 

@@ -13,6 +13,7 @@ import {
   DashboardQuery,
   ErrorBody,
   RenameClassRequest,
+  SetReaderCategoryRequest,
   JobEntry,
   JobQuery,
   JobStats,
@@ -25,6 +26,7 @@ import {
 import { badRequest, notFound } from '../../errors.ts';
 import { requireRole } from '../../http/session.ts';
 import { hashPassword } from '../../services/crypto.ts';
+import { endOfLocalDay, localDay, startOfLocalDay } from '../../services/local-day.ts';
 import type { RouteModule } from '../types.ts';
 
 const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
@@ -239,6 +241,40 @@ export const consoleRoutes: RouteModule = (app, { context }) => {
       await context.repos.users.setRoles(user.id, roles);
       await admin.record(me.id, 'user.roles', `user:${user.login_name}`, user.roles, roles);
       return { ok: true as const, message: '角色已保存' };
+    },
+  );
+  r.put(
+    '/api/admin/users/:id/category',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          "A user's reader category (spec user flag): '1' ordinary, '2' research reader (reads every published book remotely) until an optional last day",
+        params: IdParams,
+        body: SetReaderCategoryRequest,
+        response: { 200: OkBody, 400: ErrorBody, ...errors },
+      },
+    },
+    async (request) => {
+      const me = requireRole(request, 'admin');
+      const user = await target(request.params.id);
+      const { flag, lastDay } = request.body;
+      let expires: string | null = null;
+      if (flag === '2' && lastDay !== null) {
+        const timeZone = (await context.services.settings.get()).timeZone;
+        const now = context.clock.now();
+        if (lastDay < localDay(now, timeZone)) throw badRequest('FLAG_PAST', '截止日期不能早于今天');
+        expires = endOfLocalDay(startOfLocalDay(lastDay, timeZone), timeZone).toISOString();
+      }
+      await context.repos.users.update(user.id, { reader_flag: flag, flag_expires_at: expires });
+      await admin.record(
+        me.id,
+        'user.category',
+        `user:${user.login_name}`,
+        { flag: user.reader_flag, expiresAt: user.flag_expires_at },
+        { flag, expiresAt: expires },
+      );
+      return { ok: true as const, message: '读者类别已保存' };
     },
   );
   r.post(

@@ -235,4 +235,65 @@ describe('administration console over HTTP', () => {
       after: { title: '審計測試（改）', isOpen: false },
     });
   });
+
+  it('reader categories: a research reader reads books closed to online reading until the last day; staff only', async () => {
+    const OUTSIDE = '203.0.113.9';
+    const { bookId } = await createBook(h.context, { title: '善本研究', isOpen: false });
+    await h.register({ loginName: 'researcher', phone: '13400000402' });
+    const reader = (await h.login('researcher', GOOD_PASSWORD)).cookie;
+    const readerId = (await h.context.repos.users.findByLoginName('researcher'))!.id;
+    const read = () =>
+      h.request({
+        method: 'GET',
+        url: `/api/reader?catalogId=${bookId}`,
+        cookie: reader,
+        remoteAddress: OUTSIDE,
+      });
+    const setCategory = (cookie: string, body: unknown) =>
+      h.request({ method: 'PUT', url: `/api/admin/users/${readerId}/category`, cookie, body });
+
+    expect((await read()).statusCode).not.toBe(200);
+    expect((await setCategory(reader, { flag: '2', lastDay: null })).statusCode).toBe(403);
+    const bad = await setCategory(admin, { flag: '9', lastDay: null });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ message: string }>().message).toContain('读者类别无效');
+    // The fake clock is 1 June 2026, 16:00 in Shanghai.
+    const past = await setCategory(admin, { flag: '2', lastDay: '2026-05-31' });
+    expect(past.json<{ message: string }>().message).toBe('截止日期不能早于今天');
+    expect((await setCategory(admin, { flag: '2', lastDay: '2026-06-02' })).statusCode).toBe(200);
+
+    const session = (await get('/api/session', reader)).json<{
+      user: { flag: string; flagExpiresAt: string };
+    }>();
+    expect(session.user).toMatchObject({ flag: '2', flagExpiresAt: '2026-06-02T16:00:00.000Z' });
+    expect((await read()).statusCode).toBe(200);
+    const page = (await read()).json<{ pages: Array<{ imageId: number }> }>().pages[0]!;
+    const tile = await h.request({
+      method: 'GET',
+      url: `/iiif/3/${page.imageId}/full/max/0/default.jpg`,
+      cookie: reader,
+      remoteAddress: OUTSIDE,
+    });
+    expect(tile.statusCode).toBe(200);
+    const listed = (await get('/api/admin/users?flag=2', admin)).json<{
+      records: Array<{ loginName: string; readerFlag: string }>;
+    }>();
+    expect(listed.records).toEqual([expect.objectContaining({ loginName: 'researcher', readerFlag: '2' })]);
+    // A % typed in the search is a character, not a wildcard.
+    expect(
+      (await get(`/api/admin/users?q=${encodeURIComponent('%')}`, admin)).json<{ total: number }>().total,
+    ).toBe(0);
+
+    // After the last day (midnight in Shanghai), the book is closed to them again.
+    h.clock.advance(32 * 3600);
+    expect((await read()).statusCode).not.toBe(200);
+    expect((await setCategory(admin, { flag: '1', lastDay: null })).statusCode).toBe(200);
+    const log = (await get('/api/admin/audit?action=user.category', admin)).json<{
+      records: Array<{ after: unknown }>;
+    }>();
+    expect(log.records.map((r) => r.after)).toEqual([
+      { flag: '1', expiresAt: null },
+      { flag: '2', expiresAt: '2026-06-02T16:00:00.000Z' },
+    ]);
+  });
 });

@@ -1,5 +1,13 @@
 import type { ReactNode } from 'react';
-import { LIMITS, MSG, isValidEmail, isValidIdCard, isValidNickname, isValidRealName } from '@guji/shared';
+import {
+  LIMITS,
+  MSG,
+  readerCategoryText,
+  isValidEmail,
+  isValidIdCard,
+  isValidNickname,
+  isValidRealName,
+} from '@guji/shared';
 import { serverMessage } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { withReason } from '../failure-message.ts';
@@ -33,6 +41,9 @@ export function ProfileChannel() {
       <dl className="profile-list">
         <Row label="用户名">
           <span className="field-value">{user.loginName}</span>
+        </Row>
+        <Row label="读者类别">
+          <span className="field-value">{readerCategoryText(user.flag, user.flagExpiresAt)}</span>
         </Row>
         <Row label="昵称">
           <EditableField

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Segmented } from 'antd';
+import { Button, Segmented } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { DASHBOARD_RANGES, type Dashboard as DashboardData, type DashboardCounts } from '@guji/shared';
 import { api } from '../../../api/client.ts';
@@ -26,6 +26,8 @@ const CHARTS: Array<{
   title: string;
   series: Array<{ key: keyof DashboardCounts; label: string; className: string }>;
   format?: (n: number) => string;
+  /** The least top of the scale (a chart of zeros still has one). */
+  least?: number;
 }> = [
   {
     title: '每日读者与页面浏览',
@@ -49,6 +51,7 @@ const CHARTS: Array<{
     title: '每日打印收入',
     series: [{ key: 'revenueFen', label: '收入', className: 'bar-a' }],
     format: yuan,
+    least: 100,
   },
   {
     title: '每日 OCR 识别页数',
@@ -119,15 +122,17 @@ function BarChart({
   series,
   days,
   format = String,
+  least = 1,
 }: {
   title: string;
   series: Array<{ key: keyof DashboardCounts; label: string; className: string }>;
   days: Day[];
   format?: (n: number) => string;
+  least?: number;
 }) {
   const id = useId();
   const [showTable, setShowTable] = useState(false);
-  const max = Math.max(1, ...days.flatMap((d) => series.map((s) => d[s.key])));
+  const max = Math.max(least, ...days.flatMap((d) => series.map((s) => d[s.key])));
   const slot = (WIDTH - LEFT) / Math.max(1, days.length);
   const bar = Math.max(1, (slot * 0.8) / series.length);
   const y = (value: number) => ((HEIGHT - BOTTOM) * (1 - value / max)).toFixed(1);
@@ -173,17 +178,22 @@ function BarChart({
                 <title>{`${shortDay(d.day)} ${s.label} ${format(d[s.key])}`}</title>
               </rect>
             ))}
-            {(i % labelEvery === 0 || i === days.length - 1) && (
-              <text x={LEFT + i * slot + slot / 2} y={HEIGHT - 6} className="tick" textAnchor="middle">
+            {((i % labelEvery === 0 && days.length - 1 - i >= labelEvery / 2) || i === days.length - 1) && (
+              <text
+                x={i === days.length - 1 ? WIDTH : LEFT + i * slot + slot / 2}
+                y={HEIGHT - 6}
+                className="tick"
+                textAnchor={i === days.length - 1 ? 'end' : 'middle'}
+              >
                 {shortDay(d.day)}
               </text>
             )}
           </g>
         ))}
       </svg>
-      <button type="button" className="link-button" onClick={() => setShowTable(!showTable)}>
+      <Button type="link" size="small" onClick={() => setShowTable(!showTable)}>
         {showTable ? '收起数据表' : '查看数据表'}
-      </button>
+      </Button>
       {showTable && (
         <table className="dashboard-table">
           <thead>

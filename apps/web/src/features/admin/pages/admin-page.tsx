@@ -21,9 +21,6 @@ import { Link, useSearchParams } from 'react-router';
 import {
   AUDIT_ACTION_LABELS,
   hasRole,
-  ROLE_LABELS,
-  ROLES,
-  type AdminUser,
   type Classification,
   JOB_NAME_LABELS,
   JOB_STATUS_LABELS,
@@ -44,6 +41,7 @@ import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { useSession } from '../../account/queries.ts';
 import { CatalogueManager } from '../components/catalogue.tsx';
 import { Dashboard } from '../components/dashboard.tsx';
+import { Users } from '../components/users.tsx';
 import { formatTime } from '../../personal/components/personal-list.tsx';
 import type { Paged } from '../../personal/queries.ts';
 
@@ -508,130 +506,6 @@ function AuditLog() {
           },
         ]}
       />
-    </div>
-  );
-}
-
-function Users() {
-  const [q, setQ] = useState('');
-  const [page, setPage] = useState(1);
-  const queryClient = useQueryClient();
-  const me = useSession().data?.user;
-  const users = useQuery({
-    queryKey: ['admin-users', q, page],
-    queryFn: () =>
-      api.get<Paged<AdminUser>>(`/api/admin/users?pageNum=${page}${q ? `&q=${encodeURIComponent(q)}` : ''}`),
-    placeholderData: keepPreviousData,
-  });
-  const [password, setPassword] = useState<{ login: string; password: string } | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['admin-users'] });
-  const done = (message?: string) => {
-    if (message) toast.success(message);
-    refresh();
-  };
-  return (
-    <div>
-      <Input.Search
-        className="admin-row"
-        aria-label="搜索用户"
-        placeholder="登录名、昵称、姓名、手机号或邮箱"
-        allowClear
-        style={{ maxWidth: 360 }}
-        onSearch={(value) => {
-          setQ(value.trim());
-          setPage(1);
-        }}
-      />
-      <Table<AdminUser>
-        rowKey="id"
-        size="small"
-        loading={users.isPending}
-        dataSource={users.data?.records ?? []}
-        pagination={{
-          current: page,
-          pageSize: 20,
-          total: users.data?.total ?? 0,
-          showSizeChanger: false,
-          onChange: setPage,
-        }}
-        columns={[
-          { title: '登录名', dataIndex: 'loginName', className: 'nowrap' },
-          { title: '姓名', key: 'name', render: (_, u) => u.realName ?? u.nickName ?? '' },
-          { title: '手机号', dataIndex: 'phone' },
-          { title: '邮箱', dataIndex: 'email' },
-          {
-            title: '角色',
-            key: 'roles',
-            render: (_, u) => (
-              <Select
-                mode="multiple"
-                aria-label={`${u.loginName} 的角色`}
-                style={{ minWidth: 220 }}
-                value={u.roles}
-                options={ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
-                onChange={(roles: string[]) =>
-                  void api
-                    .put<{ message?: string }>(`/api/admin/users/${u.id}/roles`, { roles })
-                    .then((r) => done(r.message), refresh)
-                }
-              />
-            ),
-          },
-          {
-            title: '状态',
-            dataIndex: 'disabled',
-            render: (d: boolean) => (d ? <Tag color="error">已停用</Tag> : <Tag color="success">正常</Tag>),
-          },
-          {
-            title: '操作',
-            key: 'actions',
-            render: (_, u) =>
-              u.id !== me?.userId && (
-                <Space>
-                  <Button
-                    size="small"
-                    onClick={() =>
-                      void api
-                        .post<{ message?: string }>(`/api/admin/users/${u.id}/disable`, {
-                          disabled: !u.disabled,
-                        })
-                        .then(
-                          (r) => done(r.message),
-                          () => undefined,
-                        )
-                    }
-                  >
-                    {u.disabled ? '启用' : '停用'}
-                  </Button>
-                  <Popconfirm
-                    title={`重置 ${u.loginName} 的密码？其所有登录将失效。`}
-                    okText="重置"
-                    cancelText="取消"
-                    onConfirm={() =>
-                      void api.post<{ password: string }>(`/api/admin/users/${u.id}/reset-password`).then(
-                        (r) => setPassword({ login: u.loginName, password: r.password }),
-                        () => undefined,
-                      )
-                    }
-                  >
-                    <Button size="small">重置密码</Button>
-                  </Popconfirm>
-                </Space>
-              ),
-          },
-        ]}
-      />
-      <Modal
-        open={password !== null}
-        title="临时密码（只显示一次）"
-        footer={null}
-        onCancel={() => setPassword(null)}
-      >
-        <p>
-          用户 {password?.login} 的临时密码为：<code className="temp-password">{password?.password}</code>
-        </p>
-        <p>请通过可靠渠道告知用户，并提醒其登录后修改密码。</p>
-      </Modal>
     </div>
   );
 }

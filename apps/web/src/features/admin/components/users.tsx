@@ -1,0 +1,240 @@
+import { useState } from 'react';
+import { Button, Form, Input, Modal, Popconfirm, Radio, Select, Space, Table, Tag } from 'antd';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  READER_CATEGORY_LABELS,
+  readerCategoryText,
+  ROLE_LABELS,
+  ROLES,
+  type AdminUser,
+  type SetReaderCategoryRequest,
+} from '@guji/shared';
+import { api } from '../../../api/client.ts';
+import { toast } from '../../../components/toast.ts';
+import { useSession } from '../../account/queries.ts';
+import type { Paged } from '../../personal/queries.ts';
+
+/**
+ * The console's users: search (and by reader category), roles, reader category with its last day,
+ * disable or enable, and a temporary password. Nobody changes their own state here.
+ */
+export function Users() {
+  const [q, setQ] = useState('');
+  const [flag, setFlag] = useState<string | undefined>(undefined);
+  const [page, setPage] = useState(1);
+  const [categoryOf, setCategoryOf] = useState<AdminUser | null>(null);
+  const queryClient = useQueryClient();
+  const me = useSession().data?.user;
+  const users = useQuery({
+    queryKey: ['admin-users', q, flag, page],
+    queryFn: () => {
+      const query = new URLSearchParams({ pageNum: String(page) });
+      if (q) query.set('q', q);
+      if (flag) query.set('flag', flag);
+      return api.get<Paged<AdminUser>>(`/api/admin/users?${query.toString()}`);
+    },
+    placeholderData: keepPreviousData,
+  });
+  const [password, setPassword] = useState<{ login: string; password: string } | null>(null);
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['admin-users'] });
+  const done = (message?: string) => {
+    if (message) toast.success(message);
+    refresh();
+  };
+  return (
+    <div>
+      <Space wrap className="admin-row">
+        <Input.Search
+          aria-label="搜索用户"
+          placeholder="登录名、昵称、姓名、手机号或邮箱"
+          allowClear
+          style={{ width: 320 }}
+          onSearch={(value) => {
+            setQ(value.trim());
+            setPage(1);
+          }}
+        />
+        <Select
+          aria-label="读者类别"
+          allowClear
+          placeholder="全部读者类别"
+          style={{ width: 150 }}
+          value={flag}
+          onChange={(value: string | undefined) => {
+            setFlag(value);
+            setPage(1);
+          }}
+          options={Object.entries(READER_CATEGORY_LABELS).map(([value, label]) => ({ value, label }))}
+        />
+      </Space>
+      <Table<AdminUser>
+        rowKey="id"
+        size="small"
+        scroll={{ x: 'max-content' }}
+        loading={users.isPending}
+        dataSource={users.data?.records ?? []}
+        pagination={{
+          current: page,
+          pageSize: 20,
+          total: users.data?.total ?? 0,
+          showSizeChanger: false,
+          onChange: setPage,
+        }}
+        columns={[
+          { title: '登录名', dataIndex: 'loginName', className: 'nowrap' },
+          { title: '姓名', key: 'name', render: (_, u) => u.realName ?? u.nickName ?? '' },
+          { title: '手机号', dataIndex: 'phone' },
+          { title: '邮箱', dataIndex: 'email' },
+          {
+            title: '角色',
+            key: 'roles',
+            render: (_, u) => (
+              <Select
+                mode="multiple"
+                aria-label={`${u.loginName} 的角色`}
+                style={{ minWidth: 220 }}
+                value={u.roles}
+                options={ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
+                onChange={(roles: string[]) =>
+                  void api
+                    .put<{ message?: string }>(`/api/admin/users/${u.id}/roles`, { roles })
+                    .then((r) => done(r.message), refresh)
+                }
+              />
+            ),
+          },
+          {
+            title: '读者类别',
+            key: 'flag',
+            render: (_, u) => (
+              <Button
+                size="small"
+                type="link"
+                onClick={() => setCategoryOf(u)}
+                aria-label={`修改 ${u.loginName} 的读者类别`}
+              >
+                {readerCategoryText(u.readerFlag, u.flagExpiresAt)}
+              </Button>
+            ),
+          },
+          {
+            title: '状态',
+            dataIndex: 'disabled',
+            render: (d: boolean) => (d ? <Tag color="error">已停用</Tag> : <Tag color="success">正常</Tag>),
+          },
+          {
+            title: '操作',
+            key: 'actions',
+            render: (_, u) =>
+              u.id !== me?.userId && (
+                <Space>
+                  <Button
+                    size="small"
+                    onClick={() =>
+                      void api
+                        .post<{ message?: string }>(`/api/admin/users/${u.id}/disable`, {
+                          disabled: !u.disabled,
+                        })
+                        .then(
+                          (r) => done(r.message),
+                          () => undefined,
+                        )
+                    }
+                  >
+                    {u.disabled ? '启用' : '停用'}
+                  </Button>
+                  <Popconfirm
+                    title={`重置 ${u.loginName} 的密码？其所有登录将失效。`}
+                    okText="重置"
+                    cancelText="取消"
+                    onConfirm={() =>
+                      void api.post<{ password: string }>(`/api/admin/users/${u.id}/reset-password`).then(
+                        (r) => setPassword({ login: u.loginName, password: r.password }),
+                        () => undefined,
+                      )
+                    }
+                  >
+                    <Button size="small">重置密码</Button>
+                  </Popconfirm>
+                </Space>
+              ),
+          },
+        ]}
+      />
+      {categoryOf && <CategoryModal user={categoryOf} onClose={() => setCategoryOf(null)} onSaved={done} />}
+      <Modal
+        open={password !== null}
+        title="临时密码（只显示一次）"
+        footer={null}
+        onCancel={() => setPassword(null)}
+      >
+        <p>
+          用户 {password?.login} 的临时密码为：<code className="temp-password">{password?.password}</code>
+        </p>
+        <p>请通过可靠渠道告知用户，并提醒其登录后修改密码。</p>
+      </Modal>
+    </div>
+  );
+}
+
+function CategoryModal({
+  user,
+  onClose,
+  onSaved,
+}: {
+  user: AdminUser;
+  onClose: () => void;
+  onSaved: (message?: string) => void;
+}) {
+  const [form] = Form.useForm<{ flag: '1' | '2'; lastDay?: string }>();
+  const [saving, setSaving] = useState(false);
+  const flag = Form.useWatch('flag', form);
+  return (
+    <Modal
+      open
+      title={`读者类别：${user.loginName}`}
+      okText="保存"
+      cancelText="取消"
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      confirmLoading={saving}
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ flag: user.readerFlag === '2' ? '2' : '1' }}
+        onFinish={(values) => {
+          const body: SetReaderCategoryRequest = {
+            flag: values.flag,
+            lastDay: values.flag === '2' && values.lastDay ? values.lastDay : null,
+          };
+          setSaving(true);
+          void api
+            .put<{ message?: string }>(`/api/admin/users/${user.id}/category`, body)
+            .then(
+              (r) => {
+                onSaved(r.message);
+                onClose();
+              },
+              () => undefined,
+            )
+            .finally(() => setSaving(false));
+        }}
+      >
+        <Form.Item name="flag" label="类别">
+          <Radio.Group
+            options={Object.entries(READER_CATEGORY_LABELS).map(([value, label]) => ({ value, label }))}
+          />
+        </Form.Item>
+        <p className="own-note">
+          研究读者可在阅览室以外阅读全部已公开的古籍（与在阅览室内相同），到截止日期当天结束为止；全文检索仍只在阅览室内提供。
+        </p>
+        {flag === '2' && (
+          <Form.Item name="lastDay" label="截止日期（含当天，不填为长期）">
+            <Input type="date" aria-label="截止日期" />
+          </Form.Item>
+        )}
+      </Form>
+    </Modal>
+  );
+}
