@@ -44,7 +44,11 @@ test('console: a site setting changes the footer, a failed job is retried, the c
   await row.getByRole('button', { name: /重\s*试/ }).click();
   await expectToast(page, '任务已重新排队');
   await expect(
-    page.getByRole('row').filter({ hasText: '{"pageId":1}' }).filter({ hasText: '已完成' }).first(),
+    page
+      .getByRole('row')
+      .filter({ hasText: /页面 #1(?!\d)/ })
+      .filter({ hasText: '已完成' })
+      .first(),
   ).toBeVisible({
     timeout: 15_000,
   });

@@ -16,6 +16,8 @@ test('the footer shows the site texts and the language toggle converts header an
   await expect(footer).toContainText('國家古籍保護工程資助項目', { timeout: 3000 });
   await expect(page.locator('header')).toContainText('古籍數字圖書館');
   await expect(page.locator('header')).toContainText('首頁');
+  // The window title too.
+  await expect(page).toHaveTitle(/古籍數字圖書館/);
   await page.screenshot({ path: 'test-results/home-traditional.png', fullPage: true });
 
   await page.reload();

@@ -4,6 +4,7 @@ import yauzl from 'yauzl';
 import { z } from 'zod';
 import { badRequest } from '../errors.ts';
 import type { IngestBook, IngestDirectoryEntry, IngestService } from './ingest.service.ts';
+import { naturalOrder } from './natural-order.ts';
 
 /**
  * Import packages: a metadata file (JSON or CSV) naming, per volume, a folder of page images, either
@@ -211,7 +212,6 @@ export interface ImageSource {
   readText(file: string): Promise<string | undefined>;
 }
 
-const naturalOrder = new Intl.Collator('zh', { numeric: true }).compare;
 const isImage = (name: string) => IMAGE_EXTENSIONS.includes(path.extname(name).toLowerCase());
 const normalizeFolder = (folder: string) =>
   folder.replace(/\\/g, '/').replace(/^\.\//, '').replace(/\/+$/, '');

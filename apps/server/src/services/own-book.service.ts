@@ -21,6 +21,7 @@ import { ZipSource, type ZipLimits } from './import-package.ts';
 import type { IngestService } from './ingest.service.ts';
 import type { Paged } from './paged.ts';
 import type { SettingsService } from './settings.service.ts';
+import { naturalOrder } from './natural-order.ts';
 
 /** Limits of a reader's volume upload (DESIGN.md §8: zip bombs, entry counts). */
 export const OWN_ZIP_LIMITS: ZipLimits = {
@@ -40,7 +41,6 @@ export interface Editor {
   catalogStaff: boolean;
 }
 const ownerOnly = (userId: number): Editor => ({ id: userId, catalogStaff: false });
-const naturalOrder = new Intl.Collator('zh', { numeric: true }).compare;
 
 /**
  * Own books (spec §1, §2 /OCRAside and /FenCe, §4 own-book states, §6 content creators): a user's

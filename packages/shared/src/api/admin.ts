@@ -96,7 +96,20 @@ export const JOB_STATUS_LABELS: Record<string, string> = {
 export const JOB_NAME_LABELS: Record<string, string> = {
   'images.pyramid': '切图（金字塔）',
   'ocr.page': 'OCR 识别',
+  'maintenance.purge': '清理过期记录',
 };
+
+/** What a job works on, as people read it (its data is an object of ids). */
+export function jobTarget(data: unknown): string {
+  if (data === null || typeof data !== 'object') return '';
+  const parts: string[] = [];
+  const record = data as Record<string, unknown>;
+  if (typeof record.pageId === 'number') parts.push(`页面 #${record.pageId}`);
+  if (typeof record.bookId === 'number') parts.push(`古籍 #${record.bookId}`);
+  if (typeof record.volumeId === 'number') parts.push(`卷册 #${record.volumeId}`);
+  if (parts.length > 0) return parts.join('，');
+  return Object.keys(record).length > 0 ? JSON.stringify(data) : '';
+}
 
 export const USER_PAGE_SIZE = 20;
 

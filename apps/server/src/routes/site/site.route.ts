@@ -35,13 +35,15 @@ export const siteRoutes: RouteModule = (app, { context }) => {
       const changed = (Object.keys(request.body) as Array<keyof typeof before>).filter(
         (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
       );
-      await context.services.admin.record(
-        user.id,
-        'site.update',
-        'site',
-        Object.fromEntries(changed.map((k) => [k, before[k]])),
-        Object.fromEntries(changed.map((k) => [k, after[k]])),
-      );
+      // Saving without a change changes nothing, and the log says nothing.
+      if (changed.length > 0)
+        await context.services.admin.record(
+          user.id,
+          'site.update',
+          'site',
+          Object.fromEntries(changed.map((k) => [k, before[k]])),
+          Object.fromEntries(changed.map((k) => [k, after[k]])),
+        );
       return after;
     },
   );

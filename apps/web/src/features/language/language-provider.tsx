@@ -40,6 +40,9 @@ export function LanguageProvider({ children }: { children: ReactNode }) {
       attributes: true,
       attributeFilter: [...CONVERTED_ATTRIBUTES],
     });
+    // The window title (set per page) is read in the same script as the page.
+    const title = document.querySelector('head > title');
+    if (title) observer.observe(title, { subtree: true, childList: true, characterData: true });
     return () => observer.disconnect();
   }, [converter]);
 
@@ -53,6 +56,8 @@ export function LanguageProvider({ children }: { children: ReactNode }) {
           if (cancelled) return;
           converter.setConverter(convert);
           converter.convertTree(document.body);
+          const title = document.querySelector('head > title');
+          if (title) converter.convertTree(title);
           document.documentElement.lang = htmlLangFor(language);
           applied.current = language;
         },

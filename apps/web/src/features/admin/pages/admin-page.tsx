@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import {
   Button,
   Form,
@@ -16,6 +16,7 @@ import {
   Tag,
   Tree,
 } from 'antd';
+import { UploadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import {
@@ -23,6 +24,7 @@ import {
   hasRole,
   type Classification,
   JOB_NAME_LABELS,
+  jobTarget,
   JOB_STATUS_LABELS,
   type AuditEntry,
   type CreatedTerminal,
@@ -212,6 +214,7 @@ function JobMonitor() {
         options={Object.entries(JOB_STATUS_LABELS).map(([value, label]) => ({ value, label }))}
       />
       <Table<JobEntry>
+        scroll={{ x: 'max-content' }}
         rowKey="id"
         size="small"
         loading={jobs.isPending}
@@ -226,7 +229,7 @@ function JobMonitor() {
         columns={[
           { title: '编号', dataIndex: 'id' },
           { title: '任务', dataIndex: 'name', render: (n: string) => JOB_NAME_LABELS[n] ?? n },
-          { title: '对象', dataIndex: 'data', render: (d: unknown) => JSON.stringify(d) },
+          { title: '对象', dataIndex: 'data', render: (d: unknown) => jobTarget(d) },
           {
             title: '状态',
             dataIndex: 'status',
@@ -296,6 +299,7 @@ function Terminals() {
         </Button>
       </Space>
       <Table<Terminal>
+        scroll={{ x: 'max-content' }}
         rowKey="id"
         size="small"
         loading={list.isPending}
@@ -361,6 +365,7 @@ function Durations() {
   const [edits, setEdits] = useState<Record<string, { label: string; days: number }>>({});
   return (
     <Table<ReservationDuration>
+      scroll={{ x: 'max-content' }}
       rowKey="code"
       size="small"
       loading={list.isPending}
@@ -468,6 +473,7 @@ function AuditLog() {
         />
       </Space>
       <Table<AuditEntry>
+        scroll={{ x: 'max-content' }}
         rowKey="id"
         size="small"
         loading={query.isPending}
@@ -497,12 +503,20 @@ function AuditLog() {
           {
             title: '修改前',
             dataIndex: 'before',
-            render: (v: unknown) => <code className="audit-json">{v === null ? '' : JSON.stringify(v)}</code>,
+            render: (v: unknown) => (
+              <code className="audit-json" data-no-convert="">
+                {v === null ? '' : JSON.stringify(v)}
+              </code>
+            ),
           },
           {
             title: '修改后',
             dataIndex: 'after',
-            render: (v: unknown) => <code className="audit-json">{v === null ? '' : JSON.stringify(v)}</code>,
+            render: (v: unknown) => (
+              <code className="audit-json" data-no-convert="">
+                {v === null ? '' : JSON.stringify(v)}
+              </code>
+            ),
           },
         ]}
       />
@@ -531,6 +545,7 @@ function SmsOutbox() {
         onSearch={(value) => setPhone(value.trim())}
       />
       <Table
+        scroll={{ x: 'max-content' }}
         rowKey="id"
         size="small"
         loading={outbox.isPending}
@@ -557,6 +572,7 @@ function SmsOutbox() {
  * they are done.
  */
 function BulkImport() {
+  const input = useRef<HTMLInputElement>(null);
   const [percent, setPercent] = useState<number | null>(null);
   const [books, setBooks] = useState<Array<{ title: string; bookId: number; pages: number }> | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -574,7 +590,9 @@ function BulkImport() {
         再次导入会替换原书。
       </p>
       <input
+        ref={input}
         type="file"
+        hidden
         accept=".zip,application/zip"
         aria-label="导入包"
         disabled={percent !== null}
@@ -602,6 +620,13 @@ function BulkImport() {
           );
         }}
       />
+      <Button
+        icon={<UploadOutlined aria-hidden />}
+        disabled={percent !== null}
+        onClick={() => input.current?.click()}
+      >
+        选择导入包（.zip）
+      </Button>
       {percent !== null && (
         <div role="status">
           <Progress percent={percent} status="active" />

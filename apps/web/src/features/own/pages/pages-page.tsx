@@ -84,7 +84,7 @@ export function PagesPage() {
       />
       <div className="own-head">
         <h1 className="page-title">
-          {bookTitle} {volumeName} 图像
+          《{bookTitle}》{volumeName} 图像
         </h1>
         <Space wrap>
           <input

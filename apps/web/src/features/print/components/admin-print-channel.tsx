@@ -88,6 +88,7 @@ export function AdminPrintChannel() {
         </Space>
       </Form>
       <Table<AdminPrintSummary>
+        scroll={{ x: 'max-content' }}
         rowKey="orderNum"
         loading={summary.isPending}
         dataSource={summary.data?.records ?? []}
@@ -164,6 +165,7 @@ function OrderItems({ orderNum }: { orderNum: string }) {
         )}
       </Space>
       <Table<PrintItem>
+        scroll={{ x: 'max-content' }}
         rowKey="id"
         size="small"
         loading={items.isPending}

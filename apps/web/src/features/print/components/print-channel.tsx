@@ -50,6 +50,7 @@ function AllPrints() {
   const query = usePrintItems('all', page);
   return (
     <Table<PrintItem>
+      scroll={{ x: 'max-content' }}
       rowKey="id"
       loading={query.isPending}
       dataSource={query.data?.records ?? []}
@@ -121,6 +122,7 @@ function ToPay() {
   return (
     <div className="to-pay">
       <Table<PrintItem>
+        scroll={{ x: 'max-content' }}
         rowKey="id"
         loading={query.isPending}
         dataSource={items}
