@@ -160,6 +160,10 @@ test('an own book: created, a volume uploaded as a zip, proofread, refused with 
     .getByRole('list', { name: '用户古籍' })
     .getByRole('listitem')
     .filter({ hasText: title });
+  // The reviewer reads it first.
+  await row.getByRole('link', { name: '查看' }).click();
+  await expect(reviewer.getByRole('region', { name: '第 1 页图像' })).toHaveAttribute('data-drawn', 'true');
+  await reviewer.goBack();
   await row.getByRole('button', { name: /^拒\s*绝$/ }).click();
   const refuse = reviewer.getByRole('dialog');
   await refuse.getByRole('button', { name: /确\s*认/ }).click();

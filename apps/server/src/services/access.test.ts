@@ -30,6 +30,14 @@ describe('access rule (DESIGN.md §7)', () => {
       message: MSG.readingRoomOnly,
     });
   });
+  it('lets a reviewer open an own book while it is submitted, and only then', () => {
+    const submitted: AccessBook = { ...closedBook, isVisible: false, auditStatus: '1', ownerId: 99 };
+    const reviewer = { ...reader, roles: ['reader', 'reviewer'] as AccessSubject['roles'] };
+    expect(decideAccess(submitted, reviewer).canRead).toBe(true);
+    expect(decideAccess(submitted, reader).reason).toBe('noData');
+    expect(decideAccess({ ...submitted, auditStatus: '0' }, reviewer).reason).toBe('noData');
+    expect(decideAccess({ ...submitted, auditStatus: '3' }, reviewer).reason).toBe('noData');
+  });
   it('opens a closed book in the reading room, with a privilege, and to staff', () => {
     expect(decideAccess(closedBook, { ...reader, readingRoom: true }).canRead).toBe(true);
     expect(decideAccess(closedBook, { ...reader, hasPrivilege: true }).canRead).toBe(true);

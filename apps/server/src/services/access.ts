@@ -35,7 +35,7 @@ const result = (reason: Access['reason']): Access => {
 
 /**
  * The access rule of DESIGN.md §7. A book can be read when it is visible and published (or the
- * reader owns it, or is catalogue staff), has a volume, the user is logged in, and one of: it is open
+ * reader owns it, is catalogue staff, or reviews it while it is submitted), has a volume, the user is logged in, and one of: it is open
  * for online reading, the request comes from the reading room, the user holds a privilege, the user
  * is staff. Otherwise the reason says which notice the reader sees.
  */
@@ -44,9 +44,12 @@ export function decideAccess(book: AccessBook | undefined, subject: AccessSubjec
   if (!book) return result('noData');
   const staff = isCatalogStaff(subject.roles);
   const owner = book.ownerId !== null && book.ownerId === subject.userId;
+  // Reviewers open a submitted own book to judge it (spec §1: publication review).
+  const reviewing = book.ownerId !== null && book.auditStatus === '1' && hasRole(subject.roles, 'reviewer');
   const published = book.isVisible && book.auditStatus === '2';
-  if ((!published && !staff && !owner) || book.volumeCount === 0) return result('noData');
-  if (book.isOpen || subject.readingRoom || subject.hasPrivilege || staff || owner) return result('ok');
+  if ((!published && !staff && !owner && !reviewing) || book.volumeCount === 0) return result('noData');
+  if (book.isOpen || subject.readingRoom || subject.hasPrivilege || staff || owner || reviewing)
+    return result('ok');
   return result('readingRoom');
 }
 

@@ -235,6 +235,9 @@ describe('own books over HTTP', () => {
       Array<{ catalogId: number; owner: string }>
     >();
     expect(queue.find((b) => b.catalogId === book.catalogId)).toMatchObject({ owner: 'ownalice' });
+    // The reviewer opens it in the reader; another reader may not.
+    expect((await as(reviewer).get(`/api/reader?catalogId=${book.catalogId}`)).statusCode).toBe(200);
+    expect((await as(bob).get(`/api/reader?catalogId=${book.catalogId}`)).statusCode).toBe(404);
     expect(
       (await as(reviewer).post(`/api/admin/own-books/${book.catalogId}/refuse`, { reason: '' })).json(),
     ).toMatchObject({ message: MSG.refuseReasonRequired });

@@ -62,9 +62,11 @@ export function OwnBookAuditChannel() {
                 </div>
               </div>
               <div className="personal-actions">
-                <Link to={readerPath({ catalogId: book.catalogId })} className="ant-btn ant-btn-default">
-                  查看
-                </Link>
+                {(status === '1' || status === '2') && (
+                  <Link to={readerPath({ catalogId: book.catalogId })} className="ant-btn ant-btn-default">
+                    查看
+                  </Link>
+                )}
                 {status === '1' && (
                   <Button
                     type="primary"
