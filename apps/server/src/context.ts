@@ -180,7 +180,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       personal,
       reservations: new ReservationService(db, clock, async () => (await settings.get()).timeZone),
       usage: new UsageService(db, clock, async () => (await settings.get()).timeZone),
-      catalogAdmin: new CatalogAdminService(db, repos.catalog, fullText),
+      catalogAdmin: new CatalogAdminService(db, repos.catalog, fullText, ingest),
       downloads,
       admin: new AdminService(db, clock),
       ownBooks: new OwnBookService(db, repos.catalog, ingest, fullText, clock, settings),

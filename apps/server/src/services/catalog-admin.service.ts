@@ -11,6 +11,7 @@ import { badRequest, conflict, notFound } from '../errors.ts';
 import { escapeLike, type CatalogRepository } from '../repositories/catalog.repository.ts';
 import { titleSearchKey } from '../search/fold.ts';
 import type { FullTextService } from './full-text.service.ts';
+import type { IngestService } from './ingest.service.ts';
 import { pagedOf, type Paged } from './paged.ts';
 
 export const CLASS_UNKNOWN = '分类代码不存在，请先在分类字典中添加';
@@ -29,6 +30,7 @@ export class CatalogAdminService {
     private readonly db: Db,
     private readonly catalog: CatalogRepository,
     private readonly fullText: FullTextService,
+    private readonly ingest: IngestService,
   ) {}
 
   async list(query: {
@@ -176,10 +178,12 @@ export class CatalogAdminService {
       ),
     );
     if (used.some((u) => Number(u.n) > 0)) throw conflict('BOOK_IN_USE', BOOK_HAS_READER_DATA);
+    const files = await this.ingest.pageFiles({ bookId });
     await this.db.transaction().execute(async (tx) => {
       await this.fullText.removeBook(bookId, tx);
       await this.catalog.deleteBook(bookId, tx);
     });
+    await this.ingest.removePageFiles(files);
     return book;
   }
 }

@@ -243,6 +243,35 @@ export class IngestService {
     }
   }
 
+  /**
+   * Removes the files of pages whose rows are gone: the master, the pyramid and the cached IIIF
+   * answers. Called after the deleting transaction, so a failed delete never loses a file.
+   */
+  async removePageFiles(
+    pages: ReadonlyArray<{ id: number; master_key: string; pyramid_key: string | null }>,
+  ): Promise<void> {
+    const root = path.resolve(this.dataDir);
+    const remove = async (relative: string, recursive = false) => {
+      const full = path.resolve(root, relative);
+      if (full.startsWith(root + path.sep)) await fs.rm(full, { force: true, recursive });
+    };
+    for (const page of pages) {
+      await remove(page.master_key);
+      if (page.pyramid_key) await remove(page.pyramid_key);
+      await remove(path.join('cache', 'iiif', String(page.id)), true);
+    }
+  }
+
+  /** The file keys of the pages of a book or a volume, read before they are deleted. */
+  async pageFiles(
+    where: { bookId: number } | { volumeId: number },
+  ): Promise<Array<{ id: number; master_key: string; pyramid_key: string | null }>> {
+    const query = this.db.selectFrom('pages').select(['id', 'master_key', 'pyramid_key']);
+    return 'bookId' in where
+      ? query.where('book_id', '=', where.bookId).execute()
+      : query.where('volume_id', '=', where.volumeId).execute();
+  }
+
   /** Deletes master and pyramid folders of a replaced book that the new import does not use. */
   private async removeOldFiles(oldBookId: number, keep: string[]): Promise<void> {
     await fs.rm(path.join(this.dataDir, 'pyramids', String(oldBookId)), { recursive: true, force: true });

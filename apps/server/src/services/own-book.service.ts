@@ -255,10 +255,12 @@ export class OwnBookService {
 
   async remove(userId: number, bookId: number): Promise<void> {
     await this.own(userId, bookId);
+    const files = await this.ingest.pageFiles({ bookId });
     await this.db.transaction().execute(async (tx) => {
       await this.fullText.removeBook(bookId, tx);
       await this.catalog.deleteBook(bookId, tx);
     });
+    await this.ingest.removePageFiles(files);
   }
 
   /** Selected books go to review ('0' or '3' with pages → '1'). */
@@ -335,10 +337,12 @@ export class OwnBookService {
   async removeVolume(editor: Editor, volumeId: number) {
     const { book } = await this.ownVolume(editor, volumeId);
     if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    const files = await this.ingest.pageFiles({ volumeId });
     await this.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('volumes').where('id', '=', volumeId).execute();
       await this.fullText.indexBook(book.id, tx);
     });
+    await this.ingest.removePageFiles(files);
   }
 
   /**
@@ -447,6 +451,7 @@ export class OwnBookService {
           .execute();
       await this.fullText.indexBook(page.book_id, tx);
     });
+    await this.ingest.removePageFiles([page]);
   }
 
   /** A new order of all the volume's pages (spec: reorder). */

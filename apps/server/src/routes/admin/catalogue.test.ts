@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, type AdminBook, type DirectoryNode } from '@guji/shared';
@@ -203,7 +205,17 @@ describe.each(DIALECTS)('console catalogue management (%s)', (dialect) => {
     expect(kept.statusCode).toBe(409);
     expect(kept.json<{ message: string }>().message).toBe(BOOK_HAS_READER_DATA);
     expect((await r.del(`/api/books/${book.catalogId}/collect`)).statusCode).toBe(200);
+    // The deleted book's files go with it.
+    const masters = (
+      await h.context.database.db
+        .selectFrom('pages')
+        .select('master_key')
+        .where('book_id', '=', book.catalogId)
+        .execute()
+    ).map((p) => path.join(h.context.config.dataDir, p.master_key));
+    expect(masters.every((file) => fs.existsSync(file))).toBe(true);
     expect((await s.del(`/api/admin/books/${book.catalogId}`)).statusCode).toBe(200);
+    expect(masters.some((file) => fs.existsSync(file))).toBe(false);
     expect(
       (await s.get(`/api/admin/books?text=${encodeURIComponent('孝經')}`)).json<{ total: number }>().total,
     ).toBe(0);
