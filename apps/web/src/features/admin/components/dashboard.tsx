@@ -113,8 +113,8 @@ export function Dashboard() {
 
 const WIDTH = 600;
 const HEIGHT = 180;
-const LEFT = 48;
-const BOTTOM = 24;
+const LEFT = 64;
+const BOTTOM = 30;
 
 /** A bar chart of one or two series (bars side by side), drawn as SVG, with its data as a table. */
 function BarChart({
@@ -158,7 +158,7 @@ function BarChart({
       >
         <line x1={LEFT} x2={WIDTH} y1={HEIGHT - BOTTOM} y2={HEIGHT - BOTTOM} className="axis" />
         <line x1={LEFT} x2={WIDTH} y1={0.5} y2={0.5} className="grid" />
-        <text x={LEFT - 6} y={10} className="tick" textAnchor="end">
+        <text x={LEFT - 6} y={16} className="tick" textAnchor="end">
           {format(max)}
         </text>
         <text x={LEFT - 6} y={HEIGHT - BOTTOM} className="tick" textAnchor="end">
@@ -182,7 +182,7 @@ function BarChart({
               <text
                 x={i === days.length - 1 ? WIDTH : LEFT + i * slot + slot / 2}
                 y={HEIGHT - 6}
-                className="tick"
+                className={i !== days.length - 1 && (i / labelEvery) % 2 === 1 ? 'tick tick-minor' : 'tick'}
                 textAnchor={i === days.length - 1 ? 'end' : 'middle'}
               >
                 {shortDay(d.day)}
