@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Dashboard, DashboardCounts } from '@guji/shared';
 import type { Db } from '../db/database.ts';
 import type { Clock } from './clock.ts';
-import { daysBetween, localDay, startOfLocalDay } from './local-day.ts';
+import { daysBetween, localDay, startOfLocalDay, zoneOffsetMs } from './local-day.ts';
 
 /** What the reader and the searches count per day. */
 export type UsageMetric = 'pageViews' | 'bookOpens' | 'searches';
@@ -84,13 +84,25 @@ export class UsageService {
     // Timestamps are UTC text; counting per UTC minute keeps the rows few and lets every minute fall on
     // its local day whatever the zone's offset.
     const minute = (column: string) => sql<string>`substr(${sql.ref(column)}, 1, 16)`;
+    // A zone's offset only changes on a quarter hour, so it is looked up once per UTC quarter hour.
+    const offsets = new Map<string, number>();
+    const dayOfMinute = (utcMinute: string) => {
+      const at = Date.parse(`${utcMinute}:00Z`);
+      const quarter = Math.floor(at / 900_000);
+      let offset = offsets.get(String(quarter));
+      if (offset === undefined) {
+        offset = zoneOffsetMs(new Date(at), timeZone);
+        offsets.set(String(quarter), offset);
+      }
+      return new Date(at + offset).toISOString().slice(0, 10);
+    };
     const perMinute = async (
       rows: Promise<Array<{ minute: string; n: number | string | bigint; sum?: unknown }>>,
       key: keyof DashboardCounts,
       sumKey?: keyof DashboardCounts,
     ) => {
       for (const row of await rows) {
-        const day = localDay(new Date(`${row.minute}:00Z`), timeZone);
+        const day = dayOfMinute(row.minute);
         add(day, key, row.n);
         if (sumKey) add(day, sumKey, Number(row.sum ?? 0));
       }

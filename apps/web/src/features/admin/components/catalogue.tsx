@@ -134,7 +134,6 @@ export function CatalogueManager() {
       <Table<AdminBook>
         rowKey="catalogId"
         size="small"
-        scroll={{ x: 'max-content' }}
         loading={books.isPending}
         dataSource={books.data?.records ?? []}
         locale={{ emptyText: search || state ? '没有符合条件的古籍' : '目录中还没有古籍' }}

@@ -70,7 +70,6 @@ export function Users() {
       <Table<AdminUser>
         rowKey="id"
         size="small"
-        scroll={{ x: 'max-content' }}
         loading={users.isPending}
         dataSource={users.data?.records ?? []}
         pagination={{

@@ -214,7 +214,6 @@ function JobMonitor() {
         options={Object.entries(JOB_STATUS_LABELS).map(([value, label]) => ({ value, label }))}
       />
       <Table<JobEntry>
-        scroll={{ x: 'max-content' }}
         rowKey="id"
         size="small"
         loading={jobs.isPending}
@@ -299,7 +298,6 @@ function Terminals() {
         </Button>
       </Space>
       <Table<Terminal>
-        scroll={{ x: 'max-content' }}
         rowKey="id"
         size="small"
         loading={list.isPending}
@@ -365,7 +363,6 @@ function Durations() {
   const [edits, setEdits] = useState<Record<string, { label: string; days: number }>>({});
   return (
     <Table<ReservationDuration>
-      scroll={{ x: 'max-content' }}
       rowKey="code"
       size="small"
       loading={list.isPending}
@@ -473,7 +470,6 @@ function AuditLog() {
         />
       </Space>
       <Table<AuditEntry>
-        scroll={{ x: 'max-content' }}
         rowKey="id"
         size="small"
         loading={query.isPending}
@@ -545,7 +541,6 @@ function SmsOutbox() {
         onSearch={(value) => setPhone(value.trim())}
       />
       <Table
-        scroll={{ x: 'max-content' }}
         rowKey="id"
         size="small"
         loading={outbox.isPending}

@@ -88,7 +88,6 @@ export function AdminPrintChannel() {
         </Space>
       </Form>
       <Table<AdminPrintSummary>
-        scroll={{ x: 'max-content' }}
         rowKey="orderNum"
         loading={summary.isPending}
         dataSource={summary.data?.records ?? []}
@@ -165,7 +164,6 @@ function OrderItems({ orderNum }: { orderNum: string }) {
         )}
       </Space>
       <Table<PrintItem>
-        scroll={{ x: 'max-content' }}
         rowKey="id"
         size="small"
         loading={items.isPending}

@@ -27,7 +27,6 @@ export function PriceSettings() {
         价格设置
       </h2>
       <Table<PrintPrice>
-        scroll={{ x: 'max-content' }}
         rowKey={(_, i) => String(i)}
         size="small"
         pagination={false}

@@ -50,7 +50,6 @@ function AllPrints() {
   const query = usePrintItems('all', page);
   return (
     <Table<PrintItem>
-      scroll={{ x: 'max-content' }}
       rowKey="id"
       loading={query.isPending}
       dataSource={query.data?.records ?? []}
@@ -122,7 +121,6 @@ function ToPay() {
   return (
     <div className="to-pay">
       <Table<PrintItem>
-        scroll={{ x: 'max-content' }}
         rowKey="id"
         loading={query.isPending}
         dataSource={items}

@@ -70,7 +70,6 @@ function OrderView({ orderNum }: { orderNum: string }) {
         <Descriptions.Item label="发票">{o.isInvoice ? o.invoiceTitle : '不需要'}</Descriptions.Item>
       </Descriptions>
       <Table<PrintItem>
-        scroll={{ x: 'max-content' }}
         rowKey="id"
         dataSource={o.items}
         pagination={false}
