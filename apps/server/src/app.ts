@@ -13,7 +13,6 @@ import type { AppContext } from './context.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { registerSession } from './http/session.ts';
-import { ReadingRoom } from './http/reading-room.ts';
 import type { RouteDeps } from './routes/types.ts';
 import { healthRoutes } from './routes/health/health.route.ts';
 import { siteRoutes } from './routes/site/site.route.ts';
@@ -84,7 +83,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
 
   registerErrorHandler(app);
   registerCsrfCheck(app, config.publicOrigin);
-  registerSession(app, context, new ReadingRoom(config.readingRoomCidrs));
+  registerSession(app, context);
 
   const worker = options.runWorker ? context.createWorker(app.log) : undefined;
   const deps: RouteDeps = { context, worker };

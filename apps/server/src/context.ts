@@ -23,6 +23,7 @@ import { TerminalService } from './services/terminal.service.ts';
 import { PersonalService } from './services/personal.service.ts';
 import { ReservationService } from './services/reservation.service.ts';
 import { UsageService } from './services/usage.service.ts';
+import { ReadingRoomAddresses } from './services/reading-room-addresses.service.ts';
 import { CatalogAdminService } from './services/catalog-admin.service.ts';
 import { DownloadService } from './services/download.service.ts';
 import { PrintService, WebhookNotifier } from './services/print.service.ts';
@@ -77,6 +78,7 @@ export interface AppContext {
     personal: PersonalService;
     reservations: ReservationService;
     usage: UsageService;
+    readingRoom: ReadingRoomAddresses;
     catalogAdmin: CatalogAdminService;
     downloads: DownloadService;
     print: PrintService;
@@ -177,6 +179,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       fullText,
       ocr: new OcrService(db, repos.catalog, catalog, fullText),
       terminals: new TerminalService(db, clock),
+      readingRoom: new ReadingRoomAddresses(repos.settings, config.readingRoomCidrs),
       personal,
       reservations: new ReservationService(db, clock, async () => (await settings.get()).timeZone),
       usage: new UsageService(db, clock, async () => (await settings.get()).timeZone),

@@ -10,7 +10,10 @@ export class ReadingRoom {
       const family = isIP(address);
       if (family === 0) throw new Error(`READING_ROOM_CIDRS: not an address: ${cidr}`);
       const type = family === 6 ? 'ipv6' : 'ipv4';
-      const prefix = prefixText === undefined ? (family === 6 ? 128 : 32) : Number(prefixText);
+      const max = family === 6 ? 128 : 32;
+      const prefix = prefixText === undefined ? max : Number(prefixText);
+      if (!/^\d+$/.test(prefixText ?? '0') || prefix > max)
+        throw new Error(`READING_ROOM_CIDRS: not a prefix length: ${cidr}`);
       this.list.addSubnet(address, prefix, type);
     }
   }

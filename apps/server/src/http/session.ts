@@ -3,7 +3,6 @@ import { hasRole, type Role } from '@guji/shared';
 import type { UserWithRoles } from '../repositories/user.repository.ts';
 import type { AppContext } from '../context.ts';
 import { forbidden, unauthorized } from '../errors.ts';
-import type { ReadingRoom } from './reading-room.ts';
 import type { Viewer } from '../services/catalog.service.ts';
 import { TERMINAL_COOKIE } from '../services/terminal.service.ts';
 
@@ -19,14 +18,14 @@ declare module 'fastify' {
 }
 
 /** Reads the session cookie on every request and marks reading-room requests. */
-export function registerSession(app: FastifyInstance, context: AppContext, readingRoom: ReadingRoom): void {
+export function registerSession(app: FastifyInstance, context: AppContext): void {
   app.decorateRequest('user', undefined);
   app.decorateRequest('sessionToken', undefined);
   app.decorateRequest('readingRoom', false);
   app.addHook('onRequest', async (request) => {
     // In the reading room by address, or as a terminal holding an administrator's token (DESIGN.md §7).
     request.readingRoom =
-      readingRoom.contains(request.ip) ||
+      (await context.services.readingRoom.current()).contains(request.ip) ||
       (await context.services.terminals.isValid(request.cookies[TERMINAL_COOKIE]));
     const token = request.cookies[SESSION_COOKIE];
     if (!token || token.length > 100) return;

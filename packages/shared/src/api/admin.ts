@@ -39,6 +39,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'page.delete': '删除页面',
   'directory.save': '修改目录',
   'user.category': '修改读者类别',
+  'readingroom.addresses': '修改阅览室地址段',
 };
 
 export const AuditEntry = z.object({

@@ -1,6 +1,14 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { CreatedTerminal, CreateTerminalRequest, ErrorBody, SmsOutboxEntry, Terminal } from '@guji/shared';
+import {
+  CreatedTerminal,
+  CreateTerminalRequest,
+  ErrorBody,
+  MSG,
+  OkBody,
+  SmsOutboxEntry,
+  Terminal,
+} from '@guji/shared';
 import { requireRole } from '../../http/session.ts';
 import { badRequest, forbidden } from '../../errors.ts';
 import { TERMINAL_COOKIE } from '../../services/terminal.service.ts';
@@ -46,6 +54,60 @@ export const terminalRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const terminals = context.services.terminals;
   const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+
+  const ReadingRoomAddressesBody = z.object({
+    cidrs: z.array(z.string().trim().max(60)).max(200, '地址段最多 200 条'),
+  });
+  r.get(
+    '/api/admin/reading-room/addresses',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          "The reading room's address ranges (READING_ROOM_CIDRS until saved here), and this request's address",
+        response: {
+          200: ReadingRoomAddressesBody.extend({
+            fromEnvironment: z.boolean(),
+            clientIp: z.string(),
+            inReadingRoom: z.boolean(),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      requireRole(request, 'admin');
+      const list = await context.services.readingRoom.list();
+      const room = await context.services.readingRoom.current();
+      return { ...list, clientIp: request.ip, inReadingRoom: room.contains(request.ip) };
+    },
+  );
+  r.put(
+    '/api/admin/reading-room/addresses',
+    {
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Replace the address ranges (IPv4 or IPv6, address or address/prefix); every server follows within 30 s',
+        body: ReadingRoomAddressesBody,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireRole(request, 'admin');
+      const before = await context.services.readingRoom.list();
+      await context.services.readingRoom.save(request.body.cidrs);
+      const after = await context.services.readingRoom.list();
+      await context.services.admin.record(
+        user.id,
+        'readingroom.addresses',
+        'reading-room',
+        before.cidrs,
+        after.cidrs,
+      );
+      return { ok: true as const, message: MSG.readingRoomCidrsSaved };
+    },
+  );
 
   r.get(
     '/api/admin/terminals',

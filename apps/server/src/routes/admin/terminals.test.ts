@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG } from '@guji/shared';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 
 const OUTSIDE = '203.0.113.9';
@@ -108,5 +109,62 @@ describe('reading-room terminals over HTTP', () => {
     });
     expect(empty.statusCode).toBe(400);
     expect(empty.json<{ message: string }>().message).toContain('请输入终端名称');
+  });
+
+  it('reading-room address ranges: from the environment until an administrator saves others; checked; staff only', async () => {
+    const fromAddress = async (remoteAddress: string) =>
+      (await h.request({ method: 'GET', url: '/api/session', remoteAddress })).json<{
+        readingRoom: boolean;
+      }>().readingRoom;
+    const addresses = (cookie: string) =>
+      h.request({
+        method: 'GET',
+        url: '/api/admin/reading-room/addresses',
+        cookie,
+        remoteAddress: '10.8.3.4',
+      });
+    const save = (cookie: string, cidrs: string[]) =>
+      h.request({ method: 'PUT', url: '/api/admin/reading-room/addresses', cookie, body: { cidrs } });
+
+    expect((await addresses(reader)).statusCode).toBe(403);
+    expect((await save(reader, ['0.0.0.0/0'])).statusCode).toBe(403);
+    expect((await addresses(admin)).json()).toEqual({
+      cidrs: ['10.8.0.0/16'],
+      fromEnvironment: true,
+      clientIp: '10.8.3.4',
+      inReadingRoom: true,
+    });
+    expect(await fromAddress('10.8.3.4')).toBe(true);
+    expect(await fromAddress('192.168.7.20')).toBe(false);
+
+    for (const bad of ['10.9.0.0/33', 'reading-room', '10.9.0.0/x', '2001:db8::/129']) {
+      const refused = await save(admin, ['192.168.7.0/24', bad]);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json<{ message: string }>().message).toBe(
+        MSG.readingRoomCidrInvalid.replace('{cidr}', bad),
+      );
+    }
+    expect(await fromAddress('10.8.3.4')).toBe(true); // nothing changed
+
+    expect((await save(admin, [' 192.168.7.0/24 ', '', '2001:db8::/32'])).json()).toEqual({
+      ok: true,
+      message: MSG.readingRoomCidrsSaved,
+    });
+    expect(await fromAddress('192.168.7.20')).toBe(true);
+    expect(await fromAddress('2001:db8::5')).toBe(true);
+    expect(await fromAddress('10.8.3.4')).toBe(false);
+    expect((await addresses(admin)).json()).toMatchObject({
+      cidrs: ['192.168.7.0/24', '2001:db8::/32'],
+      fromEnvironment: false,
+    });
+    const log = (
+      await h.request({ method: 'GET', url: '/api/admin/audit?action=readingroom.addresses', cookie: admin })
+    ).json<{ records: Array<{ before: unknown; after: unknown }> }>();
+    expect(log.records[0]).toMatchObject({
+      before: ['10.8.0.0/16'],
+      after: ['192.168.7.0/24', '2001:db8::/32'],
+    });
+    // Back to the environment's range for the other tests.
+    await save(admin, ['10.8.0.0/16']);
   });
 });

@@ -56,7 +56,7 @@ const TABS: Array<{ key: string; label: string; admin: boolean; render: () => Re
   { key: 'site', label: '站点设置', admin: true, render: () => <SiteSettingsForm /> },
   { key: 'users', label: '用户管理', admin: true, render: () => <Users /> },
   { key: 'jobs', label: '任务监控', admin: true, render: () => <JobMonitor /> },
-  { key: 'terminals', label: '阅览室终端', admin: true, render: () => <Terminals /> },
+  { key: 'terminals', label: '阅览室', admin: true, render: () => <Terminals /> },
   { key: 'durations', label: '借阅时长', admin: true, render: () => <Durations /> },
   { key: 'sms', label: '短信发件箱', admin: true, render: () => <SmsOutbox /> },
   { key: 'audit', label: '审计日志', admin: true, render: () => <AuditLog /> },
@@ -261,6 +261,69 @@ function JobMonitor() {
   );
 }
 
+interface AddressList {
+  cidrs: string[];
+  fromEnvironment: boolean;
+  clientIp: string;
+  inReadingRoom: boolean;
+}
+
+/** The reading room's address ranges, one per line; the administrator's own address as a guide. */
+function ReadingRoomAddresses() {
+  const queryClient = useQueryClient();
+  const addresses = useQuery({
+    queryKey: ['admin-reading-room-addresses'],
+    queryFn: () => api.get<AddressList>('/api/admin/reading-room/addresses'),
+  });
+  const [text, setText] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const value = text ?? addresses.data?.cidrs.join('\n') ?? '';
+  const save = () => {
+    setError(null);
+    void api
+      .put<{ message?: string }>('/api/admin/reading-room/addresses', { cidrs: value.split(/[\n,，]/) })
+      .then(
+        (result) => {
+          toast.success(result.message ?? '');
+          setText(null);
+          void queryClient.invalidateQueries({ queryKey: ['admin-reading-room-addresses'] });
+        },
+        (failure: unknown) => setError(failure instanceof Error ? failure.message : '保存失败'),
+      );
+  };
+  return (
+    <section className="admin-form" aria-labelledby="reading-room-addresses">
+      <h2 id="reading-room-addresses" className="admin-subtitle">
+        阅览室地址段
+      </h2>
+      <p className="admin-stats">
+        来自这些地址的访问即为阅览室：可全文检索，可阅读未开放在线阅览的古籍。每行一个 IP 地址或地址段（如
+        10.1.0.0/16）。
+        {addresses.data &&
+          `您当前的地址是 ${addresses.data.clientIp}，${addresses.data.inReadingRoom ? '在' : '不在'}阅览室内。`}
+        {addresses.data?.fromEnvironment && '当前使用部署时配置的默认值（READING_ROOM_CIDRS）。'}
+      </p>
+      <Input.TextArea
+        aria-label="阅览室地址段"
+        rows={4}
+        value={value}
+        onChange={(e) => setText(e.target.value)}
+        style={{ maxWidth: 420 }}
+      />
+      {error && (
+        <div className="field-error" role="alert">
+          {error}
+        </div>
+      )}
+      <div className="admin-row">
+        <Button type="primary" disabled={text === null} onClick={save}>
+          保存地址段
+        </Button>
+      </div>
+    </section>
+  );
+}
+
 function Terminals() {
   const queryClient = useQueryClient();
   const list = useQuery({
@@ -272,6 +335,11 @@ function Terminals() {
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['admin-terminals'] });
   return (
     <div>
+      <ReadingRoomAddresses />
+      <h2 className="admin-subtitle">阅览室终端</h2>
+      <p className="admin-stats">
+        不在上述地址段内的电脑（如馆外分馆的借阅机），可凭管理员发放的终端令牌进入阅览室模式。
+      </p>
       <Space className="admin-row">
         <Input
           aria-label="终端名称"
