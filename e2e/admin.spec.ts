@@ -54,6 +54,17 @@ test('console: a site setting changes the footer, a failed job is retried, the c
   });
   await page.screenshot({ path: 'test-results/tour-40-jobs.png', fullPage: true });
 
+  // The reading room's address ranges: a bad entry is refused by name, and nothing changes.
+  await page.getByRole('tab', { name: '阅览室' }).click();
+  const ranges = page.getByRole('textbox', { name: '阅览室地址段' });
+  await expect(ranges).toHaveValue('10.77.0.0/16');
+  await expect(page.getByText(/您当前的地址是 .*，不在阅览室内/)).toBeVisible();
+  await ranges.fill('10.77.0.0/16\n二楼阅览室');
+  await page.getByRole('button', { name: '保存地址段' }).click();
+  await expect(page.getByRole('alert')).toContainText('阅览室地址段格式不正确：二楼阅览室');
+  await page.reload();
+  await expect(ranges).toHaveValue('10.77.0.0/16');
+
   // The audit log names who changed the footer, and from what to what.
   await page.getByRole('tab', { name: '审计日志' }).click();
   const entry = page.getByRole('row').filter({ hasText: '修改站点设置' }).first();

@@ -281,7 +281,11 @@ function ReadingRoomAddresses() {
   const save = () => {
     setError(null);
     void api
-      .put<{ message?: string }>('/api/admin/reading-room/addresses', { cidrs: value.split(/[\n,，]/) })
+      .put<{ message?: string }>(
+        '/api/admin/reading-room/addresses',
+        { cidrs: value.split(/[\n,，]/) },
+        { quiet: true },
+      )
       .then(
         (result) => {
           toast.success(result.message ?? '');

@@ -115,7 +115,11 @@ export function DirectoryEditor({ volume, onClose }: { volume: Volume; onClose: 
     }
     setSaving(true);
     api
-      .put<OkBody>(`/api/own/volumes/${volume.fascicleId}/directory`, { entries: nestDirectory(list) })
+      .put<OkBody>(
+        `/api/own/volumes/${volume.fascicleId}/directory`,
+        { entries: nestDirectory(list) },
+        { quiet: true },
+      )
       .then(
         (result) => {
           toast.success(result.message ?? MSG.directorySaved);
