@@ -54,7 +54,7 @@ export class ReadingRoomAddresses {
   private async reload(): Promise<void> {
     const value = (await this.settings.getAll())[KEY];
     const saved = Array.isArray(value) && value.every((v) => typeof v === 'string');
-    const cidrs = saved ? (value) : this.defaults;
+    const cidrs = saved ? value : this.defaults;
     this.room = new ReadingRoom(cidrs);
     this.cidrs = cidrs;
     this.saved = saved;
