@@ -516,3 +516,10 @@ export class CatalogRepository {
 
 /** Escapes LIKE wildcards so a search for "100%" matches the text literally. */
 export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * `column LIKE pattern ESCAPE '\'` with the text's own % and _ taken literally (SQLite has no default
+ * escape character, so the ESCAPE clause is needed there). `contains` or `prefix` of the text.
+ */
+export const likeText = (column: string, text: string, mode: 'contains' | 'prefix' = 'contains') =>
+  sql<boolean>`${sql.ref(column)} like ${mode === 'contains' ? `%${escapeLike(text)}%` : `${escapeLike(text)}%`} escape '\\'`;

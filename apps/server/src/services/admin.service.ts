@@ -7,9 +7,8 @@ import {
   type JobEntry,
   type JobStats,
 } from '@guji/shared';
-import { sql } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { escapeLike } from '../repositories/catalog.repository.ts';
+import { likeText } from '../repositories/catalog.repository.ts';
 import { nowIso } from '../db/database.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { Clock } from './clock.ts';
@@ -147,9 +146,11 @@ export class AdminService {
   }): Promise<Paged<AdminUser>> {
     let base = this.db.selectFrom('users');
     if (query.q) {
-      const like = `%${escapeLike(query.q)}%`;
-      base = base.where(
-        sql<boolean>`(login_name like ${like} escape '\\' or nick_name like ${like} escape '\\' or real_name like ${like} escape '\\' or phone like ${like} escape '\\' or email like ${like} escape '\\')`,
+      const q = query.q;
+      base = base.where((eb) =>
+        eb.or(
+          ['login_name', 'nick_name', 'real_name', 'phone', 'email'].map((column) => likeText(column, q)),
+        ),
       );
     }
     if (query.flag) base = base.where('reader_flag', '=', query.flag);

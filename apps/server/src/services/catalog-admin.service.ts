@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import {
   ADMIN_BOOK_PAGE_SIZE,
   type AdminBook,
@@ -8,7 +7,7 @@ import {
 import type { Db } from '../db/database.ts';
 import type { BookRow } from '../db/schema.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
-import { escapeLike, type CatalogRepository } from '../repositories/catalog.repository.ts';
+import { likeText, type CatalogRepository } from '../repositories/catalog.repository.ts';
 import { titleSearchKey } from '../search/fold.ts';
 import type { FullTextService } from './full-text.service.ts';
 import type { IngestService } from './ingest.service.ts';
@@ -45,10 +44,8 @@ export class CatalogAdminService {
     const text = query.text?.trim();
     if (text) {
       // The folded title (论语 finds 論語) or the call number, as substrings.
-      const key = `%${escapeLike(titleSearchKey(text))}%`;
-      const call = `%${escapeLike(text)}%`;
-      books = books.where(
-        sql<boolean>`(title_search like ${key} escape '\\' or call_number like ${call} escape '\\')`,
+      books = books.where((eb) =>
+        eb.or([likeText('title_search', titleSearchKey(text)), likeText('call_number', text)]),
       );
     }
     if (query.state === 'visible') books = books.where('is_visible', '=', 1);

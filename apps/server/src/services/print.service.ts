@@ -23,7 +23,7 @@ import {
 import type { Db, DbOrTx } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
-import type { CatalogRepository } from '../repositories/catalog.repository.ts';
+import { likeText, type CatalogRepository } from '../repositories/catalog.repository.ts';
 import { thumbnailUrl, type CatalogService, type Viewer } from './catalog.service.ts';
 import type { Clock } from './clock.ts';
 import { sheetSvg, type DownloadService } from './download.service.ts';
@@ -589,10 +589,9 @@ export class PrintService {
           eb.selectFrom('print_items').select('id').whereRef('print_items.order_id', '=', 'print_orders.id'),
         ),
       );
-    const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    if (query.realName) base = base.where('users.real_name', 'like', like(query.realName));
-    if (query.phone) base = base.where('users.phone', 'like', like(query.phone));
-    if (query.email) base = base.where('users.email', 'like', like(query.email));
+    if (query.realName) base = base.where(likeText('users.real_name', query.realName));
+    if (query.phone) base = base.where(likeText('users.phone', query.phone));
+    if (query.email) base = base.where(likeText('users.email', query.email));
     if (query.extract !== undefined) base = base.where('print_orders.extract', '=', Number(query.extract));
     const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const size = ADMIN_PRINT_PAGE_SIZE;

@@ -12,7 +12,7 @@ import { nowIso } from '../db/database.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { Clock } from './clock.ts';
 import { pagedOf, type Paged } from './paged.ts';
-import { escapeLike } from '../repositories/catalog.repository.ts';
+import { likeText } from '../repositories/catalog.repository.ts';
 import { endOfLocalDay } from './local-day.ts';
 
 interface ReservationRow {
@@ -93,7 +93,7 @@ export class ReservationService {
       .select(['id', 'call_number', 'title'])
       .where('is_visible', '=', 1)
       .where('audit_status', '=', '2')
-      .where('call_number', 'like', `${escapeLike(text)}%`)
+      .where(likeText('call_number', text, 'prefix'))
       .orderBy('call_number')
       .limit(10)
       .execute();

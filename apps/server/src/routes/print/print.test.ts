@@ -280,6 +280,9 @@ describe.each(DIALECTS)('print orders over HTTP (%s)', (dialect) => {
     expect(summary.pageSize).toBe(8);
     expect(summary.records[0]).toMatchObject({ orderNum: cash.orderNum, payNoPrint: 0, realName: '张三' });
     expect((await d.get('/api/admin/print/orders?phone=19999')).json<{ total: number }>().total).toBe(0);
+    // A % or _ typed in a filter is that character, not a wildcard.
+    expect((await d.get('/api/admin/print/orders?realName=%25')).json<{ total: number }>().total).toBe(0);
+    expect((await d.get('/api/admin/print/orders?phone=_')).json<{ total: number }>().total).toBe(0);
     expect((await d.get(`/api/admin/print/orders/${cash.orderNum}/items`)).json<unknown[]>()).toHaveLength(2);
 
     expect((await d.post('/api/admin/print/items/confirm-payment', { ids: [] })).json()).toMatchObject({
