@@ -21,6 +21,11 @@ export interface DatabaseHandle {
 export function openDatabase(database: Config['database']): DatabaseHandle {
   if (database.dialect === 'postgres') {
     const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+    // An idle connection the server ends (a restart, a failover, an administrator) is dropped from the
+    // pool, which opens a new one when needed; without a listener pg would crash the process.
+    pool.on('error', (error) => {
+      console.warn(`PostgreSQL closed an idle connection: ${error.message}`);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', destroy: () => db.destroy() };
   }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, DIALECTS, type TestContext } from '../../test/helpers.ts';
 
@@ -7,6 +8,20 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
     t = await createTestContext(dialect);
   });
   afterAll(async () => t.close());
+
+  it.runIf(dialect === 'postgres')(
+    'keeps working when the server ends idle connections (a restart, a failover)',
+    async () => {
+      const db = t.context.database.db;
+      const one = sql<{ n: number }>`select 1 as n`;
+      // Two pooled connections, then one of them ends the other.
+      await Promise.all([one.execute(db), one.execute(db), one.execute(db)]);
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity
+                where datname = current_database() and pid <> pg_backend_pid()`.execute(db);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect((await one.execute(db)).rows[0]!.n).toBe(1);
+    },
+  );
 
   it('creates a user with roles and finds it by name and phone', async () => {
     const { users } = t.context.repos;
