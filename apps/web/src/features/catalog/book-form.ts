@@ -13,18 +13,20 @@ export interface BookFields {
   isOpen: boolean;
 }
 
+/** A text field as saved: trimmed, and an emptied field cleared (null). */
+export const blankToNull = (value: string | null | undefined): string | null => {
+  const trimmed = (value ?? '').trim();
+  return trimmed === '' ? null : trimmed;
+};
+
 /** Form values as the PATCH body: text trimmed, an emptied field cleared (null). */
 export function toUpdateRequest(fields: BookFields): UpdateBookRequest {
-  const text = (value: string | null | undefined) => {
-    const trimmed = (value ?? '').trim();
-    return trimmed === '' ? null : trimmed;
-  };
   return {
     title: fields.title.trim(),
-    author: text(fields.author),
-    publishDynasty: text(fields.publishDynasty),
-    coverageDynasty: text(fields.coverageDynasty),
-    callNumber: text(fields.callNumber),
+    author: blankToNull(fields.author),
+    publishDynasty: blankToNull(fields.publishDynasty),
+    coverageDynasty: blankToNull(fields.coverageDynasty),
+    callNumber: blankToNull(fields.callNumber),
     actualVolume: fields.actualVolume ?? null,
     bookNumber: fields.bookNumber ?? null,
     isVisible: fields.isVisible,

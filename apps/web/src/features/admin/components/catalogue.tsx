@@ -20,13 +20,14 @@ import {
   ADMIN_BOOK_STATES,
   MSG,
   type AdminBook,
-  type Classification,
   type CreateBookRequest,
   type UpdateBookRequest,
 } from '@guji/shared';
 import { api } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
+import { blankToNull } from '../../catalog/book-form.ts';
 import { catalogKeys, useClassifications } from '../../catalog/queries.ts';
+import { classNodes } from '../class-tree.ts';
 import { readerPath } from '../../reader/reader-url.ts';
 import type { Paged } from '../../personal/queries.ts';
 
@@ -46,24 +47,6 @@ interface BookForm {
   isVisible: boolean;
   isOpen: boolean;
 }
-
-const text = (value: string | null | undefined) => {
-  const trimmed = (value ?? '').trim();
-  return trimmed === '' ? null : trimmed;
-};
-
-interface ClassOption {
-  value: string;
-  title: string;
-  children: ClassOption[];
-}
-
-const classTree = (nodes: Classification[]): ClassOption[] =>
-  nodes.map((n) => ({
-    value: n.dictionaryValue,
-    title: `${n.dictionaryName}（${n.dictionaryValue}）`,
-    children: classTree(n.children),
-  }));
 
 /**
  * The console's catalogue (catalogue staff): every book, hidden ones too, found by title or call
@@ -256,11 +239,11 @@ function BookFormModal({
   const save = (values: BookForm) => {
     const body = {
       title: values.title.trim(),
-      author: text(values.author),
-      publishDynasty: text(values.publishDynasty),
-      coverageDynasty: text(values.coverageDynasty),
-      editionType: text(values.editionType),
-      callNumber: text(values.callNumber),
+      author: blankToNull(values.author),
+      publishDynasty: blankToNull(values.publishDynasty),
+      coverageDynasty: blankToNull(values.coverageDynasty),
+      editionType: blankToNull(values.editionType),
+      callNumber: blankToNull(values.callNumber),
       classCode: values.classCode ?? null,
       actualVolume: values.actualVolume ?? null,
       bookNumber: values.bookNumber ?? null,
@@ -327,7 +310,7 @@ function BookFormModal({
               allowClear
               style={{ width: 220 }}
               placeholder="选择分类"
-              treeData={classTree(classes.data ?? [])}
+              treeData={classNodes(classes.data ?? [])}
               treeDefaultExpandAll
             />
           </Form.Item>

@@ -41,6 +41,7 @@ import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { useSession } from '../../account/queries.ts';
+import { classNodes } from '../class-tree.ts';
 import { CatalogueManager } from '../components/catalogue.tsx';
 import { Dashboard } from '../components/dashboard.tsx';
 import { Users } from '../components/users.tsx';
@@ -721,18 +722,6 @@ function BulkImport() {
   );
 }
 
-interface ClassNode {
-  key: number;
-  title: string;
-  children: ClassNode[];
-}
-const toTree = (nodes: Classification[]): ClassNode[] =>
-  nodes.map((n) => ({
-    key: n.dictionaryId,
-    title: `${n.dictionaryName}（${n.dictionaryValue}）`,
-    children: toTree(n.children),
-  }));
-
 /** 分类字典: the classification tree; add a class under the selected one, rename it, delete an unused one. */
 function ClassDictionary() {
   const queryClient = useQueryClient();
@@ -760,7 +749,7 @@ function ClassDictionary() {
         key={tree.dataUpdatedAt}
         aria-label="分类树"
         defaultExpandAll
-        treeData={toTree(tree.data ?? [])}
+        treeData={classNodes(tree.data ?? [])}
         selectedKeys={selected ? [selected.dictionaryId] : []}
         onSelect={(keys) => {
           const node = keys.length > 0 ? find(tree.data ?? [], Number(keys[0])) : null;
