@@ -1,5 +1,9 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { dbRun, DEMO, expectAccessible, expectToast, login, registerViaApi } from './support.ts';
+
+/** A section link of the console's navigation. */
+const section = (page: Page, name: string) =>
+  page.getByRole('navigation', { name: '管理后台栏目' }).getByRole('link', { name, exact: true });
 
 test('console: a site setting changes the footer, a failed job is retried, the change is in the audit log', async ({
   page,
@@ -21,7 +25,7 @@ test('console: a site setting changes the footer, a failed job is retried, the c
   await page.screenshot({ path: 'test-results/tour-39-dashboard.png', fullPage: true });
 
   // Site settings: the footer follows at once.
-  await page.getByRole('tab', { name: '站点设置' }).click();
+  await section(page, '站点设置').click();
   const copyright = page.getByLabel('页脚版权信息');
   const before = await copyright.inputValue();
   await copyright.fill('版权所有 © 演示古籍馆');
@@ -38,7 +42,7 @@ test('console: a site setting changes the footer, a failed job is retried, the c
     now,
     now,
   );
-  await page.getByRole('tab', { name: '任务监控' }).click();
+  await section(page, '任务监控').click();
   const row = page.getByRole('row').filter({ hasText: '测试：磁盘已满' });
   await expect(row.getByText('失败')).toBeVisible();
   await row.getByRole('button', { name: /重\s*试/ }).click();
@@ -55,7 +59,7 @@ test('console: a site setting changes the footer, a failed job is retried, the c
   await page.screenshot({ path: 'test-results/tour-40-jobs.png', fullPage: true });
 
   // The reading room's address ranges: a bad entry is refused by name, and nothing changes.
-  await page.getByRole('tab', { name: '阅览室' }).click();
+  await section(page, '阅览室').click();
   const ranges = page.getByRole('textbox', { name: '阅览室地址段' });
   await expect(ranges).toHaveValue('10.77.0.0/16');
   await expect(page.getByText(/您当前的地址是 .*，不在阅览室内/)).toBeVisible();
@@ -66,7 +70,7 @@ test('console: a site setting changes the footer, a failed job is retried, the c
   await expect(ranges).toHaveValue('10.77.0.0/16');
 
   // The audit log names who changed the footer, and from what to what.
-  await page.getByRole('tab', { name: '审计日志' }).click();
+  await section(page, '审计日志').click();
   const entry = page.getByRole('row').filter({ hasText: '修改站点设置' }).first();
   await expect(entry).toContainText('admin');
   await expect(entry).toContainText('版权所有 © 演示古籍馆');
@@ -74,7 +78,7 @@ test('console: a site setting changes the footer, a failed job is retried, the c
   await page.screenshot({ path: 'test-results/tour-41-audit.png', fullPage: true });
 
   // Back to the demo's footer for the other tests of the run.
-  await page.getByRole('tab', { name: '站点设置' }).click();
+  await section(page, '站点设置').click();
   await page.getByLabel('页脚版权信息').fill(before);
   await page.getByRole('button', { name: '保存设置' }).click();
   await expectToast(page, '站点设置已保存');
@@ -220,8 +224,8 @@ test('console catalogue (catalogue staff): a new book, its volume, pages and dir
   await expect(page).toHaveURL(/\/($|\?)/);
   await page.getByRole('link', { name: '管理后台' }).click();
   // Catalogue staff see the catalogue's tabs only.
-  await expect(page.getByRole('tab', { name: '编目管理' })).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByRole('tab', { name: '用户管理' })).toHaveCount(0);
+  await expect(section(page, '编目管理')).toHaveAttribute('aria-current', 'page');
+  await expect(section(page, '用户管理')).toHaveCount(0);
 
   // A new book: the title is required; hidden until published.
   await page.getByRole('button', { name: '新建古籍' }).click();
@@ -303,4 +307,29 @@ test('console catalogue (catalogue staff): a new book, its volume, pages and dir
   await page.locator('.ant-popconfirm-buttons .ant-btn-primary').click();
   await expectToast(page, '古籍已删除');
   await expect(page.getByText('没有符合条件的古籍')).toBeVisible();
+});
+
+test('the console in traditional characters and a narrow window: no sideways page, accessible', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await login(page, 'admin', 'Guanli#2026');
+  await expect(page).toHaveURL(/\/($|\?)/);
+  await page.getByRole('button', { name: '繁體中文' }).click();
+  for (const tab of ['dashboard', 'catalogue', 'users', 'jobs', 'audit']) {
+    await page.goto(`/Admin?tab=${tab}`);
+    await expect(page.getByRole('heading', { name: '管理後臺', level: 1 })).toBeVisible({ timeout: 3000 });
+    await expect(page.locator('.admin-tabs a[aria-current="page"]')).toBeVisible();
+    // Loaded: no table still dimmed under its spinner.
+    await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);
+    await page.waitForLoadState('networkidle');
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow, tab).toBeLessThanOrEqual(0);
+    await expectAccessible(page);
+    await page.screenshot({ path: `test-results/mobile-admin-${tab}-traditional.png`, fullPage: true });
+  }
+  await expect(page).toHaveTitle(/管理後臺/);
+  await page.evaluate(() => localStorage.setItem('language', 's'));
 });

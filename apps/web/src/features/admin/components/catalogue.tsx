@@ -30,6 +30,7 @@ import { catalogKeys, useClassifications } from '../../catalog/queries.ts';
 import { classNodes } from '../class-tree.ts';
 import { readerPath } from '../../reader/reader-url.ts';
 import type { Paged } from '../../personal/queries.ts';
+import { TableScroll } from '../../../components/table-scroll.tsx';
 
 type State = keyof typeof ADMIN_BOOK_STATES;
 
@@ -114,105 +115,107 @@ export function CatalogueManager() {
           新建古籍
         </Button>
       </Space>
-      <Table<AdminBook>
-        rowKey="catalogId"
-        size="small"
-        loading={books.isPending}
-        dataSource={books.data?.records ?? []}
-        locale={{ emptyText: search || state ? '没有符合条件的古籍' : '目录中还没有古籍' }}
-        pagination={{
-          current: page,
-          pageSize: ADMIN_BOOK_PAGE_SIZE,
-          total: books.data?.total ?? 0,
-          showSizeChanger: false,
-          showTotal: (total) => `共 ${total} 种`,
-          onChange: setPage,
-        }}
-        columns={[
-          {
-            title: '书名',
-            key: 'title',
-            render: (_, b) => (
-              <span>
-                <Link to={`/SearchPage/${b.catalogId}`}>{b.title}</Link>
-                {b.owner !== null && <div className="admin-stats">读者上传：{b.owner}</div>}
-              </span>
-            ),
-          },
-          { title: '著者', dataIndex: 'author', render: (v: string | null) => v ?? '' },
-          { title: '索书号', dataIndex: 'callNumber', render: (v: string | null) => v ?? '' },
-          { title: '分类', dataIndex: 'classCode', render: (v: string | null) => v ?? '' },
-          { title: '版本', dataIndex: 'coverageDynasty', render: (v: string | null) => v ?? '' },
-          {
-            title: '卷册/页',
-            key: 'size',
-            className: 'nowrap',
-            render: (_, b) => `${b.volumeCount} 册 / ${b.pageCount} 页`,
-          },
-          {
-            title: '公开',
-            key: 'visible',
-            render: (_, b) => (
-              <Switch
-                size="small"
-                aria-label={`公开显示《${b.title}》`}
-                checked={b.isVisible}
-                onChange={(on) => patch(b, { isVisible: on }, on ? '已公开显示' : '已隐藏')}
-              />
-            ),
-          },
-          {
-            title: '在线阅览',
-            key: 'open',
-            render: (_, b) => (
-              <Switch
-                size="small"
-                aria-label={`在线阅览《${b.title}》`}
-                checked={b.isOpen}
-                onChange={(on) => patch(b, { isOpen: on }, on ? '已开放在线阅览' : '已改为仅在阅览室阅览')}
-              />
-            ),
-          },
-          {
-            title: '操作',
-            key: 'actions',
-            render: (_, b) => (
-              <Space size={4} wrap>
-                <Button size="small" onClick={() => setEditing(b)}>
-                  著录
-                </Button>
-                {b.owner === null && (
-                  <Link
-                    className="ant-btn ant-btn-default ant-btn-sm"
-                    to={`/FenCe/${b.catalogId}?gjtitle=${encodeURIComponent(b.title)}`}
-                  >
-                    卷册与影像
-                  </Link>
-                )}
-                {b.volumeCount > 0 && (
-                  <Link
-                    className="ant-btn ant-btn-default ant-btn-sm"
-                    to={readerPath({ catalogId: b.catalogId })}
-                  >
-                    阅读
-                  </Link>
-                )}
-                <Popconfirm
-                  title={`删除《${b.title}》及其全部卷册和页面？`}
-                  description="读者已收藏、笔记、评论、借阅或打印过的古籍不能删除，可改为隐藏。"
-                  okText="删除"
-                  cancelText="取消"
-                  onConfirm={() => remove(b)}
-                >
-                  <Button size="small" danger>
-                    删除
+      <TableScroll label="古籍列表">
+        <Table<AdminBook>
+          rowKey="catalogId"
+          size="small"
+          loading={books.isPending}
+          dataSource={books.data?.records ?? []}
+          locale={{ emptyText: search || state ? '没有符合条件的古籍' : '目录中还没有古籍' }}
+          pagination={{
+            current: page,
+            pageSize: ADMIN_BOOK_PAGE_SIZE,
+            total: books.data?.total ?? 0,
+            showSizeChanger: false,
+            showTotal: (total) => `共 ${total} 种`,
+            onChange: setPage,
+          }}
+          columns={[
+            {
+              title: '书名',
+              key: 'title',
+              render: (_, b) => (
+                <span>
+                  <Link to={`/SearchPage/${b.catalogId}`}>{b.title}</Link>
+                  {b.owner !== null && <div className="admin-stats">读者上传：{b.owner}</div>}
+                </span>
+              ),
+            },
+            { title: '著者', dataIndex: 'author', render: (v: string | null) => v ?? '' },
+            { title: '索书号', dataIndex: 'callNumber', render: (v: string | null) => v ?? '' },
+            { title: '分类', dataIndex: 'classCode', render: (v: string | null) => v ?? '' },
+            { title: '版本', dataIndex: 'coverageDynasty', render: (v: string | null) => v ?? '' },
+            {
+              title: '卷册/页',
+              key: 'size',
+              className: 'nowrap',
+              render: (_, b) => `${b.volumeCount} 册 / ${b.pageCount} 页`,
+            },
+            {
+              title: '公开',
+              key: 'visible',
+              render: (_, b) => (
+                <Switch
+                  size="small"
+                  aria-label={`公开显示《${b.title}》`}
+                  checked={b.isVisible}
+                  onChange={(on) => patch(b, { isVisible: on }, on ? '已公开显示' : '已隐藏')}
+                />
+              ),
+            },
+            {
+              title: '在线阅览',
+              key: 'open',
+              render: (_, b) => (
+                <Switch
+                  size="small"
+                  aria-label={`在线阅览《${b.title}》`}
+                  checked={b.isOpen}
+                  onChange={(on) => patch(b, { isOpen: on }, on ? '已开放在线阅览' : '已改为仅在阅览室阅览')}
+                />
+              ),
+            },
+            {
+              title: '操作',
+              key: 'actions',
+              render: (_, b) => (
+                <Space size={4} wrap>
+                  <Button size="small" onClick={() => setEditing(b)}>
+                    著录
                   </Button>
-                </Popconfirm>
-              </Space>
-            ),
-          },
-        ]}
-      />
+                  {b.owner === null && (
+                    <Link
+                      className="ant-btn ant-btn-default ant-btn-sm"
+                      to={`/FenCe/${b.catalogId}?gjtitle=${encodeURIComponent(b.title)}`}
+                    >
+                      卷册与影像
+                    </Link>
+                  )}
+                  {b.volumeCount > 0 && (
+                    <Link
+                      className="ant-btn ant-btn-default ant-btn-sm"
+                      to={readerPath({ catalogId: b.catalogId })}
+                    >
+                      阅读
+                    </Link>
+                  )}
+                  <Popconfirm
+                    title={`删除《${b.title}》及其全部卷册和页面？`}
+                    description="读者已收藏、笔记、评论、借阅或打印过的古籍不能删除，可改为隐藏。"
+                    okText="删除"
+                    cancelText="取消"
+                    onConfirm={() => remove(b)}
+                  >
+                    <Button size="small" danger>
+                      删除
+                    </Button>
+                  </Popconfirm>
+                </Space>
+              ),
+            },
+          ]}
+        />
+      </TableScroll>
       {editing && (
         <BookFormModal
           book={editing === 'new' ? null : editing}

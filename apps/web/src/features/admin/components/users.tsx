@@ -13,6 +13,7 @@ import { api } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { useSession } from '../../account/queries.ts';
 import type { Paged } from '../../personal/queries.ts';
+import { TableScroll } from '../../../components/table-scroll.tsx';
 
 /**
  * The console's users: search (and by reader category), roles, reader category with its last day,
@@ -67,99 +68,102 @@ export function Users() {
           options={Object.entries(READER_CATEGORY_LABELS).map(([value, label]) => ({ value, label }))}
         />
       </Space>
-      <Table<AdminUser>
-        rowKey="id"
-        size="small"
-        loading={users.isPending}
-        dataSource={users.data?.records ?? []}
-        pagination={{
-          current: page,
-          pageSize: 20,
-          total: users.data?.total ?? 0,
-          showSizeChanger: false,
-          onChange: setPage,
-        }}
-        columns={[
-          { title: '登录名', dataIndex: 'loginName', className: 'nowrap' },
-          { title: '姓名', key: 'name', render: (_, u) => u.realName ?? u.nickName ?? '' },
-          { title: '手机号', dataIndex: 'phone' },
-          { title: '邮箱', dataIndex: 'email' },
-          {
-            title: '角色',
-            key: 'roles',
-            render: (_, u) => (
-              <Select
-                mode="multiple"
-                aria-label={`${u.loginName} 的角色`}
-                style={{ minWidth: 220 }}
-                value={u.roles}
-                options={ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
-                onChange={(roles: string[]) =>
-                  void api
-                    .put<{ message?: string }>(`/api/admin/users/${u.id}/roles`, { roles })
-                    .then((r) => done(r.message), refresh)
-                }
-              />
-            ),
-          },
-          {
-            title: '读者类别',
-            key: 'flag',
-            render: (_, u) => (
-              <Button
-                size="small"
-                type="link"
-                onClick={() => setCategoryOf(u)}
-                aria-label={`修改 ${u.loginName} 的读者类别`}
-              >
-                {readerCategoryText(u.readerFlag, u.flagExpiresAt)}
-              </Button>
-            ),
-          },
-          {
-            title: '状态',
-            dataIndex: 'disabled',
-            render: (d: boolean) => (d ? <Tag color="error">已停用</Tag> : <Tag color="success">正常</Tag>),
-          },
-          {
-            title: '操作',
-            key: 'actions',
-            render: (_, u) =>
-              u.id !== me?.userId && (
-                <Space>
-                  <Button
-                    size="small"
-                    onClick={() =>
-                      void api
-                        .post<{ message?: string }>(`/api/admin/users/${u.id}/disable`, {
-                          disabled: !u.disabled,
-                        })
-                        .then(
-                          (r) => done(r.message),
+      <TableScroll label="用户列表">
+        <Table<AdminUser>
+          rowKey="id"
+          size="small"
+          loading={users.isPending}
+          dataSource={users.data?.records ?? []}
+          pagination={{
+            current: page,
+            pageSize: 20,
+            total: users.data?.total ?? 0,
+            showSizeChanger: false,
+            onChange: setPage,
+          }}
+          columns={[
+            { title: '登录名', dataIndex: 'loginName', className: 'nowrap' },
+            { title: '姓名', key: 'name', render: (_, u) => u.realName ?? u.nickName ?? '' },
+            { title: '手机号', dataIndex: 'phone' },
+            { title: '邮箱', dataIndex: 'email' },
+            {
+              title: '角色',
+              key: 'roles',
+              render: (_, u) => (
+                <Select
+                  mode="multiple"
+                  aria-label={`${u.loginName} 的角色`}
+                  style={{ minWidth: 220 }}
+                  value={u.roles}
+                  options={ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
+                  onChange={(roles: string[]) =>
+                    void api
+                      .put<{ message?: string }>(`/api/admin/users/${u.id}/roles`, { roles })
+                      .then((r) => done(r.message), refresh)
+                  }
+                />
+              ),
+            },
+            {
+              title: '读者类别',
+              key: 'flag',
+              render: (_, u) => (
+                <Button
+                  size="small"
+                  type="link"
+                  onClick={() => setCategoryOf(u)}
+                  // The name starts with what it shows (WCAG 2.5.3), then says whose it is.
+                  aria-label={`${readerCategoryText(u.readerFlag, u.flagExpiresAt)}：修改 ${u.loginName} 的读者类别`}
+                >
+                  {readerCategoryText(u.readerFlag, u.flagExpiresAt)}
+                </Button>
+              ),
+            },
+            {
+              title: '状态',
+              dataIndex: 'disabled',
+              render: (d: boolean) => (d ? <Tag color="error">已停用</Tag> : <Tag color="success">正常</Tag>),
+            },
+            {
+              title: '操作',
+              key: 'actions',
+              render: (_, u) =>
+                u.id !== me?.userId && (
+                  <Space>
+                    <Button
+                      size="small"
+                      onClick={() =>
+                        void api
+                          .post<{ message?: string }>(`/api/admin/users/${u.id}/disable`, {
+                            disabled: !u.disabled,
+                          })
+                          .then(
+                            (r) => done(r.message),
+                            () => undefined,
+                          )
+                      }
+                    >
+                      {u.disabled ? '启用' : '停用'}
+                    </Button>
+                    <Popconfirm
+                      title={`重置 ${u.loginName} 的密码？其所有登录将失效。`}
+                      okText="重置"
+                      cancelText="取消"
+                      onConfirm={() =>
+                        void api.post<{ password: string }>(`/api/admin/users/${u.id}/reset-password`).then(
+                          (r) => setPassword({ login: u.loginName, password: r.password }),
                           () => undefined,
                         )
-                    }
-                  >
-                    {u.disabled ? '启用' : '停用'}
-                  </Button>
-                  <Popconfirm
-                    title={`重置 ${u.loginName} 的密码？其所有登录将失效。`}
-                    okText="重置"
-                    cancelText="取消"
-                    onConfirm={() =>
-                      void api.post<{ password: string }>(`/api/admin/users/${u.id}/reset-password`).then(
-                        (r) => setPassword({ login: u.loginName, password: r.password }),
-                        () => undefined,
-                      )
-                    }
-                  >
-                    <Button size="small">重置密码</Button>
-                  </Popconfirm>
-                </Space>
-              ),
-          },
-        ]}
-      />
+                      }
+                    >
+                      <Button size="small">重置密码</Button>
+                    </Popconfirm>
+                  </Space>
+                ),
+            },
+          ]}
+        />
+      </TableScroll>
       {categoryOf && <CategoryModal user={categoryOf} onClose={() => setCategoryOf(null)} onSaved={done} />}
       <Modal
         open={password !== null}

@@ -1,4 +1,4 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import {
   Button,
   Form,
@@ -12,7 +12,6 @@ import {
   Space,
   Switch,
   Table,
-  Tabs,
   Tag,
   Tree,
 } from 'antd';
@@ -47,6 +46,7 @@ import { Dashboard } from '../components/dashboard.tsx';
 import { Users } from '../components/users.tsx';
 import { formatTime } from '../../personal/components/personal-list.tsx';
 import type { Paged } from '../../personal/queries.ts';
+import { TableScroll } from '../../../components/table-scroll.tsx';
 
 /** The console's tabs, in order; catalogue staff see the catalogue's, administrators all. */
 const TABS: Array<{ key: string; label: string; admin: boolean; render: () => ReactNode }> = [
@@ -72,7 +72,13 @@ const TABS: Array<{ key: string; label: string; admin: boolean; render: () => Re
 export function AdminPage() {
   useDocumentTitle('管理后台');
   const user = useSession().data?.user;
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const nav = useRef<HTMLElement>(null);
+  const current = params.get('tab');
+  // On a phone the row of sections scrolls: keep the open one in view.
+  useEffect(() => {
+    nav.current?.querySelector('a.active')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [current]);
   if (!user || !hasRole(user.roles, 'catalogAdmin')) {
     return <Result status="403" title="无权限访问" subTitle="管理后台仅向系统管理员和编目人员开放。" />;
   }
@@ -82,15 +88,25 @@ export function AdminPage() {
     <div className="page admin-console">
       <Breadcrumbs second={{ title: '管理后台' }} />
       <h1 className="page-title">管理后台</h1>
-      <Tabs
-        activeKey={tab.key}
-        onChange={(key) => setParams({ tab: key })}
-        items={tabs.map((t) => ({
-          key: t.key,
-          label: t.label,
-          children: t.key === tab.key ? t.render() : null,
-        }))}
-      />
+      {/* Links, not a tab widget: on a phone they scroll sideways instead of folding into a menu. */}
+      <nav aria-label="管理后台栏目" className="admin-tabs" ref={nav}>
+        <ul>
+          {tabs.map((t) => (
+            <li key={t.key}>
+              <Link
+                to={`/Admin?tab=${t.key}`}
+                aria-current={t.key === tab.key ? 'page' : undefined}
+                className={t.key === tab.key ? 'active' : undefined}
+              >
+                {t.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <section aria-label={tab.label} className="admin-tab-content">
+        {tab.render()}
+      </section>
     </div>
   );
 }
@@ -214,50 +230,52 @@ function JobMonitor() {
         }}
         options={Object.entries(JOB_STATUS_LABELS).map(([value, label]) => ({ value, label }))}
       />
-      <Table<JobEntry>
-        rowKey="id"
-        size="small"
-        loading={jobs.isPending}
-        dataSource={jobs.data?.records ?? []}
-        pagination={{
-          current: page,
-          pageSize: 20,
-          total: jobs.data?.total ?? 0,
-          showSizeChanger: false,
-          onChange: setPage,
-        }}
-        columns={[
-          { title: '编号', dataIndex: 'id' },
-          { title: '任务', dataIndex: 'name', render: (n: string) => JOB_NAME_LABELS[n] ?? n },
-          { title: '对象', dataIndex: 'data', render: (d: unknown) => jobTarget(d) },
-          {
-            title: '状态',
-            dataIndex: 'status',
-            render: (s: string) => (
-              <Tag color={s === 'failed' ? 'error' : s === 'succeeded' ? 'success' : 'processing'}>
-                {JOB_STATUS_LABELS[s] ?? s}
-              </Tag>
-            ),
-          },
-          { title: '尝试', key: 'attempts', render: (_, j) => `${j.attempts}/${j.maxAttempts}` },
-          { title: '失败原因', dataIndex: 'lastError', render: (e: string | null) => e ?? '' },
-          { title: '更新时间', dataIndex: 'updatedAt', render: (t: string) => formatTime(t) },
-          {
-            title: '操作',
-            key: 'actions',
-            render: (_, j) =>
-              j.status === 'failed' ? (
-                <Button size="small" onClick={() => act(j.id, 'retry')}>
-                  重试
-                </Button>
-              ) : j.status === 'queued' ? (
-                <Button size="small" onClick={() => act(j.id, 'cancel')}>
-                  取消
-                </Button>
-              ) : null,
-          },
-        ]}
-      />
+      <TableScroll label="任务列表">
+        <Table<JobEntry>
+          rowKey="id"
+          size="small"
+          loading={jobs.isPending}
+          dataSource={jobs.data?.records ?? []}
+          pagination={{
+            current: page,
+            pageSize: 20,
+            total: jobs.data?.total ?? 0,
+            showSizeChanger: false,
+            onChange: setPage,
+          }}
+          columns={[
+            { title: '编号', dataIndex: 'id' },
+            { title: '任务', dataIndex: 'name', render: (n: string) => JOB_NAME_LABELS[n] ?? n },
+            { title: '对象', dataIndex: 'data', render: (d: unknown) => jobTarget(d) },
+            {
+              title: '状态',
+              dataIndex: 'status',
+              render: (s: string) => (
+                <Tag color={s === 'failed' ? 'error' : s === 'succeeded' ? 'success' : 'processing'}>
+                  {JOB_STATUS_LABELS[s] ?? s}
+                </Tag>
+              ),
+            },
+            { title: '尝试', key: 'attempts', render: (_, j) => `${j.attempts}/${j.maxAttempts}` },
+            { title: '失败原因', dataIndex: 'lastError', render: (e: string | null) => e ?? '' },
+            { title: '更新时间', dataIndex: 'updatedAt', render: (t: string) => formatTime(t) },
+            {
+              title: '操作',
+              key: 'actions',
+              render: (_, j) =>
+                j.status === 'failed' ? (
+                  <Button size="small" onClick={() => act(j.id, 'retry')}>
+                    重试
+                  </Button>
+                ) : j.status === 'queued' ? (
+                  <Button size="small" onClick={() => act(j.id, 'cancel')}>
+                    取消
+                  </Button>
+                ) : null,
+            },
+          ]}
+        />
+      </TableScroll>
     </div>
   );
 }
@@ -370,46 +388,48 @@ function Terminals() {
           发放终端令牌
         </Button>
       </Space>
-      <Table<Terminal>
-        rowKey="id"
-        size="small"
-        loading={list.isPending}
-        dataSource={list.data?.records ?? []}
-        pagination={false}
-        columns={[
-          { title: '名称', dataIndex: 'name' },
-          { title: '发放时间', dataIndex: 'createdAt', render: (t: string) => formatTime(t) },
-          {
-            title: '最近使用',
-            dataIndex: 'lastSeenAt',
-            render: (t: string | null) => (t ? formatTime(t) : '未使用'),
-          },
-          {
-            title: '状态',
-            dataIndex: 'revokedAt',
-            render: (t: string | null) => (t ? <Tag>已吊销</Tag> : <Tag color="success">有效</Tag>),
-          },
-          {
-            title: '操作',
-            key: 'revoke',
-            render: (_, t) =>
-              !t.revokedAt && (
-                <Popconfirm
-                  title="吊销后该终端立即退出阅览室模式"
-                  okText="吊销"
-                  cancelText="取消"
-                  onConfirm={() =>
-                    void api.del(`/api/admin/terminals/${t.id}`).then(refresh, () => undefined)
-                  }
-                >
-                  <Button size="small" danger>
-                    吊销
-                  </Button>
-                </Popconfirm>
-              ),
-          },
-        ]}
-      />
+      <TableScroll label="终端列表">
+        <Table<Terminal>
+          rowKey="id"
+          size="small"
+          loading={list.isPending}
+          dataSource={list.data?.records ?? []}
+          pagination={false}
+          columns={[
+            { title: '名称', dataIndex: 'name' },
+            { title: '发放时间', dataIndex: 'createdAt', render: (t: string) => formatTime(t) },
+            {
+              title: '最近使用',
+              dataIndex: 'lastSeenAt',
+              render: (t: string | null) => (t ? formatTime(t) : '未使用'),
+            },
+            {
+              title: '状态',
+              dataIndex: 'revokedAt',
+              render: (t: string | null) => (t ? <Tag>已吊销</Tag> : <Tag color="success">有效</Tag>),
+            },
+            {
+              title: '操作',
+              key: 'revoke',
+              render: (_, t) =>
+                !t.revokedAt && (
+                  <Popconfirm
+                    title="吊销后该终端立即退出阅览室模式"
+                    okText="吊销"
+                    cancelText="取消"
+                    onConfirm={() =>
+                      void api.del(`/api/admin/terminals/${t.id}`).then(refresh, () => undefined)
+                    }
+                  >
+                    <Button size="small" danger>
+                      吊销
+                    </Button>
+                  </Popconfirm>
+                ),
+            },
+          ]}
+        />
+      </TableScroll>
       <Modal
         open={created !== null}
         title="终端令牌（只显示一次）"
@@ -435,72 +455,76 @@ function Durations() {
   });
   const [edits, setEdits] = useState<Record<string, { label: string; days: number }>>({});
   return (
-    <Table<ReservationDuration>
-      rowKey="code"
-      size="small"
-      loading={list.isPending}
-      dataSource={list.data ?? []}
-      pagination={false}
-      columns={[
-        { title: '代码', dataIndex: 'code' },
-        {
-          title: '名称',
-          key: 'label',
-          render: (_, d) => (
-            <Input
-              aria-label={`${d.code} 名称`}
-              maxLength={20}
-              value={edits[d.code]?.label ?? d.label}
-              onChange={(e) =>
-                setEdits({
-                  ...edits,
-                  [d.code]: { label: e.target.value, days: edits[d.code]?.days ?? d.days },
-                })
-              }
-            />
-          ),
-        },
-        {
-          title: '天数（0 为当日）',
-          key: 'days',
-          render: (_, d) => (
-            <InputNumber
-              aria-label={`${d.code} 天数`}
-              min={0}
-              max={365}
-              precision={0}
-              disabled={d.code === 'ANB0401'}
-              value={edits[d.code]?.days ?? d.days}
-              onChange={(v) =>
-                setEdits({ ...edits, [d.code]: { label: edits[d.code]?.label ?? d.label, days: v ?? 0 } })
-              }
-            />
-          ),
-        },
-        {
-          title: '',
-          key: 'save',
-          render: (_, d) => (
-            <Button
-              size="small"
-              disabled={!edits[d.code]}
-              onClick={() =>
-                void api.put(`/api/admin/reservation-durations/${d.code}`, edits[d.code]).then(
-                  () => {
-                    toast.success('已保存');
-                    setEdits((old) => Object.fromEntries(Object.entries(old).filter(([k]) => k !== d.code)));
-                    void queryClient.invalidateQueries({ queryKey: ['reservation-durations'] });
-                  },
-                  () => undefined,
-                )
-              }
-            >
-              保存
-            </Button>
-          ),
-        },
-      ]}
-    />
+    <TableScroll label="借阅时长列表">
+      <Table<ReservationDuration>
+        rowKey="code"
+        size="small"
+        loading={list.isPending}
+        dataSource={list.data ?? []}
+        pagination={false}
+        columns={[
+          { title: '代码', dataIndex: 'code' },
+          {
+            title: '名称',
+            key: 'label',
+            render: (_, d) => (
+              <Input
+                aria-label={`${d.code} 名称`}
+                maxLength={20}
+                value={edits[d.code]?.label ?? d.label}
+                onChange={(e) =>
+                  setEdits({
+                    ...edits,
+                    [d.code]: { label: e.target.value, days: edits[d.code]?.days ?? d.days },
+                  })
+                }
+              />
+            ),
+          },
+          {
+            title: '天数（0 为当日）',
+            key: 'days',
+            render: (_, d) => (
+              <InputNumber
+                aria-label={`${d.code} 天数`}
+                min={0}
+                max={365}
+                precision={0}
+                disabled={d.code === 'ANB0401'}
+                value={edits[d.code]?.days ?? d.days}
+                onChange={(v) =>
+                  setEdits({ ...edits, [d.code]: { label: edits[d.code]?.label ?? d.label, days: v ?? 0 } })
+                }
+              />
+            ),
+          },
+          {
+            title: '',
+            key: 'save',
+            render: (_, d) => (
+              <Button
+                size="small"
+                disabled={!edits[d.code]}
+                onClick={() =>
+                  void api.put(`/api/admin/reservation-durations/${d.code}`, edits[d.code]).then(
+                    () => {
+                      toast.success('已保存');
+                      setEdits((old) =>
+                        Object.fromEntries(Object.entries(old).filter(([k]) => k !== d.code)),
+                      );
+                      void queryClient.invalidateQueries({ queryKey: ['reservation-durations'] });
+                    },
+                    () => undefined,
+                  )
+                }
+              >
+                保存
+              </Button>
+            ),
+          },
+        ]}
+      />
+    </TableScroll>
   );
 }
 
@@ -542,53 +566,55 @@ function AuditLog() {
           style={{ width: 220 }}
         />
       </Space>
-      <Table<AuditEntry>
-        rowKey="id"
-        size="small"
-        loading={query.isPending}
-        dataSource={query.data?.records ?? []}
-        pagination={{
-          current: page,
-          pageSize: 20,
-          total: query.data?.total ?? 0,
-          showSizeChanger: false,
-          onChange: setPage,
-        }}
-        columns={[
-          {
-            title: '时间',
-            dataIndex: 'createdAt',
-            className: 'nowrap',
-            render: (t: string) => formatTime(t),
-          },
-          { title: '操作人', dataIndex: 'actor', className: 'nowrap' },
-          {
-            title: '操作',
-            dataIndex: 'action',
-            className: 'nowrap',
-            render: (a: string) => AUDIT_ACTION_LABELS[a] ?? a,
-          },
-          { title: '对象', dataIndex: 'target' },
-          {
-            title: '修改前',
-            dataIndex: 'before',
-            render: (v: unknown) => (
-              <code className="audit-json" data-no-convert="">
-                {v === null ? '' : JSON.stringify(v)}
-              </code>
-            ),
-          },
-          {
-            title: '修改后',
-            dataIndex: 'after',
-            render: (v: unknown) => (
-              <code className="audit-json" data-no-convert="">
-                {v === null ? '' : JSON.stringify(v)}
-              </code>
-            ),
-          },
-        ]}
-      />
+      <TableScroll label="审计日志列表">
+        <Table<AuditEntry>
+          rowKey="id"
+          size="small"
+          loading={query.isPending}
+          dataSource={query.data?.records ?? []}
+          pagination={{
+            current: page,
+            pageSize: 20,
+            total: query.data?.total ?? 0,
+            showSizeChanger: false,
+            onChange: setPage,
+          }}
+          columns={[
+            {
+              title: '时间',
+              dataIndex: 'createdAt',
+              className: 'nowrap',
+              render: (t: string) => formatTime(t),
+            },
+            { title: '操作人', dataIndex: 'actor', className: 'nowrap' },
+            {
+              title: '操作',
+              dataIndex: 'action',
+              className: 'nowrap',
+              render: (a: string) => AUDIT_ACTION_LABELS[a] ?? a,
+            },
+            { title: '对象', dataIndex: 'target' },
+            {
+              title: '修改前',
+              dataIndex: 'before',
+              render: (v: unknown) => (
+                <code className="audit-json" data-no-convert="">
+                  {v === null ? '' : JSON.stringify(v)}
+                </code>
+              ),
+            },
+            {
+              title: '修改后',
+              dataIndex: 'after',
+              render: (v: unknown) => (
+                <code className="audit-json" data-no-convert="">
+                  {v === null ? '' : JSON.stringify(v)}
+                </code>
+              ),
+            },
+          ]}
+        />
+      </TableScroll>
     </div>
   );
 }
@@ -613,23 +639,25 @@ function SmsOutbox() {
         style={{ maxWidth: 240 }}
         onSearch={(value) => setPhone(value.trim())}
       />
-      <Table
-        rowKey="id"
-        size="small"
-        loading={outbox.isPending}
-        dataSource={outbox.data?.records ?? []}
-        pagination={{ pageSize: 20, showSizeChanger: false }}
-        columns={[
-          {
-            title: '时间',
-            dataIndex: 'createdAt',
-            className: 'nowrap',
-            render: (t: string) => formatTime(t),
-          },
-          { title: '手机号', dataIndex: 'phone' },
-          { title: '内容', dataIndex: 'text' },
-        ]}
-      />
+      <TableScroll label="短信列表">
+        <Table
+          rowKey="id"
+          size="small"
+          loading={outbox.isPending}
+          dataSource={outbox.data?.records ?? []}
+          pagination={{ pageSize: 20, showSizeChanger: false }}
+          columns={[
+            {
+              title: '时间',
+              dataIndex: 'createdAt',
+              className: 'nowrap',
+              render: (t: string) => formatTime(t),
+            },
+            { title: '手机号', dataIndex: 'phone' },
+            { title: '内容', dataIndex: 'text' },
+          ]}
+        />
+      </TableScroll>
     </div>
   );
 }

@@ -14,6 +14,7 @@ import {
   type DeskFilters,
 } from '../queries.ts';
 import { extractLabel, money, paymentLabel, PayTag, PrintItemCell, PrintTag } from './print-item-cells.tsx';
+import { TableScroll } from '../../../components/table-scroll.tsx';
 
 /**
  * 管理员打印 (/PersonalPage/AdminPrint, print administrators): notices of paid orders; the summary of
@@ -87,33 +88,35 @@ export function AdminPrintChannel() {
           </Button>
         </Space>
       </Form>
-      <Table<AdminPrintSummary>
-        rowKey="orderNum"
-        loading={summary.isPending}
-        dataSource={summary.data?.records ?? []}
-        locale={{ emptyText: '没有打印订单。' }}
-        expandable={{ expandedRowRender: (row) => <OrderItems orderNum={row.orderNum} /> }}
-        pagination={{
-          current: page,
-          pageSize: summary.data?.pageSize ?? 8,
-          total: summary.data?.total ?? 0,
-          showSizeChanger: false,
-          showTotal: (total) => `共 ${total} 条`,
-          onChange: setPage,
-        }}
-        columns={[
-          { title: '姓名', dataIndex: 'realName' },
-          { title: '手机号', dataIndex: 'phone' },
-          { title: '邮箱', dataIndex: 'email' },
-          { title: '订单号', dataIndex: 'orderNum' },
-          { title: '下单时间', dataIndex: 'orderCreateTime', render: (t: string) => formatTime(t) },
-          { title: '已付未打印', dataIndex: 'payNoPrint' },
-          { title: '取件方式', dataIndex: 'extract', render: (e: number) => extractLabel(e) },
-          { title: '支付方式', dataIndex: 'payment', render: (p: number) => paymentLabel(p) },
-          { title: '金额', dataIndex: 'totalFen', render: (fen: number) => money(fen) },
-          { title: '下单人', dataIndex: 'creator' },
-        ]}
-      />
+      <TableScroll label="打印订单列表">
+        <Table<AdminPrintSummary>
+          rowKey="orderNum"
+          loading={summary.isPending}
+          dataSource={summary.data?.records ?? []}
+          locale={{ emptyText: '没有打印订单。' }}
+          expandable={{ expandedRowRender: (row) => <OrderItems orderNum={row.orderNum} /> }}
+          pagination={{
+            current: page,
+            pageSize: summary.data?.pageSize ?? 8,
+            total: summary.data?.total ?? 0,
+            showSizeChanger: false,
+            showTotal: (total) => `共 ${total} 条`,
+            onChange: setPage,
+          }}
+          columns={[
+            { title: '姓名', dataIndex: 'realName' },
+            { title: '手机号', dataIndex: 'phone' },
+            { title: '邮箱', dataIndex: 'email' },
+            { title: '订单号', dataIndex: 'orderNum' },
+            { title: '下单时间', dataIndex: 'orderCreateTime', render: (t: string) => formatTime(t) },
+            { title: '已付未打印', dataIndex: 'payNoPrint' },
+            { title: '取件方式', dataIndex: 'extract', render: (e: number) => extractLabel(e) },
+            { title: '支付方式', dataIndex: 'payment', render: (p: number) => paymentLabel(p) },
+            { title: '金额', dataIndex: 'totalFen', render: (fen: number) => money(fen) },
+            { title: '下单人', dataIndex: 'creator' },
+          ]}
+        />
+      </TableScroll>
     </div>
   );
 }
@@ -163,22 +166,24 @@ function OrderItems({ orderNum }: { orderNum: string }) {
           </a>
         )}
       </Space>
-      <Table<PrintItem>
-        rowKey="id"
-        size="small"
-        loading={items.isPending}
-        dataSource={items.data ?? []}
-        pagination={false}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
-        columns={[
-          { title: '页面', key: 'item', render: (_, item) => <PrintItemCell item={item} /> },
-          { title: '纸张', dataIndex: 'paperSize' },
-          { title: '金额', dataIndex: 'amountFen', render: (fen: number) => money(fen) },
-          { title: '支付', key: 'pay', render: (_, item) => <PayTag status={item.payStatus} /> },
-          { title: '打印', key: 'print', render: (_, item) => <PrintTag status={item.printStatus} /> },
-          { title: '快递单号', dataIndex: 'expressNumber', render: (n: string | null) => n ?? '' },
-        ]}
-      />
+      <TableScroll label="订单明细">
+        <Table<PrintItem>
+          rowKey="id"
+          size="small"
+          loading={items.isPending}
+          dataSource={items.data ?? []}
+          pagination={false}
+          rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
+          columns={[
+            { title: '页面', key: 'item', render: (_, item) => <PrintItemCell item={item} /> },
+            { title: '纸张', dataIndex: 'paperSize' },
+            { title: '金额', dataIndex: 'amountFen', render: (fen: number) => money(fen) },
+            { title: '支付', key: 'pay', render: (_, item) => <PayTag status={item.payStatus} /> },
+            { title: '打印', key: 'print', render: (_, item) => <PrintTag status={item.printStatus} /> },
+            { title: '快递单号', dataIndex: 'expressNumber', render: (n: string | null) => n ?? '' },
+          ]}
+        />
+      </TableScroll>
     </div>
   );
 }

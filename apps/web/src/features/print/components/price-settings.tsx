@@ -5,6 +5,7 @@ import { yuan, type PrintPrice } from '@guji/shared';
 import { api } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { usePrices } from '../queries.ts';
+import { TableScroll } from '../../../components/table-scroll.tsx';
 
 /** 价格设置 (administrators): price per page by paper size, in yuan; saved as integer fen. */
 export function PriceSettings() {
@@ -26,63 +27,65 @@ export function PriceSettings() {
       <h2 id="price-settings-title" className="personal-subtitle">
         价格设置
       </h2>
-      <Table<PrintPrice>
-        rowKey={(_, i) => String(i)}
-        size="small"
-        pagination={false}
-        dataSource={rows}
-        columns={[
-          {
-            title: '纸张',
-            key: 'paperSize',
-            render: (_, row, i) => (
-              <Input
-                aria-label={`第 ${i + 1} 行纸张`}
-                value={row.paperSize}
-                maxLength={10}
-                onChange={(e) => change(i, { paperSize: e.target.value })}
-              />
-            ),
-          },
-          {
-            title: '名称',
-            key: 'label',
-            render: (_, row, i) => (
-              <Input
-                aria-label={`第 ${i + 1} 行名称`}
-                value={row.label}
-                maxLength={20}
-                onChange={(e) => change(i, { label: e.target.value })}
-              />
-            ),
-          },
-          {
-            title: '每页价格（元）',
-            key: 'price',
-            render: (_, row, i) => (
-              <InputNumber<string>
-                aria-label={`第 ${i + 1} 行每页价格`}
-                min="0"
-                step="0.1"
-                precision={2}
-                stringMode
-                value={yuan(row.priceFen)}
-                onChange={(value) => change(i, { priceFen: Math.round(Number(value ?? 0) * 100) })}
-              />
-            ),
-          },
-          {
-            title: '',
-            key: 'remove',
-            render: (_, _row, i) =>
-              rows.length > 1 && (
-                <Button type="link" onClick={() => setRows((old) => old.filter((_, k) => k !== i))}>
-                  删除
-                </Button>
+      <TableScroll label="打印价格表">
+        <Table<PrintPrice>
+          rowKey={(_, i) => String(i)}
+          size="small"
+          pagination={false}
+          dataSource={rows}
+          columns={[
+            {
+              title: '纸张',
+              key: 'paperSize',
+              render: (_, row, i) => (
+                <Input
+                  aria-label={`第 ${i + 1} 行纸张`}
+                  value={row.paperSize}
+                  maxLength={10}
+                  onChange={(e) => change(i, { paperSize: e.target.value })}
+                />
               ),
-          },
-        ]}
-      />
+            },
+            {
+              title: '名称',
+              key: 'label',
+              render: (_, row, i) => (
+                <Input
+                  aria-label={`第 ${i + 1} 行名称`}
+                  value={row.label}
+                  maxLength={20}
+                  onChange={(e) => change(i, { label: e.target.value })}
+                />
+              ),
+            },
+            {
+              title: '每页价格（元）',
+              key: 'price',
+              render: (_, row, i) => (
+                <InputNumber<string>
+                  aria-label={`第 ${i + 1} 行每页价格`}
+                  min="0"
+                  step="0.1"
+                  precision={2}
+                  stringMode
+                  value={yuan(row.priceFen)}
+                  onChange={(value) => change(i, { priceFen: Math.round(Number(value ?? 0) * 100) })}
+                />
+              ),
+            },
+            {
+              title: '',
+              key: 'remove',
+              render: (_, _row, i) =>
+                rows.length > 1 && (
+                  <Button type="link" onClick={() => setRows((old) => old.filter((_, k) => k !== i))}>
+                    删除
+                  </Button>
+                ),
+            },
+          ]}
+        />
+      </TableScroll>
       <Space className="price-actions">
         <Button onClick={() => setRows((old) => [...old, { paperSize: '', label: '', priceFen: 0 }])}>
           添加纸张

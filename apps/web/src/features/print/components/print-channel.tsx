@@ -15,6 +15,7 @@ import { toast } from '../../../components/toast.ts';
 import { formatTime, usePageParam } from '../../personal/components/personal-list.tsx';
 import { useCheckout, useDeletePrintItems, usePayStatus, usePrintItems, useStartScan } from '../queries.ts';
 import { extractLabel, money, paymentLabel, PayTag, PrintItemCell, PrintTag } from './print-item-cells.tsx';
+import { TableScroll } from '../../../components/table-scroll.tsx';
 
 interface CheckoutFields {
   extract: 0 | 1;
@@ -49,29 +50,31 @@ function AllPrints() {
   const [page, setPage] = usePageParam();
   const query = usePrintItems('all', page);
   return (
-    <Table<PrintItem>
-      rowKey="id"
-      loading={query.isPending}
-      dataSource={query.data?.records ?? []}
-      locale={{ emptyText: '还没有打印记录。在阅读器中点「加入打印」即可选择页面。' }}
-      pagination={{
-        current: page,
-        pageSize: query.data?.pageSize ?? 6,
-        total: query.data?.total ?? 0,
-        showSizeChanger: false,
-        showTotal: (total) => `共 ${total} 条`,
-        onChange: setPage,
-      }}
-      columns={[
-        { title: '页面', key: 'item', render: (_, item) => <PrintItemCell item={item} /> },
-        { title: '金额', dataIndex: 'amountFen', render: (fen: number) => money(fen) },
-        { title: '订单号', dataIndex: 'orderNum', render: (n: string | null) => n ?? '未结算' },
-        { title: '支付', key: 'pay', render: (_, item) => <PayTag status={item.payStatus} /> },
-        { title: '打印', key: 'print', render: (_, item) => <PrintTag status={item.printStatus} /> },
-        { title: '快递单号', dataIndex: 'expressNumber', render: (n: string | null) => n ?? '' },
-        { title: '加入时间', dataIndex: 'createTime', render: (t: string) => formatTime(t) },
-      ]}
-    />
+    <TableScroll label="打印列表">
+      <Table<PrintItem>
+        rowKey="id"
+        loading={query.isPending}
+        dataSource={query.data?.records ?? []}
+        locale={{ emptyText: '还没有打印记录。在阅读器中点「加入打印」即可选择页面。' }}
+        pagination={{
+          current: page,
+          pageSize: query.data?.pageSize ?? 6,
+          total: query.data?.total ?? 0,
+          showSizeChanger: false,
+          showTotal: (total) => `共 ${total} 条`,
+          onChange: setPage,
+        }}
+        columns={[
+          { title: '页面', key: 'item', render: (_, item) => <PrintItemCell item={item} /> },
+          { title: '金额', dataIndex: 'amountFen', render: (fen: number) => money(fen) },
+          { title: '订单号', dataIndex: 'orderNum', render: (n: string | null) => n ?? '未结算' },
+          { title: '支付', key: 'pay', render: (_, item) => <PayTag status={item.payStatus} /> },
+          { title: '打印', key: 'print', render: (_, item) => <PrintTag status={item.printStatus} /> },
+          { title: '快递单号', dataIndex: 'expressNumber', render: (n: string | null) => n ?? '' },
+          { title: '加入时间', dataIndex: 'createTime', render: (t: string) => formatTime(t) },
+        ]}
+      />
+    </TableScroll>
   );
 }
 
@@ -120,20 +123,22 @@ function ToPay() {
 
   return (
     <div className="to-pay">
-      <Table<PrintItem>
-        rowKey="id"
-        loading={query.isPending}
-        dataSource={items}
-        locale={{ emptyText: '没有待支付的项目。' }}
-        pagination={false}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
-        columns={[
-          { title: '页面', key: 'item', render: (_, item) => <PrintItemCell item={item} /> },
-          { title: '纸张', dataIndex: 'paperSize' },
-          { title: '金额', dataIndex: 'amountFen', render: (fen: number) => money(fen) },
-          { title: '订单号', dataIndex: 'orderNum', render: (n: string | null) => n ?? '未结算' },
-        ]}
-      />
+      <TableScroll label="待支付列表">
+        <Table<PrintItem>
+          rowKey="id"
+          loading={query.isPending}
+          dataSource={items}
+          locale={{ emptyText: '没有待支付的项目。' }}
+          pagination={false}
+          rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
+          columns={[
+            { title: '页面', key: 'item', render: (_, item) => <PrintItemCell item={item} /> },
+            { title: '纸张', dataIndex: 'paperSize' },
+            { title: '金额', dataIndex: 'amountFen', render: (fen: number) => money(fen) },
+            { title: '订单号', dataIndex: 'orderNum', render: (n: string | null) => n ?? '未结算' },
+          ]}
+        />
+      </TableScroll>
       <div className="to-pay-bar">
         <span>
           已选 {selected.length} 项，合计 <strong>{money(total)}</strong>

@@ -13,6 +13,7 @@ import {
   PrintItemCell,
   PrintTag,
 } from '../components/print-item-cells.tsx';
+import { TableScroll } from '../../../components/table-scroll.tsx';
 
 /** /PaymentSucceeded?orderNum: the desktop lands here once the poll reads 'paid'. */
 export function PaymentSucceededPage() {
@@ -69,18 +70,20 @@ function OrderView({ orderNum }: { orderNum: string }) {
         )}
         <Descriptions.Item label="发票">{o.isInvoice ? o.invoiceTitle : '不需要'}</Descriptions.Item>
       </Descriptions>
-      <Table<PrintItem>
-        rowKey="id"
-        dataSource={o.items}
-        pagination={false}
-        columns={[
-          { title: '页面', key: 'item', render: (_, item) => <PrintItemCell item={item} /> },
-          { title: '纸张', dataIndex: 'paperSize' },
-          { title: '金额', dataIndex: 'amountFen', render: (fen: number) => money(fen) },
-          { title: '打印', key: 'print', render: (_, item) => <PrintTag status={item.printStatus} /> },
-          { title: '快递单号', dataIndex: 'expressNumber', render: (n: string | null) => n ?? '' },
-        ]}
-      />
+      <TableScroll label="订单明细">
+        <Table<PrintItem>
+          rowKey="id"
+          dataSource={o.items}
+          pagination={false}
+          columns={[
+            { title: '页面', key: 'item', render: (_, item) => <PrintItemCell item={item} /> },
+            { title: '纸张', dataIndex: 'paperSize' },
+            { title: '金额', dataIndex: 'amountFen', render: (fen: number) => money(fen) },
+            { title: '打印', key: 'print', render: (_, item) => <PrintTag status={item.printStatus} /> },
+            { title: '快递单号', dataIndex: 'expressNumber', render: (n: string | null) => n ?? '' },
+          ]}
+        />
+      </TableScroll>
       <Link to="/PersonalPage/Print">
         <Button>返回我的打印</Button>
       </Link>
