@@ -134,13 +134,23 @@ export function multipartFile(
   data: Buffer,
   type = 'application/octet-stream',
 ) {
+  return multipartFiles(field, [[filename, data]], type);
+}
+
+/** A multipart body of several files under one field name. */
+export function multipartFiles(field: string, files: Array<[string, Buffer]>, type = 'image/png') {
   const boundary = `----guji${Date.now()}`;
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+  const parts = files.map(([filename, data]) =>
+    Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+      ),
+      data,
+      Buffer.from('\r\n'),
+    ]),
   );
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   return {
-    payload: Buffer.concat([head, data, tail]),
+    payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
     contentType: `multipart/form-data; boundary=${boundary}`,
   };
 }

@@ -127,7 +127,7 @@ export class CatalogRepository {
         );
       }
       if (this.dialect !== 'sqlite' || tokens.length !== chars.length) {
-        query = query.where(sql<boolean>`title_search like ${`%${escapeLike(key)}%`} escape '\\'`);
+        query = query.where(likeText('title_search', key));
       }
     }
     if (search.classCodes && search.classCodes.length > 0) {
@@ -172,9 +172,7 @@ export class CatalogRepository {
         const one = (c: BookCondition) => {
           if (c.field === 'title') {
             const key = titleSearchKey(c.value);
-            return search.exact
-              ? eb('title_search', '=', key)
-              : sql<boolean>`title_search like ${`%${escapeLike(key)}%`} escape '\\'`;
+            return search.exact ? eb('title_search', '=', key) : likeText('title_search', key);
           }
           const value = c.value.trim().toLowerCase();
           return search.exact

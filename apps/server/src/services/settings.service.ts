@@ -17,17 +17,28 @@ const DEFAULTS: SiteSettings = {
   ownQuotaMb: 1024,
 };
 
-/** Site texts and switches: built-in defaults, then the environment, then what administrators saved. */
+/** How long a server keeps the settings before reading them again (other servers' saves arrive by then). */
+const REFRESH_MS = 30_000;
+
+/**
+ * Site texts and switches: built-in defaults, then the environment, then what administrators saved.
+ * Kept in memory and read again every 30 seconds, so the many requests that consult them (page views,
+ * searches, downloads, the footer) cost no query; a save here applies at once.
+ */
 export class SettingsService {
+  private cached: { value: SiteSettings; at: number } | undefined;
+
   constructor(
     private readonly settings: SettingsRepository,
     private readonly config: Config,
   ) {}
 
   async get(): Promise<SiteSettings> {
+    if (this.cached && Date.now() - this.cached.at < REFRESH_MS) return this.cached.value;
     const saved = await this.settings.getAll();
-    const merged = { ...DEFAULTS, ...this.config.siteDefaults, ...saved };
-    return SiteSettings.parse(merged);
+    const value = SiteSettings.parse({ ...DEFAULTS, ...this.config.siteDefaults, ...saved });
+    this.cached = { value, at: Date.now() };
+    return value;
   }
 
   async update(changes: Partial<SiteSettings>): Promise<SiteSettings> {
@@ -35,6 +46,7 @@ export class SettingsService {
     for (const [key, value] of Object.entries(valid)) {
       if (value !== undefined) await this.settings.set(key, value);
     }
+    this.cached = undefined;
     return this.get();
   }
 }

@@ -107,47 +107,30 @@ export class UsageService {
         if (sumKey) add(day, sumKey, Number(row.sum ?? 0));
       }
     };
-    await perMinute(
+    // Rows per UTC minute of a table's timestamp column (and the sum of one column), since `since`.
+    const counted = (
+      table: 'users' | 'print_orders' | 'ocr_versions',
+      column: 'created_at' | 'paid_at',
+      sumOf?: 'total_fen',
+    ) =>
       this.db
-        .selectFrom('users')
-        .select((eb) => [minute('created_at').as('minute'), eb.fn.countAll<number>().as('n')])
-        .where('created_at', '>=', since)
-        .groupBy(minute('created_at'))
-        .execute(),
-      'registrations',
-    );
-    await perMinute(
-      this.db
-        .selectFrom('print_orders')
-        .select((eb) => [minute('created_at').as('minute'), eb.fn.countAll<number>().as('n')])
-        .where('created_at', '>=', since)
-        .groupBy(minute('created_at'))
-        .execute(),
-      'orders',
-    );
-    await perMinute(
-      this.db
-        .selectFrom('print_orders')
+        .selectFrom(table)
         .select((eb) => [
-          minute('paid_at').as('minute'),
+          minute(column).as('minute'),
           eb.fn.countAll<number>().as('n'),
-          eb.fn.sum<number>('total_fen').as('sum'),
+          ...(sumOf ? [eb.fn.sum<number>(sumOf).as('sum')] : []),
         ])
-        .where('pay_status', '=', 1)
-        .where('paid_at', '>=', since)
-        .groupBy(minute('paid_at'))
-        .execute(),
+        .where(column, '>=', since)
+        .groupBy(minute(column));
+    await perMinute(counted('users', 'created_at').execute(), 'registrations');
+    await perMinute(counted('print_orders', 'created_at').execute(), 'orders');
+    await perMinute(
+      counted('print_orders', 'paid_at', 'total_fen').where('pay_status', '=', 1).execute(),
       'paidOrders',
       'revenueFen',
     );
     await perMinute(
-      this.db
-        .selectFrom('ocr_versions')
-        .select((eb) => [minute('created_at').as('minute'), eb.fn.countAll<number>().as('n')])
-        .where('source', 'like', 'ocr:%')
-        .where('created_at', '>=', since)
-        .groupBy(minute('created_at'))
-        .execute(),
+      counted('ocr_versions', 'created_at').where('source', 'like', 'ocr:%').execute(),
       'ocrPages',
     );
 

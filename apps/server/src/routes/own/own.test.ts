@@ -4,7 +4,13 @@ import { crc32, createDeflateRaw } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { ocrFor, pageImage } from '../../../test/catalog-factory.ts';
-import { createHttpHarness, GOOD_PASSWORD, multipartFile, type HttpHarness } from '../../../test/http.ts';
+import {
+  createHttpHarness,
+  GOOD_PASSWORD,
+  multipartFile,
+  multipartFiles,
+  type HttpHarness,
+} from '../../../test/http.ts';
 import { makeZip } from '../../../test/zip.ts';
 
 /** A PNG whose header says 30 000 × 30 000 pixels (no need to hold the pixels to test the refusal). */
@@ -291,22 +297,13 @@ describe('own books over HTTP', () => {
 
     // Several images at once, in natural order; a non-image among them refuses them all.
     const multi = async (cookie: string, files: Array<[string, Buffer]>) => {
-      const boundary = '----gujiMulti';
-      const parts = files.map(([name, data]) =>
-        Buffer.concat([
-          Buffer.from(
-            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`,
-          ),
-          data,
-          Buffer.from('\r\n'),
-        ]),
-      );
+      const form = multipartFiles('file', files);
       return h.request({
         method: 'POST',
         url: `${base}/images`,
         cookie,
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-        payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
+        headers: { 'content-type': form.contentType },
+        payload: form.payload,
       });
     };
     expect(
@@ -407,22 +404,13 @@ describe('own books over HTTP', () => {
 
   it('single images: uploaded, listed, renamed, exported and deleted by their owner only, apart from books', async () => {
     const upload = async (cookie: string, files: Array<[string, Buffer]>) => {
-      const boundary = '----gujiSingles';
-      const parts = files.map(([name, data]) =>
-        Buffer.concat([
-          Buffer.from(
-            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: image/png\r\n\r\n`,
-          ),
-          data,
-          Buffer.from('\r\n'),
-        ]),
-      );
+      const form = multipartFiles('file', files);
       return h.request({
         method: 'POST',
         url: '/api/own/singles',
         cookie,
-        headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
-        payload: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
+        headers: { 'content-type': form.contentType },
+        payload: form.payload,
       });
     };
     const a = as(alice);
