@@ -12,6 +12,8 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().optional(),
   SESSION_SECRET: z.string().optional(),
   PAYMENT_SANDBOX_SECRET: z.string().optional(),
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'none']).optional(),
+  PAYMENT_SANDBOX_IN_PRODUCTION: z.enum(['true', 'false']).default('false'),
   PRINT_NOTIFY_WEBHOOK_URL: z.string().url().optional(),
   SESSION_TTL_HOURS: z.coerce
     .number()
@@ -22,9 +24,13 @@ const EnvSchema = z.object({
   TRUST_PROXY: z.string().default('false'),
   SSO_SECRET: z.string().optional(),
   PUBLIC_ORIGIN: z.string().optional(),
+  PUBLIC_HOSTS: z.string().default(''),
+  IIIF_CACHE_MAX_MB: z.coerce.number().int().min(0).optional(),
+  IIIF_RENDER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(60),
   JOBS_IN_PROCESS: z.enum(['true', 'false']).default('true'),
   DEMO_LIBRARY: z.enum(['true', 'false']).default('true'),
   OCR_ON_INGEST: z.enum(['true', 'false']).default('true'),
+  UPLOAD_MAX_PIXELS: z.coerce.number().int().positive().default(60_000_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SMS_PROVIDER: z.enum(['outbox']).default('outbox'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
@@ -47,21 +53,46 @@ export interface Config {
   sessionSecret: string | undefined;
   /** Signs the sandbox payment provider's notices (default: derived from the session secret). */
   paymentSandboxSecret: string | undefined;
+  /**
+   * The live scan-to-pay provider: `sandbox` (no money moves; default outside production) or `none`
+   * (cash at the desk only; default with NODE_ENV=production, where the sandbox needs
+   * PAYMENT_SANDBOX_IN_PRODUCTION=true).
+   */
+  paymentProvider: 'sandbox' | 'none';
   /** Where print administrators are also told of paid orders (an enterprise messaging robot). */
   printNotifyWebhookUrl: string | undefined;
   sessionTtlMs: number;
   cookieSecure: 'true' | 'false' | 'auto';
   readingRoomCidrs: string[];
+  /**
+   * Fastify's `trustProxy`: false (default) ignores every X-Forwarded-* header; true trusts any sender;
+   * a comma-separated list trusts those proxy addresses/CIDRs only (recommended). The CSRF origin
+   * check, the client address (reading room, rate limits, login throttle) and Secure cookies follow it.
+   */
   trustProxy: boolean | string;
   /** HMAC secret of single-sign-on links; SSO is off when unset. */
   ssoSecret: string | undefined;
   /** Extra origins accepted by the CSRF check besides the request's own host. */
   publicOrigin: string | undefined;
+  /**
+   * Host names (with port where not the scheme's default) whose request origin may appear in publicly
+   * cached IIIF documents when PUBLIC_ORIGIN is unset; loopback names always may.
+   */
+  publicHosts: string[];
+  /** Bound of the IIIF image disk cache in bytes; undefined: min(5 GiB, 10 % of the free disk). */
+  iiifCacheMaxBytes: number | undefined;
+  /** Render-heavy IIIF image requests (not a tile or listed size) per minute and client. */
+  iiifRenderRateLimitPerMinute: number;
   jobsInProcess: boolean;
   /** Typeset and import the demo library when `serve` finds no books. */
   demoLibrary: boolean;
   /** Queue OCR for imported pages that come without text. */
   ocrOnIngest: boolean;
+  /**
+   * Largest image accepted from anyone (page scans, single images, zip and import pages), in pixels:
+   * checked from the header and enforced by the decoder (sharp `limitInputPixels`).
+   */
+  uploadMaxPixels: number;
   logLevel: string;
   smsProvider: 'outbox';
   /** Requests per minute and address to login, registration, code and recovery endpoints. */
@@ -105,6 +136,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.SITE_REQUIRE_REAL_NAME) site.requireRealName = e.SITE_REQUIRE_REAL_NAME === 'true';
   if (e.SITE_TIME_ZONE) site.timeZone = e.SITE_TIME_ZONE;
   const trust = e.TRUST_PROXY;
+  const production = e.NODE_ENV === 'production';
+  // The sandbox marks orders paid without any money: never live in production by accident.
+  const paymentProvider = e.PAYMENT_PROVIDER ?? (production ? 'none' : 'sandbox');
+  if (production && paymentProvider === 'sandbox' && e.PAYMENT_SANDBOX_IN_PRODUCTION !== 'true')
+    throw new Error(
+      'Invalid configuration: PAYMENT_PROVIDER=sandbox lets readers mark orders paid without paying and is refused with NODE_ENV=production; use PAYMENT_PROVIDER=none (cash at the desk), or set PAYMENT_SANDBOX_IN_PRODUCTION=true for a staging site',
+    );
   return {
     port: e.PORT,
     host: e.HOST,
@@ -112,23 +150,30 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database,
     sessionSecret: e.SESSION_SECRET,
     paymentSandboxSecret: e.PAYMENT_SANDBOX_SECRET,
+    paymentProvider,
     printNotifyWebhookUrl: e.PRINT_NOTIFY_WEBHOOK_URL,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     cookieSecure: e.COOKIE_SECURE,
     readingRoomCidrs: e.READING_ROOM_CIDRS.split(',')
       .map((s) => s.trim())
       .filter(Boolean),
-    trustProxy: trust === 'true' ? true : trust === 'false' ? false : trust,
+    trustProxy: trust === 'true' ? true : trust === 'false' || trust.trim() === '' ? false : trust,
     ssoSecret: e.SSO_SECRET || undefined,
     publicOrigin: e.PUBLIC_ORIGIN,
+    publicHosts: e.PUBLIC_HOSTS.split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
+    iiifCacheMaxBytes: e.IIIF_CACHE_MAX_MB === undefined ? undefined : e.IIIF_CACHE_MAX_MB * 1024 * 1024,
+    iiifRenderRateLimitPerMinute: e.IIIF_RENDER_RATE_LIMIT_PER_MINUTE,
     jobsInProcess: e.JOBS_IN_PROCESS === 'true',
     demoLibrary: e.DEMO_LIBRARY === 'true',
     ocrOnIngest: e.OCR_ON_INGEST === 'true',
+    uploadMaxPixels: e.UPLOAD_MAX_PIXELS,
     logLevel: e.LOG_LEVEL,
     smsProvider: e.SMS_PROVIDER,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     siteDefaults: site,
-    production: e.NODE_ENV === 'production',
+    production,
   };
 }

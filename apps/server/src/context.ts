@@ -18,7 +18,8 @@ import { IiifImageService } from './iiif/image.service.ts';
 import { IngestService } from './services/ingest.service.ts';
 import { FullTextService } from './services/full-text.service.ts';
 import { OcrService } from './services/ocr.service.ts';
-import { VerticalPageEngine, type OcrEngine } from './ocr/engine.ts';
+import type { OcrEngine } from './ocr/engine.ts';
+import { ThreadedOcrEngine } from './ocr/engine-thread.ts';
 import { TerminalService } from './services/terminal.service.ts';
 import { PersonalService } from './services/personal.service.ts';
 import { ReservationService } from './services/reservation.service.ts';
@@ -39,6 +40,7 @@ import { SessionService } from './services/session.service.ts';
 import { SettingsService } from './services/settings.service.ts';
 import { AuthService } from './services/auth.service.ts';
 import { ProfileService } from './services/profile.service.ts';
+import { UploadGate } from './services/upload-gate.ts';
 import { systemClock, type Clock } from './services/clock.ts';
 import { randomToken } from './services/crypto.ts';
 import { LocalFileStorage, type FileStorage } from './storage/storage.ts';
@@ -84,6 +86,8 @@ export interface AppContext {
     print: PrintService;
     ownBooks: OwnBookService;
     admin: AdminService;
+    /** Each user's uploads in progress (issue 13 item 5). */
+    uploads: UploadGate;
   };
   textIndex: TextIndex;
   iiifImages: IiifImageService;
@@ -159,7 +163,15 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const profile = new ProfileService(repos.users, sms, storage);
   const queue = new JobQueue(repos.jobs);
   const personal = new PersonalService(db, repos.catalog, catalog, clock);
-  const ingest = new IngestService(db, repos.catalog, queue, config.dataDir, fullText, config.ocrOnIngest);
+  const ingest = new IngestService(
+    db,
+    repos.catalog,
+    queue,
+    config.dataDir,
+    fullText,
+    config.ocrOnIngest,
+    config.uploadMaxPixels,
+  );
   const downloads = new DownloadService(config.dataDir, repos.catalog, catalog, personal, settings, clock);
   const context: AppContext = {
     config,
@@ -187,15 +199,19 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       downloads,
       admin: new AdminService(db, clock),
       ownBooks: new OwnBookService(db, repos.catalog, ingest, fullText, clock, settings),
+      uploads: new UploadGate(),
       print: new PrintService(
         db,
         repos.catalog,
         catalog,
         downloads,
         settings,
-        new SandboxPaymentProvider(
-          config.paymentSandboxSecret ?? createHmac('sha256', secret).update('payment-sandbox').digest('hex'),
-        ),
+        config.paymentProvider === 'sandbox'
+          ? new SandboxPaymentProvider(
+              config.paymentSandboxSecret ??
+                createHmac('sha256', secret).update('payment-sandbox').digest('hex'),
+            )
+          : undefined,
         config.printNotifyWebhookUrl
           ? [new WebhookNotifier(config.printNotifyWebhookUrl, (message) => console.warn(message))]
           : [],
@@ -204,10 +220,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       ),
     },
     textIndex,
-    iiifImages: new IiifImageService(config.dataDir),
+    iiifImages: new IiifImageService(config.dataDir, { maxCacheBytes: config.iiifCacheMaxBytes }),
     queue,
     createWorker: (log) => new JobWorker<JobDataMap>(repos.jobs, createJobHandlers(context), log),
-    createOcrEngine: overrides.ocrEngine ?? (() => VerticalPageEngine.create()),
+    // Recognition runs in its own thread, never on the thread that answers requests (issue 13 item 6).
+    createOcrEngine: overrides.ocrEngine ?? (() => ThreadedOcrEngine.create()),
     close: () => database.destroy(),
   };
   return context;

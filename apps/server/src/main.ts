@@ -1,13 +1,23 @@
-import { loadConfig } from './config.ts';
+import { loadConfig, type Config } from './config.ts';
 import { runCli } from './cli/cli.ts';
 
+// An invalid setting stops the program with the message naming it (not a stack trace).
+let config: Config | undefined;
+try {
+  config = loadConfig();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
+}
+
 // The server is one program with roles (DESIGN.md §2): serve, worker, migrate, create-admin, …
-runCli(process.argv.slice(2), loadConfig()).then(
-  (code) => {
-    if (code !== undefined) process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exitCode = 1;
-  },
-);
+if (config)
+  runCli(process.argv.slice(2), config).then(
+    (code) => {
+      if (code !== undefined) process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    },
+  );

@@ -9,6 +9,7 @@ import type { InferenceSession } from 'onnxruntime-node';
 import { ConverterBuilder, type ConverterFunction } from 'opencc-js/core';
 import * as cn2tPreset from 'opencc-js/preset/cn2t';
 import type { OcrJson, OcrLine } from '@guji/shared';
+import { MAX_PAGE_PIXELS } from '../services/ingest.service.ts';
 import { analyse, estimateSkew, inkMask, otsu, type Box, type Grey } from './segment.ts';
 
 /** An OCR engine behind one interface (DESIGN.md §5): a page image in, the spec's OCR JSON out. */
@@ -148,7 +149,8 @@ export class VerticalPageEngine implements OcrEngine {
   }
 
   async recognize(file: string): Promise<OcrJson> {
-    const { data, info } = await sharp(file)
+    // Pages are checked against the upload cap when they arrive; this bounds older masters too.
+    const { data, info } = await sharp(file, { limitInputPixels: MAX_PAGE_PIXELS })
       .removeAlpha()
       .toColourspace('srgb')
       .raw()

@@ -1,11 +1,13 @@
-import { boundingBox, type OcrJson, type OcrWord } from '@guji/shared';
+import { Parser } from 'htmlparser2';
+import { boundingBox, OCR_IMPORT_MAX_CHARS, type OcrJson, type OcrWord } from '@guji/shared';
 
 /**
  * OCR JSON (spec §3) to and from ALTO XML (v4) and hOCR, so a library can take our text elsewhere and
  * bring text from another OCR system. One character is one ALTO `String` / one hOCR `ocrx_word`; a
  * column is a `TextLine` / `ocr_line`; the spec's groups are `TextBlock`s / `ocr_par`s with the group's
  * name as their id prefix; confidence is ALTO `WC` (0–1) and hOCR `x_wconf` (0–100); small notes carry
- * `STYLEREFS="note"` / `class="ocrx_word note"`.
+ * `STYLEREFS="note"` / `class="ocrx_word note"`. Files are read with a streaming parser (htmlparser2:
+ * XML mode for ALTO, HTML mode for hOCR) within OCR_IMPORT_LIMITS, never with regular expressions.
  */
 export type OcrFormat = 'alto' | 'hocr' | 'txt';
 
@@ -14,15 +16,6 @@ type Group = (typeof GROUPS)[number];
 
 const escapeXml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const unescapeXml = (text: string) =>
-  text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
-    .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
-    .replace(/&amp;/g, '&');
 
 /** The page's body text in reading order, one column a line. */
 export function toText(ocr: OcrJson): string {
@@ -107,72 +100,374 @@ ${pars.join('\n')}
 
 export class OcrFormatError extends Error {}
 
-/** Reads ALTO XML (v2–v4) or hOCR back into OCR JSON; anything unreadable is an OcrFormatError. */
-export function fromAlto(xml: string): OcrJson {
-  const page = /<Page\b[^>]*>/i.exec(xml)?.[0];
-  const width = Number(attr(page ?? '', 'WIDTH'));
-  const height = Number(attr(page ?? '', 'HEIGHT'));
-  if (!page || !(width > 0) || !(height > 0)) throw new OcrFormatError('ALTO 文件缺少页面（Page）及其宽高');
-  const result = emptyOcr(width, height);
-  const blocks = [...xml.matchAll(/<TextBlock\b([^>]*)>([\s\S]*?)<\/TextBlock>/gi)];
-  for (const [, blockAttrs = '', body = ''] of blocks) {
-    const group = groupOf(attr(blockAttrs, 'ID'));
-    for (const [, lineBody = ''] of body.matchAll(/<TextLine\b[^>]*>([\s\S]*?)<\/TextLine>/gi)) {
-      const words: OcrWord[] = [];
-      for (const [tag] of lineBody.matchAll(/<String\b[^>]*\/?>/gi)) {
-        const content = unescapeXml(attr(tag, 'CONTENT') ?? '');
-        const left = Number(attr(tag, 'HPOS'));
-        const top = Number(attr(tag, 'VPOS'));
-        const w = Number(attr(tag, 'WIDTH'));
-        const h = Number(attr(tag, 'HEIGHT'));
-        if (!content || ![left, top, w, h].every(Number.isFinite)) continue;
-        const wc = Number(attr(tag, 'WC') ?? '1');
-        const note = /\bnote\b/i.test(attr(tag, 'STYLEREFS') ?? '');
-        // A String of several characters (other systems write words): one box each, side by side in reading direction.
-        words.push(...splitWord(content, { left, top, right: left + w, bottom: top + h }, wc, note));
-      }
-      if (words.length > 0) result.ocr_res[group].push({ words });
-    }
-  }
-  if (GROUPS.every((g) => result.ocr_res[g].length === 0))
-    throw new OcrFormatError('ALTO 文件中没有文字（String）');
-  return result;
+/**
+ * Bounds of reading one imported file (besides its size, OCR_IMPORT_MAX_CHARS): a real page's ALTO or
+ * hOCR has a few thousand elements nested about ten deep, so anything far past that is refused as soon
+ * as it is seen, and the work stays linear in the input.
+ */
+export const OCR_IMPORT_LIMITS = {
+  /** Characters of the file (the request schema refuses longer content first). */
+  maxChars: OCR_IMPORT_MAX_CHARS,
+  /** Elements of the whole file. */
+  maxElements: 100_000,
+  /** Elements open at once. */
+  maxDepth: 64,
+  /** Characters of text read into the page (one ALTO String of several characters counts each). */
+  maxWords: 20_000,
+} as const;
+
+/** How much of the file is parsed between two turns of the event loop. */
+const CHUNK_CHARS = 16 * 1024;
+
+type Box = { left: number; top: number; right: number; bottom: number };
+type Attributes = Record<string, string>;
+
+/** What an ALTO or hOCR reader does with the parser's events; names are local and lower case. */
+interface MarkupVisitor {
+  open(name: string, attributes: Attributes): void;
+  close(name: string): void;
+  text(text: string): void;
+  finish(): OcrJson;
 }
 
+/**
+ * A streaming parse (htmlparser2: XML mode for ALTO, HTML mode for hOCR) that feeds a visitor and
+ * enforces OCR_IMPORT_LIMITS while it reads: a limit passed stops the parse with an OcrFormatError.
+ */
+class MarkupReader {
+  private readonly parser: Parser;
+  private readonly open: string[] = [];
+  private elements = 0;
+
+  constructor(
+    private readonly visitor: MarkupVisitor,
+    xml: boolean,
+    private readonly label: string,
+  ) {
+    this.parser = new Parser(
+      {
+        onopentagname: () => {
+          if (++this.elements > OCR_IMPORT_LIMITS.maxElements)
+            throw new OcrFormatError(
+              `${this.label} 文件的元素过多（超过 ${OCR_IMPORT_LIMITS.maxElements} 个），不像是一页的文字`,
+            );
+        },
+        onopentag: (name, attributes) => {
+          if (this.open.length >= OCR_IMPORT_LIMITS.maxDepth)
+            throw new OcrFormatError(
+              `${this.label} 文件的元素嵌套过深（超过 ${OCR_IMPORT_LIMITS.maxDepth} 层），无法导入`,
+            );
+          const local = localName(name);
+          this.open.push(local);
+          this.visitor.open(local, lowerCaseKeys(attributes));
+        },
+        onclosetag: (name) => {
+          // A tag cut off by the end of the file is closed without having been opened.
+          if (this.open.at(-1) !== localName(name)) return;
+          this.open.pop();
+          this.visitor.close(localName(name));
+        },
+        ontext: (text) => this.visitor.text(text),
+      },
+      { xmlMode: xml, decodeEntities: true, recognizeSelfClosing: true },
+    );
+  }
+
+  write(chunk: string): void {
+    this.parser.write(chunk);
+  }
+
+  end(): OcrJson {
+    this.parser.end();
+    return this.visitor.finish();
+  }
+}
+
+export interface OcrReadOptions {
+  /**
+   * The page's size in pixels: ALTO measured in mm10 or inch1200 (allowed by ALTO v2 and v3) is scaled
+   * to it; without it such a file is refused.
+   */
+  pageSize?: { width: number; height: number };
+}
+
+function readerFor(format: 'alto' | 'hocr', options: OcrReadOptions): MarkupReader {
+  return format === 'alto'
+    ? new MarkupReader(new AltoVisitor(options), true, 'ALTO')
+    : new MarkupReader(new HocrVisitor(), false, 'hOCR');
+}
+
+function checkSize(format: 'alto' | 'hocr', content: string): void {
+  if (content.length > OCR_IMPORT_LIMITS.maxChars)
+    throw new OcrFormatError(
+      `${format === 'alto' ? 'ALTO' : 'hOCR'} 文件过大：一页不能超过 ${OCR_IMPORT_LIMITS.maxChars / 10_000} 万字符`,
+    );
+}
+
+/** Reads ALTO XML (v2–v4, with or without a namespace prefix) into OCR JSON; anything unreadable is an OcrFormatError. */
+export function fromAlto(xml: string, options: OcrReadOptions = {}): OcrJson {
+  checkSize('alto', xml);
+  const reader = readerFor('alto', options);
+  reader.write(xml);
+  return reader.end();
+}
+
+/** Reads hOCR (ocr_page, ocr_carea, ocr_par, ocr_line, ocrx_word) into OCR JSON. */
 export function fromHocr(html: string): OcrJson {
-  const pageTitle = /class=["'][^"']*\bocr_page\b[^"']*["'][^>]*title=["']([^"']*)["']/i.exec(html)?.[1];
-  const pageBox = pageTitle ? parseBbox(unescapeXml(pageTitle)) : undefined;
-  if (!pageBox || pageBox.right <= 0 || pageBox.bottom <= 0)
-    throw new OcrFormatError('hOCR 文件缺少页面（ocr_page）及其 bbox');
-  const result = emptyOcr(pageBox.right, pageBox.bottom);
-  // Paragraphs name their group when they came from here; other systems' lines all go to content.
-  const pars = [...html.matchAll(/<p\b([^>]*)>([\s\S]*?)<\/p>/gi)];
-  const sections =
-    pars.length > 0 ? pars.map((m) => [m[1] ?? '', m[2] ?? ''] as const) : [['', html] as const];
-  for (const [parAttrs, body] of sections) {
-    const group = groupOf(attr(parAttrs, 'id'));
-    const lines = body
-      .split(/<span\b[^>]*class=["'][^"']*\bocr_(?:line|textfloat|caption)\b[^"']*["'][^>]*>/i)
-      .slice(1);
-    for (const line of lines) {
-      const words: OcrWord[] = [];
-      for (const [, wordAttrs = '', text = ''] of line.matchAll(
-        /<span\b([^>]*class=["'][^"']*\bocrx_word\b[^"']*["'][^>]*)>([\s\S]*?)<\/span>/gi,
-      )) {
-        const title = unescapeXml(attr(wordAttrs, 'title') ?? '');
-        const box = parseBbox(title);
-        const content = unescapeXml(text.replace(/<[^>]+>/g, '')).trim();
-        if (!box || !content) continue;
-        const conf = /x_wconf\s+(\d+(?:\.\d+)?)/.exec(title);
-        const note = /\bnote\b/.test(attr(wordAttrs, 'class') ?? '');
-        words.push(...splitWord(content, box, conf ? Number(conf[1]) / 100 : 1, note));
+  checkSize('hocr', html);
+  const reader = readerFor('hocr', {});
+  reader.write(html);
+  return reader.end();
+}
+
+/**
+ * fromAlto / fromHocr for a request: the file is parsed a slice at a time, giving the event loop a
+ * turn between slices, so a large file never holds up other requests.
+ */
+export async function readOcrFile(
+  format: 'alto' | 'hocr',
+  content: string,
+  options: OcrReadOptions = {},
+): Promise<OcrJson> {
+  checkSize(format, content);
+  const reader = readerFor(format, options);
+  for (let at = 0; at < content.length; at += CHUNK_CHARS) {
+    reader.write(content.slice(at, at + CHUNK_CHARS));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return reader.end();
+}
+
+/** Counts the characters read against OCR_IMPORT_LIMITS.maxWords. */
+class WordBudget {
+  private used = 0;
+  constructor(private readonly label: string) {}
+  take(n: number): void {
+    this.used += n;
+    if (this.used > OCR_IMPORT_LIMITS.maxWords)
+      throw new OcrFormatError(
+        `${this.label} 文件的文字过多（超过 ${OCR_IMPORT_LIMITS.maxWords} 字），不像是一页的文字`,
+      );
+  }
+}
+
+const ALTO_UNITS: Record<string, true> = { pixel: true, mm10: true, inch1200: true };
+
+/**
+ * ALTO: `Page` WIDTH/HEIGHT is the page; each `TextLine` a line of its nearest `TextBlock` (group from
+ * the block's ID); each `String` CONTENT with HPOS/VPOS/WIDTH/HEIGHT, WC and STYLEREFS="note".
+ * `MeasurementUnit` other than pixel is scaled to the page's pixel size.
+ */
+class AltoVisitor implements MarkupVisitor {
+  private page: { width: number; height: number } | undefined;
+  private unit = 'pixel';
+  private inUnit = false;
+  private unitText = '';
+  private readonly groups: Group[] = [];
+  private line: OcrWord[] | undefined;
+  private readonly lines: Array<{ group: Group; words: OcrWord[] }> = [];
+  private readonly budget = new WordBudget('ALTO');
+
+  constructor(private readonly options: OcrReadOptions) {}
+
+  open(name: string, a: Attributes): void {
+    switch (name) {
+      case 'measurementunit':
+        this.inUnit = true;
+        this.unitText = '';
+        return;
+      case 'page':
+        if (!this.page) this.page = { width: Number(a.width), height: Number(a.height) };
+        return;
+      case 'textblock':
+        this.groups.push(groupOf(a.id));
+        return;
+      case 'textline':
+        this.flushLine();
+        this.line = [];
+        return;
+      case 'string': {
+        if (!this.line) return;
+        const content = a.content ?? '';
+        const left = Number(a.hpos);
+        const top = Number(a.vpos);
+        const w = Number(a.width);
+        const h = Number(a.height);
+        if (!content || ![left, top, w, h].every(Number.isFinite)) return;
+        const words = splitWord(
+          content,
+          { left, top, right: left + w, bottom: top + h },
+          Number(a.wc ?? '1'),
+          /\bnote\b/i.test(a.stylerefs ?? ''),
+        );
+        this.budget.take(words.length);
+        // A String of several characters (other systems write words): one box each, side by side in reading direction.
+        this.line.push(...words);
+        return;
       }
-      if (words.length > 0) result.ocr_res[group].push({ words });
     }
   }
-  if (GROUPS.every((g) => result.ocr_res[g].length === 0))
-    throw new OcrFormatError('hOCR 文件中没有文字（ocrx_word）');
-  return result;
+
+  close(name: string): void {
+    if (name === 'measurementunit') {
+      this.inUnit = false;
+      this.unit = this.unitText.trim().toLowerCase() || 'pixel';
+    } else if (name === 'textline') this.flushLine();
+    else if (name === 'textblock') this.groups.pop();
+  }
+
+  text(text: string): void {
+    if (this.inUnit && this.unitText.length < 32) this.unitText += text;
+  }
+
+  private flushLine(): void {
+    if (this.line && this.line.length > 0)
+      this.lines.push({ group: this.groups.at(-1) ?? 'content', words: this.line });
+    this.line = undefined;
+  }
+
+  finish(): OcrJson {
+    this.flushLine();
+    const page = this.page;
+    if (!page || !(page.width > 0) || !(page.height > 0))
+      throw new OcrFormatError('ALTO 文件缺少页面（Page）及其宽高');
+    if (!ALTO_UNITS[this.unit])
+      throw new OcrFormatError(`ALTO 文件的度量单位（MeasurementUnit）“${this.unit}”无法识别`);
+    let width = Math.round(page.width);
+    let height = Math.round(page.height);
+    let scale = (box: Box): Box => box;
+    if (this.unit !== 'pixel') {
+      const target = this.options.pageSize;
+      if (!target)
+        throw new OcrFormatError(`ALTO 文件以 ${this.unit} 为度量单位，需要本页的像素尺寸才能换算`);
+      const sx = target.width / page.width;
+      const sy = target.height / page.height;
+      width = target.width;
+      height = target.height;
+      scale = (box) => ({
+        left: Math.round(box.left * sx),
+        top: Math.round(box.top * sy),
+        right: Math.round(box.right * sx),
+        bottom: Math.round(box.bottom * sy),
+      });
+    }
+    if (!(width > 0) || !(height > 0)) throw new OcrFormatError('ALTO 文件缺少页面（Page）及其宽高');
+    const result = emptyOcr(width, height);
+    for (const { group, words } of this.lines) {
+      result.ocr_res[group].push({
+        words: words.map((w) => {
+          const points = scale(w.points);
+          return points === w.points
+            ? w
+            : {
+                ...w,
+                points,
+                fontSize: Math.round(Math.min(points.right - points.left, points.bottom - points.top)),
+              };
+        }),
+      });
+    }
+    if (GROUPS.every((g) => result.ocr_res[g].length === 0))
+      throw new OcrFormatError('ALTO 文件中没有文字（String）');
+    return result;
+  }
+}
+
+const HOCR_LINES = ['ocr_line', 'ocr_textfloat', 'ocr_caption', 'ocr_header', 'ocr_footer'];
+
+/** What an open hOCR element was, so its end does the right thing. */
+type HocrRole = 'page' | 'par' | 'line' | 'word' | 'other';
+
+/**
+ * hOCR: the first `ocr_page`'s bbox is the page; lines (`ocr_line`, `ocr_textfloat`, `ocr_caption`,
+ * `ocr_header`, `ocr_footer`) belong to their nearest `ocr_par` (or `<p>`, group from its id); an
+ * `ocrx_word`'s text (nested spans included) with its title's bbox and x_wconf (0–100); class `note`.
+ */
+class HocrVisitor implements MarkupVisitor {
+  private page: Box | undefined;
+  private readonly roles: HocrRole[] = [];
+  private readonly groups: Group[] = [];
+  private line: OcrWord[] | undefined;
+  private word: { box: Box | undefined; confidence: number; note: boolean; text: string } | undefined;
+  private readonly lines: Array<{ group: Group; words: OcrWord[] }> = [];
+  private readonly budget = new WordBudget('hOCR');
+
+  open(name: string, a: Attributes): void {
+    const classes = (a.class ?? '').split(/\s+/);
+    const title = a.title ?? '';
+    let role: HocrRole = 'other';
+    if (classes.includes('ocr_page')) {
+      role = 'page';
+      this.page ??= parseBbox(title) ?? { left: 0, top: 0, right: 0, bottom: 0 };
+    } else if (classes.includes('ocrx_word')) {
+      role = 'word';
+      const conf = /x_wconf\s+(\d+(?:\.\d+)?)/.exec(title);
+      this.word = {
+        box: parseBbox(title),
+        confidence: conf ? Number(conf[1]) / 100 : 1,
+        note: classes.includes('note'),
+        text: '',
+      };
+    } else if (HOCR_LINES.some((c) => classes.includes(c))) {
+      role = 'line';
+      this.flushLine();
+      this.line = [];
+    } else if (classes.includes('ocr_par') || name === 'p') {
+      role = 'par';
+      this.groups.push(groupOf(a.id));
+    }
+    this.roles.push(role);
+  }
+
+  close(): void {
+    const role = this.roles.pop();
+    if (role === 'word') this.flushWord();
+    else if (role === 'line') this.flushLine();
+    else if (role === 'par') this.groups.pop();
+  }
+
+  text(text: string): void {
+    if (this.word) this.word.text += text;
+  }
+
+  private flushWord(): void {
+    const word = this.word;
+    this.word = undefined;
+    const content = word?.text.trim();
+    if (!word?.box || !content || !this.line) return;
+    const words = splitWord(content, word.box, word.confidence, word.note);
+    this.budget.take(words.length);
+    this.line.push(...words);
+  }
+
+  private flushLine(): void {
+    if (this.line && this.line.length > 0)
+      this.lines.push({ group: this.groups.at(-1) ?? 'content', words: this.line });
+    this.line = undefined;
+  }
+
+  finish(): OcrJson {
+    this.flushLine();
+    const box = this.page;
+    if (!box || box.right <= 0 || box.bottom <= 0)
+      throw new OcrFormatError('hOCR 文件缺少页面（ocr_page）及其 bbox');
+    const result = emptyOcr(box.right, box.bottom);
+    for (const { group, words } of this.lines) result.ocr_res[group].push({ words });
+    if (GROUPS.every((g) => result.ocr_res[g].length === 0))
+      throw new OcrFormatError('hOCR 文件中没有文字（ocrx_word）');
+    return result;
+  }
+}
+
+/** `alto:String` → `string`: ALTO's elements whatever prefix the file binds its namespace to. */
+function localName(name: string): string {
+  return name.slice(name.indexOf(':') + 1).toLowerCase();
+}
+
+function lowerCaseKeys(attributes: Attributes): Attributes {
+  const out: Attributes = {};
+  for (const [key, value] of Object.entries(attributes)) out[key.toLowerCase()] = value;
+  return out;
 }
 
 function emptyOcr(width: number, height: number): OcrJson {
@@ -187,12 +482,7 @@ function groupOf(id: string | undefined): Group {
   return (GROUPS as readonly string[]).includes(name) ? (name as Group) : 'content';
 }
 
-function attr(tag: string, name: string): string | undefined {
-  const match = new RegExp(`\\b${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`, 'i').exec(tag);
-  return match ? (match[1] ?? match[2]) : undefined;
-}
-
-function parseBbox(title: string): { left: number; top: number; right: number; bottom: number } | undefined {
+function parseBbox(title: string): Box | undefined {
   const match = /bbox\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)\s+(-?\d+)/.exec(title);
   if (!match) return undefined;
   const [left, top, right, bottom] = match.slice(1).map(Number) as [number, number, number, number];

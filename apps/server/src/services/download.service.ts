@@ -11,6 +11,7 @@ import type { CatalogService, Viewer } from './catalog.service.ts';
 import type { Clock } from './clock.ts';
 import type { PersonalService } from './personal.service.ts';
 import type { SettingsService } from './settings.service.ts';
+import { MAX_PAGE_PIXELS } from './ingest.service.ts';
 
 export interface DownloadFile {
   data: Buffer;
@@ -107,7 +108,7 @@ export class DownloadService {
 
   /** The page no larger than `maxSide`, with a band at its foot carrying `line`, as JPEG. */
   async stampedJpeg(page: PageRow, maxSide: number, line: string): Promise<Buffer> {
-    const image = sharp(path.join(this.dataDir, page.master_key), { limitInputPixels: false })
+    const image = sharp(path.join(this.dataDir, page.master_key), { limitInputPixels: MAX_PAGE_PIXELS })
       .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' });
     const { data, info } = await image.toBuffer({ resolveWithObject: true });

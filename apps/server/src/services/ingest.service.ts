@@ -8,8 +8,18 @@ import type { JobQueue } from '../jobs/queue.ts';
 import { badRequest } from '../errors.ts';
 import { sniffImage } from './image-sniff.ts';
 
-/** Largest page accepted, in pixels (decompression bombs). */
+/**
+ * Ceiling for decoding a stored master (OCR, pyramids, downloads), in pixels: masters stored before
+ * the upload cap was lowered may be this large. New images are held to UPLOAD_MAX_PIXELS (default
+ * DEFAULT_UPLOAD_MAX_PIXELS) when they arrive.
+ */
 export const MAX_PAGE_PIXELS = 200_000_000;
+
+/**
+ * What a page scan needs: 60 million pixels is a large leaf (about 38 × 28 cm) at 600 dpi, 9000 × 6600.
+ * A decoded page costs 3 bytes a pixel (180 MB at the cap) in the OCR engine.
+ */
+export const DEFAULT_UPLOAD_MAX_PIXELS = 60_000_000;
 
 export interface IngestPage {
   name: string;
@@ -66,12 +76,14 @@ export class IngestService {
     private readonly dataDir: string,
     private readonly fullText: FullTextService,
     private readonly ocrOnIngest = true,
+    /** Largest image accepted, in pixels (decompression bombs; config UPLOAD_MAX_PIXELS). */
+    private readonly maxPixels = DEFAULT_UPLOAD_MAX_PIXELS,
   ) {}
 
   /** Checks every page and directory entry of a book without writing anything. */
   async validate(book: IngestBook): Promise<Array<Array<{ kind: string; width: number; height: number }>>> {
     const checked = await Promise.all(
-      book.volumes.map((volume) => Promise.all(volume.pages.map((page) => checkPage(page)))),
+      book.volumes.map((volume) => Promise.all(volume.pages.map((page) => checkPage(page, this.maxPixels)))),
     );
     for (const volume of book.volumes) checkDirectory(volume);
     return checked;
@@ -191,7 +203,7 @@ export class IngestService {
     const volume = await this.catalog.findVolume(volumeId);
     if (!volume) throw badRequest('INGEST_VOLUME', '卷册不存在');
     if (pages.length === 0) throw badRequest('INGEST_EMPTY_VOLUME', `${volume.name}：没有页面图像`);
-    const checked = await Promise.all(pages.map((page) => checkPage(page)));
+    const checked = await Promise.all(pages.map((page) => checkPage(page, this.maxPixels)));
     const stamp = Date.now().toString(36);
     const written: string[] = [];
     try {
@@ -287,21 +299,39 @@ export class IngestService {
   }
 }
 
-async function checkPage(page: IngestPage): Promise<{ kind: string; width: number; height: number }> {
+/**
+ * Type by content, then size from the header alone (nothing is decoded here): an image over the pixel
+ * cap is refused naming its size and the cap, before any job would decode it.
+ */
+async function checkPage(
+  page: IngestPage,
+  maxPixels: number,
+): Promise<{ kind: string; width: number; height: number }> {
   const kind = sniffImage(page.data);
   if (!kind || !(kind in EXTENSIONS))
     throw badRequest('INGEST_IMAGE_TYPE', `${page.source}：不是 JPEG、PNG 或 TIFF 图像`);
   let meta;
   try {
-    meta = await sharp(page.data, { limitInputPixels: MAX_PAGE_PIXELS }).metadata();
+    // The header only: the cap is checked below with a message that names it.
+    meta = await sharp(page.data, { limitInputPixels: false }).metadata();
   } catch {
     throw badRequest('INGEST_IMAGE_BROKEN', `${page.source}：图像已损坏，无法读取`);
   }
   if (!meta.width || !meta.height)
     throw badRequest('INGEST_IMAGE_BROKEN', `${page.source}：无法读取图像尺寸`);
-  if (meta.width * meta.height > MAX_PAGE_PIXELS)
-    throw badRequest('INGEST_IMAGE_TOO_LARGE', `${page.source}：图像超过 2 亿像素`);
+  if (meta.width * meta.height > maxPixels)
+    throw badRequest(
+      'INGEST_IMAGE_TOO_LARGE',
+      `${page.source}：图像为 ${meta.width}×${meta.height}（${pixelCount(meta.width * meta.height)}像素），超过每页 ${pixelCount(maxPixels)}像素的上限`,
+    );
   return { kind, width: meta.width, height: meta.height };
+}
+
+/** 60000000 → "6000 万", 196000000 → "1.96 亿". */
+export function pixelCount(pixels: number): string {
+  if (pixels >= 100_000_000) return `${Number((pixels / 100_000_000).toFixed(2))} 亿`;
+  if (pixels >= 10_000) return `${Number((pixels / 10_000).toFixed(1))} 万`;
+  return String(pixels);
 }
 
 function checkDirectory(volume: IngestVolume): void {

@@ -3,21 +3,14 @@ import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import type { BookRow, PageRow } from '../db/schema.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.ts';
-import {
-  fromAlto,
-  fromHocr,
-  OcrFormatError,
-  toAlto,
-  toHocr,
-  toText,
-  type OcrFormat,
-} from '../ocr/formats.ts';
+import { OcrFormatError, readOcrFile, toAlto, toHocr, toText, type OcrFormat } from '../ocr/formats.ts';
 import { parseOcr } from '../ocr/parse.ts';
 import type { CatalogRepository } from '../repositories/catalog.repository.ts';
 import { isCatalogStaff } from './access.ts';
 import { isOwner, type CatalogService, type Viewer } from './catalog.service.ts';
 import type { FullTextService } from './full-text.service.ts';
 import type { JobQueue } from '../jobs/queue.ts';
+import { assertChangeable } from './own-book.service.ts';
 
 const NO_PAGE = () => notFound('图像不存在', 'NOT_FOUND');
 
@@ -36,7 +29,7 @@ export class OcrService {
   ) {}
 
   async versions(pageId: number, viewer: Viewer): Promise<OcrVersionList> {
-    await this.editable(pageId, viewer);
+    await this.editable(pageId, viewer, false);
     const rows = await this.db
       .selectFrom('ocr_versions as v')
       .leftJoin('users as u', 'u.id', 'v.created_by')
@@ -172,9 +165,11 @@ export class OcrService {
     content: string,
     viewer: Viewer,
   ): Promise<SavedOcr> {
+    // Who may change the page is settled before the file is read: nobody else costs a parse.
+    const { page } = await this.editable(pageId, viewer);
     let ocr: OcrJson;
     try {
-      ocr = format === 'alto' ? fromAlto(content) : fromHocr(content);
+      ocr = await readOcrFile(format, content, { pageSize: { width: page.width, height: page.height } });
     } catch (error) {
       if (error instanceof OcrFormatError) throw badRequest('OCR_IMPORT_INVALID', error.message);
       throw error;
@@ -210,13 +205,19 @@ export class OcrService {
   }
 
   /** The page and its book, when the viewer may proofread it: catalogue staff, or the book's owner. */
-  private async editable(pageId: number, viewer: Viewer): Promise<{ page: PageRow; book: BookRow }> {
+  private async editable(
+    pageId: number,
+    viewer: Viewer,
+    change = true,
+  ): Promise<{ page: PageRow; book: BookRow }> {
     if (viewer.userId === null) throw unauthorized();
     const page = await this.catalog.findPage(pageId);
     const book = page ? await this.catalog.findBook(page.book_id) : undefined;
     if (!page || !book) throw NO_PAGE();
-    if (!isCatalogStaff(viewer.roles) && !isOwner(book, viewer))
-      throw forbidden('只有编目人员或本书的上传者可以校对文字');
+    const staff = isCatalogStaff(viewer.roles);
+    if (!staff && !isOwner(book, viewer)) throw forbidden('只有编目人员或本书的上传者可以校对文字');
+    // An owner's book under review or published is frozen for them (OwnBookService rule).
+    if (change && !staff) assertChangeable(book);
     return { page, book };
   }
 }

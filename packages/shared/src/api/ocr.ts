@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MSG } from '../messages.ts';
 
 /** A box in image pixels, origin at the top left. */
 export const OcrPoints = z.object({
@@ -21,6 +22,9 @@ export const OcrWord = z.object({
   fontSize: z.number(),
 });
 export type OcrWord = z.infer<typeof OcrWord>;
+
+/** Far more than a page holds (a folio has tens of columns of tens of characters); bounds a saved body. */
+export const OCR_LIMITS = { lines: 2000, wordsPerLine: 2000 } as const;
 
 /** A line of words: for vertical pages one column, words top to bottom. */
 export const OcrLine = z.object({ words: z.array(OcrWord) });
@@ -59,8 +63,21 @@ export type OcrVersion = z.infer<typeof OcrVersion>;
 export const OcrVersionList = z.object({ imageId: z.number().int(), versions: z.array(OcrVersion) });
 export type OcrVersionList = z.infer<typeof OcrVersionList>;
 
+/** A page's OCR JSON as a request sends it: the same shape, its arrays bounded (OCR_LIMITS). */
+const OcrLineInput = z.object({ words: z.array(OcrWord).max(OCR_LIMITS.wordsPerLine, MSG.ocrTooMany) });
+const ocrLinesInput = z.array(OcrLineInput).max(OCR_LIMITS.lines, MSG.ocrTooMany);
+export const OcrJsonInput = OcrJson.extend({
+  ocr_res: z.object({
+    header: ocrLinesInput,
+    footer: ocrLinesInput,
+    middleSeam: ocrLinesInput,
+    content: ocrLinesInput,
+    others: ocrLinesInput,
+  }),
+});
+
 /** Saving a proofread page: the whole corrected OCR JSON. */
-export const SaveOcrRequest = z.object({ ocr: OcrJson });
+export const SaveOcrRequest = z.object({ ocr: OcrJsonInput });
 export type SaveOcrRequest = z.infer<typeof SaveOcrRequest>;
 
 export const SavedOcr = z.object({ imageId: z.number().int(), version: z.number().int(), ocr: OcrJson });
@@ -69,9 +86,18 @@ export type SavedOcr = z.infer<typeof SavedOcr>;
 export const OCR_FORMATS = ['alto', 'hocr', 'txt'] as const;
 export type OcrFormatName = (typeof OCR_FORMATS)[number];
 
+/**
+ * Largest ALTO / hOCR file accepted for one page, in characters: a dense page of an ancient book
+ * (2,000 characters as ALTO with glyph-level detail from another system) stays well under 1 MB.
+ */
+export const OCR_IMPORT_MAX_CHARS = 2_000_000;
+
 /** Text from another OCR system for a page: ALTO XML or hOCR, as text. */
 export const ImportOcrRequest = z.object({
   format: z.enum(['alto', 'hocr']),
-  content: z.string().min(1, '请选择要导入的文件').max(5_000_000, '文件不能超过 5 MB'),
+  content: z
+    .string()
+    .min(1, '请选择要导入的文件')
+    .max(OCR_IMPORT_MAX_CHARS, '文件过大：一页的 ALTO 或 hOCR 文件不能超过 200 万字符（约 2 MB）'),
 });
 export type ImportOcrRequest = z.infer<typeof ImportOcrRequest>;

@@ -4,6 +4,7 @@ import {
   ErrorBody,
   ImportOcrRequest,
   OCR_FORMATS,
+  OCR_IMPORT_MAX_CHARS,
   OcrVersionList,
   SavedOcr,
   SaveOcrRequest,
@@ -11,7 +12,7 @@ import {
 import { viewerOf } from '../../http/session.ts';
 import type { RouteModule } from '../types.ts';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const ImageId = z.object({ imageId: z.coerce.number().int().positive() });
 
 /** Proofreading a page's OCR text, its versions, and ALTO / hOCR / text export and import. */
@@ -70,7 +71,8 @@ export const ocrRoutes: RouteModule = (app, { context }) => {
         body: ImportOcrRequest,
         response: { 200: SavedOcr, ...errors },
       },
-      bodyLimit: 6 * 1024 * 1024,
+      // The file's cap (OCR_IMPORT_MAX_CHARS) and room for its JSON escapes; larger bodies are not read.
+      bodyLimit: 2 * OCR_IMPORT_MAX_CHARS + 64 * 1024,
     },
     async (request) =>
       ocr.importText(request.params.imageId, request.body.format, request.body.content, viewerOf(request)),

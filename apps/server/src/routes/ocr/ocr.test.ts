@@ -35,6 +35,7 @@ describe('proofreading OCR text over HTTP', () => {
         method: 'GET',
         url: `/api/search/full-text?text=${encodeURIComponent(text)}`,
         remoteAddress: READING_ROOM,
+        cookie: staff, // full-text search is for signed-in readers (issue 13 item 11)
       })
     ).json<{ total: number }>().total;
 
