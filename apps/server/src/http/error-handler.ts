@@ -5,12 +5,20 @@ import { IiifRequestError } from '../iiif/image-request.ts';
 import { MSG } from '@guji/shared';
 
 /**
+ * The challenge every 401 carries (RFC 9110 §11.6.1): the credentials are the session cookie the
+ * login page sets (the `Cookie` scheme of draft-broyer-http-cookie-auth), so a client knows where to
+ * sign in.
+ */
+export const WWW_AUTHENTICATE = 'Cookie realm="guji", form-action="/Login", cookie-name="guji_session"';
+
+/**
  * The one error handler: AppErrors keep their status, code and message; validation failures become
  * 400 with `path: message` details and the first message as the text; 5xx details never leave the server.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
+      if (error.status === 401) void reply.header('www-authenticate', WWW_AUTHENTICATE);
       if (error.extra?.retryAfterSeconds)
         void reply.header('retry-after', String(error.extra.retryAfterSeconds));
       return reply.status(error.status).send({ code: error.code, message: error.message });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   canonicalPath,
+  isGridRequest,
+  outputArea,
   parseImageRequest,
   parseRegion,
   parseRotation,
@@ -114,5 +116,41 @@ describe('IIIF Image API 3.0 rotation, quality and format', () => {
     );
     const full = parseImageRequest('full', 'max', '0', 'default.jpg');
     expect(canonicalPath(resolveRequest(full, W, H), full, W, H)).toBe('full/2000,1000/0/default.jpg');
+  });
+});
+
+describe('which requests are a viewer’s (kept in the cache)', () => {
+  // 2000×1000 with 512 px tiles: scale factors 1, 2, 4, 8, 16 as info.json lists them.
+  const FACTORS = [1, 2, 4, 8, 16];
+  const grid = (region: string, size: string, rotation = '0', qf = 'default.jpg') => {
+    const request = parseImageRequest(region, size, rotation, qf);
+    return isGridRequest(resolveRequest(request, W, H), request, W, H, 512, FACTORS);
+  };
+
+  it('takes tiles of the advertised grid at their scale factor, edges rounded either way', () => {
+    expect(grid('0,0,512,512', '512,512')).toBe(true);
+    expect(grid('1024,0,1024,1000', '488,500')).toBe(true);
+    expect(grid('0,0,1024,1000', '512,500')).toBe(true);
+    expect(grid('1536,512,464,488', '464,488')).toBe(true);
+    expect(grid('0,0,2000,1000', '125,63', '0', 'gray.png')).toBe(true);
+    expect(grid('0,0,2000,1000', '125,62')).toBe(true);
+    expect(grid('full', 'max')).toBe(true);
+  });
+
+  it('leaves out everything else: unaligned, other sizes, rotated, mirrored, upscaled', () => {
+    expect(grid('10,0,512,512', '512,512')).toBe(false);
+    expect(grid('0,0,512,512', '300,300')).toBe(false);
+    expect(grid('0,0,512,512', '512,512', '90')).toBe(false);
+    expect(grid('0,0,512,512', '512,512', '!0')).toBe(false);
+    expect(grid('0,0,512,512', '^1024,1024')).toBe(false);
+    expect(grid('full', '1000,')).toBe(true);
+    expect(grid('full', '999,')).toBe(false);
+  });
+
+  it('measures the output of a rotation by its bounding box', () => {
+    const request = parseImageRequest('0,0,100,100', '100,100', '45', 'default.png');
+    expect(outputArea(resolveRequest(request, W, H), request)).toBe(142 * 142);
+    const straight = parseImageRequest('0,0,100,50', '100,50', '90', 'default.png');
+    expect(outputArea(resolveRequest(straight, W, H), straight)).toBe(5000);
   });
 });

@@ -233,3 +233,52 @@ export function canonicalPath(
   const rotation = `${request.rotation.mirror ? '!' : ''}${request.rotation.degrees}`;
   return `${region}/${size}/${rotation}/${request.quality}.${request.format}`;
 }
+
+/** Whether the output has more pixels than the region it shows in either direction (`^` sizes). */
+export const upscales = (resolved: ResolvedRequest): boolean =>
+  resolved.width > resolved.region.w || resolved.height > resolved.region.h;
+
+/** Whether the rotation is not a multiple of 90° (the output then is the rotated image's bounding box). */
+export const rotatesArbitrarily = (request: ImageRequest): boolean => request.rotation.degrees % 90 !== 0;
+
+/** The pixels of the output image: after rotation, the bounding box of the rotated image. */
+export function outputArea(resolved: ResolvedRequest, request: ImageRequest): number {
+  if (request.rotation.degrees % 90 === 0) return resolved.width * resolved.height;
+  const radians = (request.rotation.degrees * Math.PI) / 180;
+  const cos = Math.abs(Math.cos(radians));
+  const sin = Math.abs(Math.sin(radians));
+  const { width, height } = resolved;
+  return Math.ceil(width * cos + height * sin) * Math.ceil(width * sin + height * cos);
+}
+
+/**
+ * Whether a request is one that viewers make again and again: unrotated and unmirrored, either the
+ * whole image at one of the sizes info.json lists, or one tile of the grid it advertises, at the size
+ * the tile's scale factor gives. Clients round level sizes up (OpenSeadragon: ceil), libvips down, so
+ * either rounding counts. A page has a bounded number of these; anything else is one client's own.
+ */
+export function isGridRequest(
+  resolved: ResolvedRequest,
+  request: ImageRequest,
+  imageWidth: number,
+  imageHeight: number,
+  tileSize: number,
+  scaleFactors: readonly number[],
+): boolean {
+  if (request.rotation.degrees !== 0 || request.rotation.mirror) return false;
+  const { region, width, height } = resolved;
+  const scaled = (out: number, span: number, factor: number) =>
+    out === Math.floor(span / factor) || out === Math.ceil(span / factor);
+  const whole = region.x === 0 && region.y === 0 && region.w === imageWidth && region.h === imageHeight;
+  return scaleFactors.some((factor) => {
+    if (!scaled(width, region.w, factor) || !scaled(height, region.h, factor)) return false;
+    if (whole) return true;
+    const span = tileSize * factor;
+    return (
+      region.x % span === 0 &&
+      region.y % span === 0 &&
+      region.w === Math.min(span, imageWidth - region.x) &&
+      region.h === Math.min(span, imageHeight - region.y)
+    );
+  });
+}

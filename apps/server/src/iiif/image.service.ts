@@ -3,8 +3,13 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { PageRow } from '../db/schema.ts';
+import { THUMBNAIL_REQUEST } from '../services/catalog.service.ts';
+import { MAX_PAGE_PIXELS } from '../services/ingest.service.ts';
+import { DiskCache } from './disk-cache.ts';
 import {
   canonicalPath,
+  isGridRequest,
+  parseImageRequest,
   resolveRequest,
   type Format,
   type ImageRequest,
@@ -14,6 +19,22 @@ import { readJpegTile, readTiffLevels, servesJpegTiles, type TiffLevel } from '.
 
 /** The tile size of the pyramids and of info.json. */
 export const TILE_SIZE = 512;
+
+/**
+ * The sizes info.json lists for an image (each level half the last, rounding down, down to 64 px)
+ * and the tiles' scale factors, smallest size first.
+ */
+export function imageSizes(
+  width: number,
+  height: number,
+): { sizes: Array<{ width: number; height: number }>; scaleFactors: number[] } {
+  const sizes = [];
+  for (let w = width, h = height; w >= 64; w = Math.floor(w / 2), h = Math.floor(h / 2))
+    sizes.unshift({ width: w, height: h });
+  return { sizes, scaleFactors: sizes.map((_, i) => 2 ** i) };
+}
+
+const THUMBNAIL = parseImageRequest(...THUMBNAIL_REQUEST);
 
 const CONTENT_TYPES: Record<Format, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
@@ -48,15 +69,41 @@ interface TileMatch {
 /**
  * Makes IIIF image responses from a page's tiled pyramidal TIFF (or its master while the pyramid is
  * being made): reads the smallest pyramid level that still has enough pixels, crops, scales, mirrors,
- * rotates, converts quality and encodes; keeps every response in a disk cache under DATA_DIR.
+ * rotates, converts quality and encodes. Keeps the responses viewers ask for again and again (the
+ * tile grid, the listed sizes, the thumbnail) in a disk cache under DATA_DIR bounded in bytes.
  */
 export class IiifImageService {
   private readonly levels = new Map<string, Promise<Level[]>>();
+  private readonly cacheDir: string;
+  readonly cache: DiskCache;
 
   constructor(
     private readonly dataDir: string,
-    private readonly cacheDir: string = path.join(dataDir, 'cache', 'iiif'),
-  ) {}
+    options: { cacheDir?: string; maxCacheBytes?: number | undefined } = {},
+  ) {
+    this.cacheDir = options.cacheDir ?? path.join(dataDir, 'cache', 'iiif');
+    this.cache = new DiskCache(this.cacheDir, options.maxCacheBytes);
+  }
+
+  /** Whether a request asks for exactly the thumbnail every list and manifest shows of a page. */
+  isThumbnail(page: PageRow, request: ImageRequest): boolean {
+    try {
+      const canonical = (r: ImageRequest) =>
+        canonicalPath(resolveRequest(r, page.width, page.height), r, page.width, page.height);
+      return canonical(request) === canonical(THUMBNAIL);
+    } catch {
+      return false;
+    }
+  }
+
+  /** Whether a response is worth keeping: a tile or listed size of info.json, or the thumbnail. */
+  keeps(page: PageRow, request: ImageRequest, resolved: ResolvedRequest): boolean {
+    const { scaleFactors } = imageSizes(page.width, page.height);
+    return (
+      isGridRequest(resolved, request, page.width, page.height, TILE_SIZE, scaleFactors) ||
+      this.isThumbnail(page, request)
+    );
+  }
 
   /** The ETag a request will carry, known before any rendering (for If-None-Match). */
   describe(page: PageRow, request: ImageRequest): { etag: string; cacheFile: string; contentType: string } {
@@ -82,11 +129,9 @@ export class IiifImageService {
       const data = await readJpegTile(file, tile.level.tiff, tile.column, tile.row, tile.height);
       if (data) return { data, contentType, etag, source: 'tile' };
     }
-    try {
-      return { data: await fs.readFile(cacheFile), contentType, etag, source: 'cache' };
-    } catch {
-      // Not cached yet.
-    }
+    const keep = this.keeps(page, request, resolved);
+    const cached = keep ? await this.cache.read(cacheFile) : undefined;
+    if (cached) return { data: cached, contentType, etag, source: 'cache' };
     if (tile) {
       // A tile at the right edge is stored padded: decode only that tile and cut it to size.
       const stored = await readJpegTile(file, tile.level.tiff, tile.column, tile.row, tile.height);
@@ -95,7 +140,7 @@ export class IiifImageService {
           .extract({ left: 0, top: 0, width: tile.width, height: tile.height })
           .jpeg({ quality: 85, optimiseCoding: false })
           .toBuffer();
-        void this.store(cacheFile, data);
+        if (keep) this.cache.write(cacheFile, data);
         return { data, contentType, etag, source: 'render' };
       }
     }
@@ -113,7 +158,7 @@ export class IiifImageService {
       width: Math.max(1, Math.min(level.width - left, Math.round(region.w * fx))),
       height: Math.max(1, Math.min(level.height - top, Math.round(region.h * fy))),
     };
-    let image = sharp(file, { page: level.page, limitInputPixels: false })
+    let image = sharp(file, { page: level.page, limitInputPixels: MAX_PAGE_PIXELS })
       .extract(extract)
       .resize(width, height, { fit: 'fill' });
     if (request.rotation.mirror) image = image.flop();
@@ -137,19 +182,8 @@ export class IiifImageService {
     }
     const data = await image.toBuffer();
     // The client need not wait for the cache write; a failed write only means rendering again later.
-    void this.store(cacheFile, data);
+    if (keep) this.cache.write(cacheFile, data);
     return { data, contentType, etag, source: 'render' };
-  }
-
-  private async store(cacheFile: string, data: Buffer): Promise<void> {
-    const temp = `${cacheFile}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    try {
-      await fs.mkdir(path.dirname(cacheFile), { recursive: true });
-      await fs.writeFile(temp, data);
-      await fs.rename(temp, cacheFile);
-    } catch {
-      await fs.rm(temp, { force: true });
-    }
   }
 
   /** Forgets cached responses and the pyramid structure of a page (its image changed). */
@@ -157,7 +191,7 @@ export class IiifImageService {
     for (const file of this.levels.keys()) {
       if (path.basename(file) === `${pageId}.tif`) this.levels.delete(file);
     }
-    await fs.rm(path.join(this.cacheDir, String(pageId)), { recursive: true, force: true });
+    await this.cache.removeFolder(String(pageId));
   }
 
   private levelsOf(file: string): Promise<Level[]> {
@@ -247,7 +281,7 @@ async function readLevels(file: string): Promise<Level[]> {
 export async function makePyramid(masterFile: string, pyramidFile: string): Promise<void> {
   await fs.mkdir(path.dirname(pyramidFile), { recursive: true });
   const temp = `${pyramidFile}.${process.pid}.tmp`;
-  await sharp(masterFile, { limitInputPixels: 400_000_000 })
+  await sharp(masterFile, { limitInputPixels: MAX_PAGE_PIXELS })
     .tiff({
       tile: true,
       pyramid: true,

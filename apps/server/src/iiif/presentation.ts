@@ -8,6 +8,11 @@ import { collectionUrl, iiifImageBase, manifestUrl, thumbnailUrl } from '../serv
  * volumes, and the top Collection of public books. `base` is the absolute origin, e.g. https://host.
  */
 const CONTEXT = 'http://iiif.io/api/presentation/3/context.json';
+/**
+ * A stand-alone AnnotationPage is read as a W3C Web Annotation document too, which must name the
+ * annotation context; the Presentation context comes last, as that API requires.
+ */
+const ANNOTATION_CONTEXT = ['http://www.w3.org/ns/anno.jsonld', CONTEXT];
 const zh = (text: string) => ({ zh: [text] });
 
 export interface ManifestInput {
@@ -17,9 +22,19 @@ export interface ManifestInput {
   volumeCount: number;
   pages: PageRow[];
   directory: DirectoryNode[];
+  /** Whether the client may use the content search service, so the manifest offers it. */
+  searchable: boolean;
 }
 
-export function buildManifest({ base, book, volume, volumeCount, pages, directory }: ManifestInput) {
+export function buildManifest({
+  base,
+  book,
+  volume,
+  volumeCount,
+  pages,
+  directory,
+  searchable,
+}: ManifestInput) {
   const id = base + manifestUrl(volume.id);
   const canvasId = (pageId: number) => base + canvasUrl(volume.id, pageId);
   const metadata = [
@@ -45,8 +60,10 @@ export function buildManifest({ base, book, volume, volumeCount, pages, director
     behavior: ['paged'],
     ...(pages[0] ? { thumbnail: [thumbnail(base, pages[0].id)] } : {}),
     ...(volumeCount > 1 ? { partOf: [{ id: base + collectionUrl(book.id), type: 'Collection' }] } : {}),
-    // IIIF Content Search 2.0 over the volume's recognised text (answered in the reading room, DESIGN.md §7).
-    service: [{ id: `${base}${searchServiceUrl(volume.id)}`, type: 'SearchService2' }],
+    // IIIF Content Search 2.0 over the volume's recognised text, offered only where it answers (DESIGN.md §7).
+    ...(searchable
+      ? { service: [{ id: `${base}${searchServiceUrl(volume.id)}`, type: 'SearchService2' }] }
+      : {}),
     homepage: [
       {
         id: `${base}/SearchPage/${book.id}`,
@@ -115,7 +132,7 @@ export function buildTextAnnotations(base: string, page: PageRow, ocr: OcrJson) 
   const canvas = base + canvasUrl(page.volume_id, page.id);
   const id = base + textAnnotationsUrl(page.id);
   return {
-    '@context': CONTEXT,
+    '@context': ANNOTATION_CONTEXT,
     id,
     type: 'AnnotationPage',
     items: ocr.ocr_res.content

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpHarness, type HttpHarness } from '../../../test/http.ts';
+import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
 
 const OUTSIDE = '203.0.113.9';
@@ -21,14 +21,13 @@ describe('IIIF text annotations and Content Search 2.0', () => {
   const get = (url: string, remoteAddress = OUTSIDE) => h.request({ method: 'GET', url, remoteAddress });
   const volume = () => book.volumeIds[0]!;
 
-  it('offers a search service on the manifest and the text as supplementing annotations per column', async () => {
+  it('links the text as supplementing annotations per column (the search service only where it answers)', async () => {
     const manifest = (await get(`/iiif/presentation/volumes/${volume()}/manifest.json`)).json<{
-      service: Array<{ id: string; type: string }>;
+      service?: Array<{ id: string; type: string }>;
       items: Array<{ id: string; annotations?: Array<{ id: string; type: string }> }>;
     }>();
-    expect(manifest.service).toEqual([
-      { id: `http://localhost:80/iiif/search/volumes/${volume()}`, type: 'SearchService2' },
-    ]);
+    // Outside the reading room the search answers 403, so the manifest does not offer it (iiif-security.test.ts).
+    expect(manifest.service).toBeUndefined();
     const ref = manifest.items[0]!.annotations![0]!;
     expect(ref).toEqual({
       id: `http://localhost:80/iiif/presentation/pages/${book.pageIds[0]}/text.json`,
@@ -49,11 +48,21 @@ describe('IIIF text annotations and Content Search 2.0', () => {
   });
 
   it('answers a content search in the reading room with hits on canvases and their context', async () => {
-    const response = await get(
-      `/iiif/search/volumes/${volume()}?q=${encodeURIComponent('学而')}&motivation=painting`,
-      READING_ROOM,
-    );
+    // Like in-book search: signed in, in the reading room (issue 13 item 11).
+    await h.context.services.auth.upsertAccount({
+      loginName: 'iiifreader',
+      password: GOOD_PASSWORD,
+      roles: ['reader'],
+    });
+    const cookie = (await h.login('iiifreader', GOOD_PASSWORD)).cookie;
+    const response = await h.request({
+      method: 'GET',
+      url: `/iiif/search/volumes/${volume()}?q=${encodeURIComponent('学而')}&motivation=painting`,
+      remoteAddress: READING_ROOM,
+      cookie,
+    });
     expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('private, no-store');
     const body = response.json<{
       '@context': string[];
       type: string;
@@ -80,5 +89,10 @@ describe('IIIF text annotations and Content Search 2.0', () => {
     const outside = await get(`/iiif/search/volumes/${volume()}?q=${encodeURIComponent('学而')}`);
     expect(outside.statusCode).toBe(403);
     expect((await get(`/iiif/search/volumes/${volume()}`, READING_ROOM)).statusCode).toBe(400);
+    // A visitor who is not signed in gets no snippet in the reading room either, even of an open book.
+    const visitor = await get(`/iiif/search/volumes/${volume()}?q=${encodeURIComponent('子')}`, READING_ROOM);
+    expect(visitor.statusCode).toBe(401);
+    expect(visitor.json()).toMatchObject({ code: 'LOGIN_REQUIRED' });
+    expect(visitor.headers['cache-control']).toBe('private, no-store');
   });
 });

@@ -3,9 +3,19 @@ import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { viewerOf } from '../../http/session.ts';
 import { accessError, iiifImageBase } from '../../services/catalog.service.ts';
-import { AppError } from '../../errors.ts';
-import { TILE_SIZE } from '../../iiif/image.service.ts';
-import { LIMITS, parseImageRequest, resolveRequest } from '../../iiif/image-request.ts';
+import { AppError, tooMany } from '../../errors.ts';
+import { imageSizes, TILE_SIZE } from '../../iiif/image.service.ts';
+import {
+  canonicalPath,
+  IiifRequestError,
+  LIMITS,
+  outputArea,
+  parseImageRequest,
+  resolveRequest,
+  rotatesArbitrarily,
+  upscales,
+  type ImageRequest,
+} from '../../iiif/image-request.ts';
 import {
   buildBookCollection,
   buildManifest,
@@ -18,66 +28,105 @@ import type { BookRow } from '../../db/schema.ts';
 import type { RouteModule } from '../types.ts';
 
 const IMAGE_CONTEXT = 'http://iiif.io/api/image/3/context.json';
-/** The largest output that counts as a cover thumbnail, public for every visible book. */
-const THUMBNAIL_MAX = 300;
+/** Host names whose request origin is always fit for shared caches (nobody else can be sent them). */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+/**
+ * The most output pixels a client without a session gets from an upscaled (`^`) or arbitrarily
+ * rotated request: 2000×2000. Viewers never ask for either; the cap bounds what one request costs.
+ */
+export const ANONYMOUS_FREE_FORM_MAX_AREA = 4_000_000;
+/** Outputs up to one tile's pixels are cheap to render and never count against the render limit. */
+const LIGHT_RENDER_AREA = TILE_SIZE * TILE_SIZE;
 
 /**
  * IIIF Image API 3.0 (level 2) and Presentation API 3.0. Every response passes the access rule:
  * public books (visible, published, open) are served to anyone with CORS; others only to viewers
- * the rule admits, privately cached.
+ * the rule admits, privately cached. Access is decided before a request's parameters are judged, so
+ * a refused image tells nothing about itself.
  */
 export const iiifRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { catalog } = context.services;
   const repo = context.repos.catalog;
   const images = context.iiifImages;
+  const { config } = context;
+  const publicHosts = new Set(config.publicHosts);
+  // Renders of sizes and regions no viewer grid asks for, per signed-in user or client address.
+  const renderLimit = app.createRateLimit({
+    max: config.iiifRenderRateLimitPerMinute,
+    timeWindow: '1 minute',
+    keyGenerator: (request) => (request.user ? `iiif-user:${request.user.id}` : `iiif-ip:${request.ip}`),
+  });
 
-  const baseOf = (request: FastifyRequest) =>
-    context.config.publicOrigin?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
+  /**
+   * The origin of the ids in a IIIF document: PUBLIC_ORIGIN when configured, never the Host header
+   * then. Without it the request's own origin, answered with `Vary: Host`; and unless the host is
+   * a loopback name or listed in PUBLIC_HOSTS, only privately cacheable, so that a forged Host can
+   * never reach a shared cache.
+   */
+  function baseOf(request: FastifyRequest, reply: FastifyReply): string {
+    const configured = config.publicOrigin?.replace(/\/$/, '');
+    if (configured) return configured;
+    addVary(reply, 'host');
+    const host = request.host.toLowerCase();
+    const listed = LOOPBACK_HOSTS.has(request.hostname.toLowerCase()) || publicHosts.has(host);
+    if (!listed) {
+      const cache = String(reply.getHeader('cache-control') ?? '');
+      void reply.header('cache-control', cache.replace('public', 'private') || 'private, max-age=300');
+    }
+    return `${request.protocol}://${request.host}`;
+  }
 
-  /** Checks access to a book; sets CORS and caching headers for the answer. */
-  async function admit(request: FastifyRequest, reply: FastifyReply, book: BookRow, exception = false) {
+  /**
+   * Checks access to a book; sets CORS and caching headers for the answer. `exception` is asked only
+   * when the rule refuses, and lets the answer out publicly (a restricted book's cover thumbnail).
+   */
+  async function admit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    book: BookRow,
+    exception: () => Promise<boolean> = () => Promise.resolve(false),
+  ) {
     const decision = await catalog.mayView(book, viewerOf(request));
-    if (!decision.allowed && !exception) throw accessError(decision.access);
-    if (decision.isPublic || exception) {
+    const excepted = !decision.allowed && (await exception());
+    if (!decision.allowed && !excepted) throw accessError(decision.access);
+    if (decision.isPublic || excepted) {
       void reply.header('access-control-allow-origin', '*');
       void reply.header('cache-control', 'public, max-age=86400');
     } else {
       void reply.header('cache-control', 'private, max-age=3600');
-      void reply.header('vary', 'cookie');
+      addVary(reply, 'cookie');
     }
   }
 
   async function pageAndBook(imageId: number) {
     const page = await repo.findPage(imageId);
     const book = page ? await repo.findBook(page.book_id) : undefined;
-    if (!page || !book) throw new AppError(404, 'NOT_FOUND', `图像不存在：${imageId}`);
+    if (!page || !book) throw imageNotFound(String(imageId));
     return { page, book };
   }
 
-  const ImageId = z.object({ imageId: z.coerce.number().int().positive() });
+  // Any identifier that names no image is a 404, whatever its form (IIIF Image API §7).
+  const ImageId = z.object({ imageId: z.string() });
 
   r.get(
     '/iiif/3/:imageId',
     {
       schema: { tags: ['iiif'], summary: 'Image service base URI: redirects to info.json', params: ImageId },
     },
-    (request, reply) => reply.redirect(`${iiifImageBase(request.params.imageId)}/info.json`, 303),
+    (request, reply) => reply.redirect(`${iiifImageBase(imageIdOf(request.params.imageId))}/info.json`, 303),
   );
 
   r.get(
     '/iiif/3/:imageId/info.json',
     { schema: { tags: ['iiif'], summary: 'IIIF Image API 3.0 image information', params: ImageId } },
     async (request, reply) => {
-      const { page, book } = await pageAndBook(request.params.imageId);
+      const { page, book } = await pageAndBook(imageIdOf(request.params.imageId));
       await admit(request, reply, book);
-      const sizes = [];
-      for (let w = page.width, h = page.height; w >= 64; w = Math.floor(w / 2), h = Math.floor(h / 2))
-        sizes.unshift({ width: w, height: h });
-      const scaleFactors = sizes.map((_, i) => 2 ** i);
+      const { sizes, scaleFactors } = imageSizes(page.width, page.height);
       return reply.type('application/ld+json;profile="http://iiif.io/api/image/3/context.json"').send({
         '@context': IMAGE_CONTEXT,
-        id: baseOf(request) + iiifImageBase(page.id),
+        id: baseOf(request, reply) + iiifImageBase(page.id),
         type: 'ImageService3',
         protocol: 'http://iiif.io/api/image',
         profile: 'level2',
@@ -123,25 +172,67 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     },
     async (request, reply) => {
       const { region, size, rotation, qualityFormat } = request.params;
-      const parsed = parseImageRequest(region, size, rotation, qualityFormat);
-      const { page, book } = await pageAndBook(request.params.imageId);
+      const { page, book } = await pageAndBook(imageIdOf(request.params.imageId));
+      let parsed: ImageRequest | undefined;
+      let invalid: unknown;
+      try {
+        parsed = parseImageRequest(region, size, rotation, qualityFormat);
+      } catch (error) {
+        invalid = error;
+      }
+      // A visible, published book's cover is public in lists: exactly its thumbnail, nothing else.
+      await admit(
+        request,
+        reply,
+        book,
+        async () =>
+          parsed !== undefined &&
+          book.is_visible === 1 &&
+          book.audit_status === '2' &&
+          images.isThumbnail(page, parsed) &&
+          (await repo.coverPage(book.id))?.id === page.id,
+      );
+      if (!parsed) throw invalid;
       const resolved = resolveRequest(parsed, page.width, page.height);
-      // A small image of a visible book's first page is its cover, shown in public lists.
-      const cover =
-        Math.max(resolved.width, resolved.height) <= THUMBNAIL_MAX &&
-        book.is_visible === 1 &&
-        book.audit_status === '2' &&
-        (await repo.coverPage(book.id))?.id === page.id;
-      await admit(request, reply, book, cover);
+      if (!images.keeps(page, parsed, resolved)) await limitRender(request, parsed, resolved);
       const { etag } = images.describe(page, parsed);
       void reply.header('etag', etag);
-      void reply.header('link', `<http://iiif.io/api/image/3/level2.json>;rel="profile"`);
+      // The profile and the canonical form of this request (relative to this server), as info.json says.
+      const canonical = `${iiifImageBase(page.id)}/${canonicalPath(resolved, parsed, page.width, page.height)}`;
+      void reply.header(
+        'link',
+        `<http://iiif.io/api/image/3/level2.json>;rel="profile", <${canonical}>;rel="canonical"`,
+      );
       if (request.headers['if-none-match'] === etag) return reply.status(304).send();
       const image = await images.render(page, parsed);
       void reply.header('x-image-source', image.source);
       return reply.type(image.contentType).send(image.data);
     },
   );
+
+  /**
+   * Requests outside the viewers' grid: a client without a session may upscale or rotate freely
+   * only up to ANONYMOUS_FREE_FORM_MAX_AREA pixels; every render larger than a tile counts against
+   * the per-client render limit.
+   */
+  async function limitRender(
+    request: FastifyRequest,
+    parsed: ImageRequest,
+    resolved: ReturnType<typeof resolveRequest>,
+  ) {
+    const area = outputArea(resolved, parsed);
+    const freeForm = upscales(resolved) || rotatesArbitrarily(parsed);
+    if (freeForm && !request.user && area > ANONYMOUS_FREE_FORM_MAX_AREA) {
+      throw new IiifRequestError(
+        400,
+        `未登录时放大（^）或非 90° 倍数旋转的输出不得超过 ${ANONYMOUS_FREE_FORM_MAX_AREA} 像素（本请求 ${area} 像素）；请缩小尺寸或登录后再试`,
+      );
+    }
+    if (!freeForm && area <= LIGHT_RENDER_AREA) return;
+    const limit = await renderLimit(request);
+    if (!limit.isAllowed && limit.isExceeded)
+      throw tooMany('图像渲染请求过于频繁，请稍后再试（浏览图块不受此限）', limit.ttlInSeconds);
+  }
 
   const VolumeId = z.object({ volumeId: z.coerce.number().int().positive() });
 
@@ -153,6 +244,12 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       const book = volume ? await repo.findBook(volume.book_id) : undefined;
       if (!volume || !book) throw new AppError(404, 'NOT_FOUND', `卷册不存在：${request.params.volumeId}`);
       await admit(request, reply, book);
+      // The search service is offered only to clients it will answer; such a manifest is theirs alone.
+      const searchable = context.services.fullText.allowsSearch(viewerOf(request));
+      if (searchable) {
+        void reply.header('cache-control', 'private, max-age=3600');
+        addVary(reply, 'cookie');
+      }
       const [pages, volumes, directory] = await Promise.all([
         repo.listPages(volume.id),
         repo.listVolumes(book.id),
@@ -160,7 +257,8 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       ]);
       return reply.type('application/ld+json;profile="http://iiif.io/api/presentation/3/context.json"').send(
         buildManifest({
-          base: baseOf(request),
+          base: baseOf(request, reply),
+          searchable,
           book,
           volume,
           volumeCount: volumes.length,
@@ -185,7 +283,9 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       if (!book) throw new AppError(404, 'NOT_FOUND', `古籍不存在：${request.params.catalogId}`);
       await admit(request, reply, book);
       const volumes = await repo.listVolumes(book.id);
-      return reply.type('application/ld+json').send(buildBookCollection(baseOf(request), book, volumes));
+      return reply
+        .type('application/ld+json')
+        .send(buildBookCollection(baseOf(request, reply), book, volumes));
     },
   );
 
@@ -199,13 +299,13 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request, reply) => {
-      const { page, book } = await pageAndBook(request.params.imageId);
+      const { page, book } = await pageAndBook(imageIdOf(request.params.imageId));
       await admit(request, reply, book);
       const ocr = parseOcr(page.ocr_json);
       if (!ocr) throw new AppError(404, 'NO_OCR', `本页暂无识别文字：${page.id}`);
       return reply
         .type('application/ld+json;profile="http://iiif.io/api/presentation/3/context.json"')
-        .send(buildTextAnnotations(baseOf(request), page, ocr));
+        .send(buildTextAnnotations(baseOf(request, reply), page, ocr));
     },
   );
 
@@ -226,12 +326,17 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       const book = volume ? await repo.findBook(volume.book_id) : undefined;
       if (!volume || !book) throw new AppError(404, 'NOT_FOUND', `卷册不存在：${request.params.volumeId}`);
       await admit(request, reply, book);
+      // The answer (a refusal too) depends on who asks and from where: never kept by a shared cache.
+      void reply.header('cache-control', 'private, no-store');
+      addVary(reply, 'cookie');
       const viewer = viewerOf(request);
-      const hits = await context.services.fullText.volumeMatches(viewer, volume.id, request.query.q);
+      // Signed in, in the reading room, a book the user may read: the rule of in-book search.
+      const hits = await context.services.fullText.volumeMatches(viewer, volume.id, request.query.q, catalog);
       const ignored = Object.keys(request.query).filter((key) => key !== 'q');
+      const base = baseOf(request, reply);
       return reply
         .type('application/ld+json')
-        .send(buildSearchResponse(baseOf(request), baseOf(request) + request.url, volume.id, hits, ignored));
+        .send(buildSearchResponse(base, base + request.url, volume.id, hits, ignored));
     },
   );
 
@@ -243,7 +348,26 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       void reply.header('cache-control', 'public, max-age=300');
       return reply
         .type('application/ld+json')
-        .send(buildTopCollection(baseOf(request), await repo.publicBooks()));
+        .send(buildTopCollection(baseOf(request, reply), await repo.publicBooks()));
     },
   );
 };
+
+const imageNotFound = (id: string) => new AppError(404, 'NOT_FOUND', `图像不存在：${id.slice(0, 80)}`);
+
+/** An image identifier as a page id; anything else names no image (404, never 400). */
+function imageIdOf(text: string): number {
+  const id = /^[1-9]\d{0,15}$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(id)) throw imageNotFound(text);
+  return id;
+}
+
+/** Adds a field to the Vary header, keeping those already named. */
+function addVary(reply: FastifyReply, field: string): void {
+  const current = String(reply.getHeader('vary') ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+  if (!current.some((f) => f.toLowerCase() === field))
+    void reply.header('vary', [...current, field].join(', '));
+}
