@@ -110,14 +110,24 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
 
   if (worker) {
     context.queue.onEnqueue(() => worker.notify());
+    const purge = () => context.queue.enqueue('maintenance.purge', {}, { dedupeKey: 'maintenance.purge' });
+    // Expired sessions, captchas, login-failure counts and abandoned upload folders go at start and
+    // every six hours after (a process that runs for weeks must not keep them all).
+    let purgeTimer: NodeJS.Timeout | undefined;
     app.addHook('onReady', async () => {
       worker.start();
-      await context.queue.enqueue('maintenance.purge', {}, { dedupeKey: 'maintenance.purge' });
+      await purge();
+      purgeTimer = setInterval(() => void purge().catch(() => {}), PURGE_INTERVAL_MS).unref();
     });
-    app.addHook('onClose', () => worker.stop());
+    app.addHook('onClose', () => {
+      clearInterval(purgeTimer);
+      return worker.stop();
+    });
   }
   return app;
 }
+
+const PURGE_INTERVAL_MS = 6 * 3600_000;
 
 /**
  * Serves the built React app: files from apps/web/dist, and index.html for every other page path so

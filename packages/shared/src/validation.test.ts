@@ -7,6 +7,11 @@ import {
   isValidPhone,
   isValidRealName,
   isWeakPassword,
+  hasHtmlTag,
+  isSafeName,
+  isSafeText,
+  isValidLoginName,
+  showUnsafe,
 } from './validation.ts';
 import { channelsForRoles } from './permissions.ts';
 
@@ -78,5 +83,51 @@ describe('channels', () => {
     expect(channelsForRoles(['reader', 'printAdmin'])).toContain('AdminPrint');
     expect(channelsForRoles(['admin'])).toContain('AdminPrint');
     expect(channelsForRoles([])).toEqual([]);
+  });
+});
+
+describe('names and free text (issue 13)', () => {
+  it('names refuse control, bidi, zero-width characters and angle brackets', () => {
+    for (const bad of [
+      'a\u0000b',
+      'a\u001fb',
+      'a\u007fb',
+      'a\u0085b',
+      'a\u202eb',
+      'a\u2066b',
+      'a\u2069b',
+      'a\u200eb',
+      'a\u200fb',
+      'a\u061cb',
+      'a\u200bb',
+      'a\ufeffb',
+      'a\u2028b',
+      'a<b',
+      'a>b',
+      'a\nb',
+    ])
+      expect(isSafeName(bad), JSON.stringify(bad)).toBe(false);
+    for (const good of ['論語集注', '《詩經》卷一', 'Scan 001 (1).png', '王氏·宗譜', 'a & b'])
+      expect(isSafeName(good), good).toBe(true);
+  });
+  it('free text keeps line breaks and tabs and refuses the rest', () => {
+    expect(isSafeText('第一行\n第二行\r\n\t第三行')).toBe(true);
+    for (const bad of ['a\u0000', 'a\u0008', 'a\u202e', 'a\u2067', 'a\u200f'])
+      expect(isSafeText(bad)).toBe(false);
+  });
+  it('an HTML tag start counts, closed or not; a bare < does not', () => {
+    for (const tag of ['<b', '<script', '</b', '< b>', '<!--', '<?xml', 'x<img src=x'])
+      expect(hasHtmlTag(tag), tag).toBe(true);
+    for (const text of ['1 < 2', 'a <= b', '《論語》', '3<4']) expect(hasHtmlTag(text), text).toBe(false);
+  });
+  it('login names: Latin letters, digits, Han, _ . - @ only', () => {
+    for (const good of ['reader01', '張三', 'zhang.san-1@lib', 'a_b'])
+      expect(isValidLoginName(good), good).toBe(true);
+    for (const bad of ['a b', '<b>', 'аdmin', 'ad\u202emin', 'a\u200bb', 'x\u0000'])
+      expect(isValidLoginName(bad), bad).toBe(false);
+  });
+  it('shows unsafe characters by code point in messages', () => {
+    expect(showUnsafe('scan\u202egnp.png')).toBe('scanU+202Egnp.png');
+    expect(showUnsafe('<b>\u0007')).toBe('<b>U+0007');
   });
 });

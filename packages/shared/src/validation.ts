@@ -126,3 +126,41 @@ export function isWeakPassword(password: string, loginName: string, phone: strin
   if (phone && phone.length >= 6 && password.includes(phone.slice(-6))) return true;
   return false;
 }
+
+/**
+ * Characters no name or title may hold (issue 13): C0 and C1 control characters (DEL too); the
+ * bidirectional formatting characters that reorder or disguise text — embeddings and overrides
+ * U+202A–U+202E, isolates U+2066–U+2069 and the invisible marks U+200E, U+200F, U+061C; zero-width
+ * characters (U+200B–U+200D, U+2060, U+FEFF); line and paragraph separators (U+2028, U+2029); and the
+ * angle brackets `<` `>` of HTML tags. Names are always rendered as text; this keeps them honest too.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const NAME_UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff<>]/u;
+export const isSafeName = (value: string): boolean => !NAME_UNSAFE.test(value);
+
+/**
+ * Characters no free text (comments, notes, introductions) may hold: control characters except tab,
+ * line feed and carriage return, and the bidirectional formatting characters listed above.
+ */
+const TEXT_UNSAFE =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
+export const isSafeText = (value: string): boolean => !TEXT_UNSAFE.test(value);
+
+/** An HTML tag's start: `<` then a letter, `/`, `!` or `?`, closed by `>` or not (`<b`, `<script`). */
+export const HTML_TAG_START = /<\s*[/!?]?\s*[a-zA-Z!?]/;
+export const hasHtmlTag = (value: string): boolean => HTML_TAG_START.test(value);
+
+/**
+ * Login names: Latin letters, digits, Han characters and `_ . - @` — no spaces, markup, invisible
+ * characters or look-alike letters of other scripts (Cyrillic а for a).
+ */
+export const LOGIN_NAME_PATTERN = /^[\p{Script=Han}A-Za-z0-9_.@-]+$/u;
+export const isValidLoginName = (value: string): boolean => LOGIN_NAME_PATTERN.test(value);
+
+/** A name with its unsafe characters written as `U+202E` (`<` and `>` kept), for error messages. */
+export const showUnsafe = (value: string): string =>
+  value.replace(
+    new RegExp(NAME_UNSAFE.source.replace('<>', ''), 'gu'),
+    (c) => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`,
+  );

@@ -13,6 +13,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import {
   FolderSource,
+  ZIP_LIMITS,
   ZipSource,
   importPackage,
   parseCsvMetadata,
@@ -21,6 +22,7 @@ import {
   type BookInput,
   type ImageSource,
 } from '../services/import-package.ts';
+import { withTempDir } from '../storage/temp.ts';
 
 const USAGE = `用法: guji <命令> [选项]
   serve                 启动网站与 API（默认同时在进程内运行后台任务；JOBS_IN_PROCESS=false 关闭）
@@ -143,6 +145,11 @@ async function serve(config: Config): Promise<undefined> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
+  console.log(
+    config.paymentProvider === 'sandbox'
+      ? '扫码支付：沙箱（PAYMENT_PROVIDER=sandbox，不收款，仅供演示与测试）'
+      : '扫码支付：未开通（PAYMENT_PROVIDER=none，打印订单只收现金）',
+  );
   return undefined;
 }
 
@@ -190,19 +197,21 @@ async function importCommand(config: Config, args: string[]): Promise<number> {
   }
   const context = await createContext(config);
   try {
-    let source: ImageSource;
-    let books: BookInput[];
+    let results: Awaited<ReturnType<typeof importPackage>>;
     if (file.toLowerCase().endsWith('.zip')) {
-      source = await ZipSource.open(await fs.readFile(file), path.basename(file));
-      books = await readPackageMetadata(source);
+      // Unpacked entry by entry under DATA_DIR/tmp, checked like an uploaded package.
+      results = await withTempDir(config.dataDir, async (tempDir) => {
+        const zip = await ZipSource.open(path.resolve(file), path.basename(file), ZIP_LIMITS, { tempDir });
+        return importPackage(context.services.ingest, await readPackageMetadata(zip), zip);
+      });
     } else {
-      source = new FolderSource(path.dirname(path.resolve(file)));
+      const source: ImageSource = new FolderSource(path.dirname(path.resolve(file)));
       const text = await fs.readFile(file, 'utf8');
-      books = file.toLowerCase().endsWith('.csv')
+      const books: BookInput[] = file.toLowerCase().endsWith('.csv')
         ? parseCsvMetadata(text, path.basename(file))
         : parseJsonMetadata(text, path.basename(file));
+      results = await importPackage(context.services.ingest, books, source);
     }
-    const results = await importPackage(context.services.ingest, books, source);
     for (const r of results)
       console.log(
         `已导入《${r.title}》（id ${r.bookId}），${r.pageIds.length} 页；金字塔图像在后台任务中生成`,

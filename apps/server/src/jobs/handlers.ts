@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { makePyramid } from '../iiif/image.service.ts';
 import { parseImageRequest } from '../iiif/image-request.ts';
 import { THUMBNAIL_REQUEST } from '../services/catalog.service.ts';
+import { removeStaleTempDirs } from '../storage/temp.ts';
 import type { JobDataMap } from './registry.ts';
 import type { JobHandlers } from './worker.ts';
 import type { OcrEngine } from '../ocr/engine.ts';
@@ -17,7 +18,12 @@ export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> 
       await context.repos.sessions.purgeExpired(now);
       await job.progress(50, 'sessions');
       await context.repos.captchas.purgeExpired(now);
-      return { purgedBefore: now };
+      // Login failure counts older than a day, unless a lock still runs.
+      const dayAgo = new Date(Date.parse(now) - 86_400_000).toISOString();
+      await context.repos.users.purgeLoginFailures(dayAgo, now);
+      // Upload folders a crash or a killed process left behind (a live upload is minutes old).
+      const removed = await removeStaleTempDirs(context.config.dataDir, Date.parse(dayAgo));
+      return { purgedBefore: now, tempDirsRemoved: removed };
     },
     'images.pyramid': async ({ pageId }, job) => {
       const page = await context.repos.catalog.findPage(pageId);

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import {
   DIRECTORY_LIMITS,
+  isSafeName,
   MSG,
+  showUnsafe,
   OWN_FIRST_PAGE_SIZE,
   type DirectoryInput,
   OWN_PAGE_SIZE,
@@ -28,9 +30,32 @@ export const OWN_ZIP_LIMITS: ZipLimits = {
   maxEntries: 2000,
   maxTotalBytes: 512 * 1024 ** 2,
   maxEntryBytes: 100 * 1024 ** 2,
+  maxRatio: 200,
 };
 
 const NOT_FOUND = () => notFound(MSG.noData, 'NO_DATA');
+
+/**
+ * A page's name from its file name (the folder and the extension dropped); a name with control,
+ * bidi-override or invisible characters or `<` `>` refuses the upload, naming the file (issue 13).
+ */
+export function pageName(fileName: string): string {
+  if (!isSafeName(fileName))
+    throw badRequest('FILE_NAME_UNSAFE', `${MSG.fileNameUnsafe}：${showUnsafe(fileName)}`);
+  return path.basename(fileName.replace(/\\/g, '/')).replace(/\.[^.]+$/, '');
+}
+
+/**
+ * Whether a book's volumes, pages, text and directory may change now. Under review ('1') nothing
+ * changes, so the reviewer judges what will be published; once published ('2') an own book is frozen
+ * for its owner (every change would be public at once, unreviewed) until the owner withdraws it from
+ * publication (`unpublish`, back to '0'). The library's own books (no owner) stay editable by staff.
+ */
+export function assertChangeable(book: Pick<BookRow, 'audit_status' | 'owner_id'>): void {
+  if (book.owner_id === null) return;
+  if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+  if (book.audit_status === '2') throw conflict('OWN_PUBLISHED', MSG.ownPublishedLocked);
+}
 
 /**
  * Who changes a book's volumes and pages: its owner, or catalogue staff (catalogAdmin) on the
@@ -234,22 +259,41 @@ export class OwnBookService {
     },
   ): Promise<OwnBook> {
     const row = await this.own(userId, bookId);
-    if (row.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
-    await this.db
-      .updateTable('books')
-      .set({
-        title: book.title,
-        author: book.author,
-        publish_dynasty: book.publishDynasty,
-        edition_type: book.editionType,
-        coverage_dynasty: `${book.publishDynasty} ${book.editionType}`,
-        actual_volume: book.actualVolume,
-        book_number: book.actualVolume,
-        updated_at: nowIso(this.clock.now()),
-      })
-      .where('id', '=', bookId)
-      .execute();
+    assertChangeable(row);
+    // Through the repository, so the title search key (books.title_search, migration 0004) follows.
+    await this.catalog.updateBook(bookId, {
+      title: book.title,
+      author: book.author,
+      publish_dynasty: book.publishDynasty,
+      edition_type: book.editionType,
+      coverage_dynasty: `${book.publishDynasty} ${book.editionType}`,
+      actual_volume: book.actualVolume,
+      book_number: book.actualVolume,
+    });
     await this.fullText.indexBook(bookId);
+    return this.get(userId, bookId);
+  }
+
+  /**
+   * The owner takes a book back from review or from publication: out of the catalogue, the title
+   * search and the full-text index at once, and editable again as a draft ('0'); publishing it again
+   * goes through review.
+   */
+  async unpublish(userId: number, bookId: number): Promise<OwnBook> {
+    await this.own(userId, bookId);
+    await this.db.transaction().execute(async (tx) => {
+      const updated = await tx
+        .updateTable('books')
+        .set({ audit_status: '0', is_visible: 0, updated_at: nowIso(this.clock.now()) })
+        .where('id', '=', bookId)
+        .where('owner_id', '=', userId)
+        .where('is_lonely', '=', 0)
+        .where('audit_status', 'in', ['1', '2'])
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0)
+        throw conflict('OWN_NOT_UNPUBLISHABLE', MSG.ownNotUnpublishable);
+      await this.fullText.removeBook(bookId, tx);
+    });
     return this.get(userId, bookId);
   }
 
@@ -310,7 +354,7 @@ export class OwnBookService {
     volume: { name: string; introduction?: string | undefined },
   ) {
     const book = await this.own(editor, bookId);
-    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    assertChangeable(book);
     const count = await this.catalog.countVolumes(bookId);
     await this.catalog.createVolume({
       bookId,
@@ -326,7 +370,7 @@ export class OwnBookService {
     volume: { name: string; introduction?: string | undefined },
   ) {
     const { book } = await this.ownVolume(editor, volumeId);
-    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    assertChangeable(book);
     await this.db
       .updateTable('volumes')
       .set({ name: volume.name, introduction: volume.introduction || null })
@@ -336,7 +380,7 @@ export class OwnBookService {
 
   async removeVolume(editor: Editor, volumeId: number) {
     const { book } = await this.ownVolume(editor, volumeId);
-    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    assertChangeable(book);
     const files = await this.ingest.pageFiles({ volumeId });
     await this.db.transaction().execute(async (tx) => {
       await tx.deleteFrom('volumes').where('id', '=', volumeId).execute();
@@ -345,31 +389,39 @@ export class OwnBookService {
     await this.ingest.removePageFiles(files);
   }
 
+  /** Refuses an upload into a volume the editor may not change, before its bytes are received. */
+  async checkUploadTarget(editor: Editor, volumeId: number): Promise<void> {
+    assertChangeable((await this.ownVolume(editor, volumeId)).book);
+  }
+
   /**
-   * A volume's pages from a .zip of images: unsafe paths, symbolic links, too many entries, too much
-   * after unpacking, and anything that is not an image are refused by name before the volume changes.
+   * A volume's pages from a .zip of images (a file the route saved under `tempDir`): unsafe paths,
+   * symbolic links, too many entries, too much after unpacking, and anything that is not an image are
+   * refused by name before the volume changes. Entries are checked while they are inflated, into
+   * `tempDir` (ZipSource).
    */
   async uploadZip(
     editor: Editor,
     volumeId: number,
     fileName: string,
-    data: Buffer,
+    zipFile: string,
+    tempDir: string,
   ): Promise<{ added: number; names: string[] }> {
     const { book } = await this.ownVolume(editor, volumeId);
-    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    assertChangeable(book);
     if (path.extname(fileName).toLowerCase() !== '.zip') throw badRequest('OWN_ZIP_ONLY', MSG.ownZipOnly);
-    const zip = await ZipSource.open(data, fileName, OWN_ZIP_LIMITS);
+    const zip = await ZipSource.open(zipFile, fileName, OWN_ZIP_LIMITS, { tempDir });
     const others = zip.others();
     if (others.length > 0)
       throw badRequest('OWN_ZIP_NOT_IMAGE', `${MSG.ownZipNotImage}：${others.slice(0, 5).join('、')}`);
     const names = zip.allImages();
-    const pages = await Promise.all(
-      names.map(async (name) => ({
-        name: path.basename(name).replace(/\.[^.]+$/, ''),
+    const pages = [];
+    for (const name of names)
+      pages.push({
+        name: pageName(name),
         source: `${fileName}/${name}`,
         data: await zip.read(name),
-      })),
-    );
+      });
     await this.append(book.owner_id, volumeId, pages);
     return { added: pages.length, names };
   }
@@ -424,7 +476,7 @@ export class OwnBookService {
     const page = await this.catalog.findPage(pageId);
     if (!page) throw NOT_FOUND();
     const { book } = await this.ownVolume(editor, page.volume_id);
-    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    assertChangeable(book);
     return page;
   }
 
@@ -457,7 +509,7 @@ export class OwnBookService {
   /** A new order of all the volume's pages (spec: reorder). */
   async reorder(editor: Editor, volumeId: number, imageIds: number[]): Promise<void> {
     const { book } = await this.ownVolume(editor, volumeId);
-    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    assertChangeable(book);
     const rows = await this.db.selectFrom('pages').select('id').where('volume_id', '=', volumeId).execute();
     const ids = new Set(rows.map((r) => r.id));
     if (
@@ -490,13 +542,14 @@ export class OwnBookService {
     files: Array<{ name: string; data: Buffer }>,
   ): Promise<number> {
     const { book } = await this.ownVolume(editor, volumeId);
-    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    assertChangeable(book);
+    for (const f of files) pageName(f.name);
     const ordered = [...files].sort((a, b) => naturalOrder(a.name, b.name));
     await this.append(
       book.owner_id,
       volumeId,
       ordered.map((f) => ({
-        name: path.basename(f.name).replace(/\.[^.]+$/, ''),
+        name: pageName(f.name),
         source: f.name,
         data: f.data,
       })),
@@ -511,7 +564,7 @@ export class OwnBookService {
    */
   async saveDirectory(editor: Editor, volumeId: number, entries: DirectoryInput[]): Promise<void> {
     const { book } = await this.ownVolume(editor, volumeId);
-    if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
+    assertChangeable(book);
     const pages = new Set(
       (await this.db.selectFrom('pages').select('id').where('volume_id', '=', volumeId).execute()).map(
         (p) => p.id,

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { AVATAR_EXTENSIONS, LIMITS, MSG, type UpdateProfileRequest } from '@guji/shared';
 import type { UserRepository, UserWithRoles } from '../repositories/user.repository.ts';
 import type { FileStorage } from '../storage/storage.ts';
 import { badRequest, conflict, notFound, unauthorized } from '../errors.ts';
 import type { SmsService } from './sms.service.ts';
 import { AUTH_MESSAGES } from './auth.service.ts';
-import { bmpSize, sniffImage } from './image-sniff.ts';
+import { decodeBmp } from './bmp.ts';
+import { sniffImage } from './image-sniff.ts';
 
 /** Largest avatar accepted in pixels, against decompression bombs. */
 const AVATAR_MAX_PIXELS = 40_000_000;
@@ -46,8 +47,9 @@ export class ProfileService {
   }
 
   /**
-   * Stores a new avatar: jpg, jpeg, bmp or png by name *and* content, at most 2 MB. JPEG and PNG are
-   * re-encoded to a square PNG (which also drops metadata); BMP is kept as sent after a size check.
+   * Stores a new avatar: jpg, jpeg, bmp or png by name *and* content, at most 2 MB. Every avatar is
+   * decoded and re-encoded to a square PNG, which drops metadata and anything appended to the file
+   * (BMP, which sharp cannot read, through the strict decoder in bmp.ts).
    */
   async setAvatar(userId: number, fileName: string, data: Buffer): Promise<UserWithRoles> {
     const ext = fileName.split('.').pop()?.toLowerCase() ?? '';
@@ -56,46 +58,50 @@ export class ProfileService {
     if (!allowed || data.length > LIMITS.avatarMaxBytes || !kind || !['jpeg', 'png', 'bmp'].includes(kind)) {
       throw badRequest('AVATAR_INVALID', MSG.avatarInvalid);
     }
-    let stored: Buffer;
-    let storedExt: string;
-    if (kind === 'bmp') {
-      const size = bmpSize(data);
-      if (!size || size.width * size.height > AVATAR_MAX_PIXELS || size.width === 0) {
-        throw badRequest('AVATAR_INVALID', MSG.avatarInvalid);
-      }
-      stored = data;
-      storedExt = 'bmp';
-    } else {
-      try {
-        stored = await sharp(data, { limitInputPixels: AVATAR_MAX_PIXELS })
-          .rotate()
-          .resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' })
-          .png()
-          .toBuffer();
-      } catch {
-        throw badRequest('AVATAR_INVALID', MSG.avatarInvalid);
-      }
-      storedExt = 'png';
-    }
+    const stored = await toAvatarPng(data, kind);
+    if (!stored) throw badRequest('AVATAR_INVALID', MSG.avatarInvalid);
     const user = await this.mustFind(userId);
-    const file = `${userId}-${randomBytes(12).toString('hex')}.${storedExt}`;
+    const file = `${userId}-${randomBytes(12).toString('hex')}.png`;
     await this.storage.put(`avatars/${file}`, stored);
     await this.users.update(userId, { avatar_file: file });
     if (user.avatar_file) await this.storage.delete(`avatars/${user.avatar_file}`);
     return this.mustFind(userId);
   }
 
-  /** An avatar's bytes and content type. Names are random, so knowing one is the permission. */
+  /**
+   * An avatar's bytes and content type. Names are random, so knowing one is the permission. BMP
+   * avatars stored as sent by earlier versions are served re-encoded as PNG, never as stored.
+   */
   async readAvatar(file: string): Promise<{ data: Buffer; type: string }> {
     if (!/^\d+-[0-9a-f]{24}\.(png|bmp)$/.test(file)) throw notFound('头像不存在');
     const data = await this.storage.get(`avatars/${file}`);
     if (!data) throw notFound('头像不存在');
-    return { data, type: file.endsWith('.bmp') ? 'image/bmp' : 'image/png' };
+    if (!file.endsWith('.bmp')) return { data, type: 'image/png' };
+    const png = await toAvatarPng(data, 'bmp');
+    if (!png) throw notFound('头像不存在');
+    return { data: png, type: 'image/png' };
   }
 
   private async mustFind(userId: number): Promise<UserWithRoles> {
     const user = await this.users.findById(userId);
     if (!user) throw unauthorized();
     return user;
+  }
+}
+
+/** A JPEG, PNG or BMP decoded (pixel-limited) and re-encoded as the square avatar PNG; undefined if unreadable. */
+async function toAvatarPng(data: Buffer, kind: string): Promise<Buffer | undefined> {
+  try {
+    let input: Sharp;
+    if (kind === 'bmp') {
+      const bmp = decodeBmp(data, AVATAR_MAX_PIXELS);
+      if (!bmp) return undefined;
+      input = sharp(bmp.pixels, { raw: { width: bmp.width, height: bmp.height, channels: 3 } });
+    } else {
+      input = sharp(data, { limitInputPixels: AVATAR_MAX_PIXELS }).rotate();
+    }
+    return await input.resize(AVATAR_SIZE, AVATAR_SIZE, { fit: 'cover' }).png().toBuffer();
+  } catch {
+    return undefined;
   }
 }

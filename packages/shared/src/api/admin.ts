@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MSG } from '../messages.ts';
+import { isSafeName } from '../validation.ts';
 
 export const AUDIT_PAGE_SIZE = 20;
 export const JOB_PAGE_SIZE = 20;
@@ -165,15 +167,16 @@ export const SetReaderCategoryRequest = z.object({
 });
 export type SetReaderCategoryRequest = z.input<typeof SetReaderCategoryRequest>;
 
+const className = z.string().trim().min(1, '请输入分类名称').max(50).refine(isSafeName, MSG.nameUnsafeChars);
 export const CreateClassRequest = z.object({
   parentId: z.number().int().nullable(),
   code: z
     .string()
     .trim()
     .regex(/^[A-Z0-9_]+(\.[A-Z0-9_]+)*$/, '分类代码只能用大写字母、数字和下划线，层级之间用“.”分隔'),
-  name: z.string().trim().min(1, '请输入分类名称').max(50),
+  name: className,
 });
-export const RenameClassRequest = z.object({ name: z.string().trim().min(1, '请输入分类名称').max(50) });
+export const RenameClassRequest = z.object({ name: className });
 
 /** The dashboard's ranges in days. */
 export const DASHBOARD_RANGES = [7, 30, 90] as const;
@@ -262,13 +265,19 @@ const optionalText = (max: number) =>
     .string()
     .trim()
     .max(max)
+    .refine(isSafeName, MSG.nameUnsafeChars)
     .nullable()
     .optional()
     .transform((v) => (v ? v : null));
 
 /** A new book of the library, catalogued by staff (its volumes and pages are added afterwards). */
 export const CreateBookRequest = z.object({
-  title: z.string().trim().min(1, '请输入书名').max(200, '书名不能超过 200 个字'),
+  title: z
+    .string()
+    .trim()
+    .min(1, '请输入书名')
+    .max(200, '书名不能超过 200 个字')
+    .refine(isSafeName, MSG.nameUnsafeChars),
   author: optionalText(200),
   publishDynasty: optionalText(100),
   coverageDynasty: optionalText(200),

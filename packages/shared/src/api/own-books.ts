@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
+import { isSafeName, isSafeText } from '../validation.ts';
 
 /** Own books page 5 on the first page, then 6 (spec §9). */
 export const OWN_FIRST_PAGE_SIZE = 5;
@@ -13,7 +14,9 @@ export const OWN_STATUS_LABELS: Record<string, string> = {
   '3': '未通过',
 };
 
-const required = (message: string, max: number) => z.string().trim().min(1, message).max(max);
+/** A required name or title: no control, bidi-override or invisible characters, no `<` `>` (issue 13). */
+const required = (message: string, max: number) =>
+  z.string().trim().min(1, message).max(max).refine(isSafeName, MSG.nameUnsafeChars);
 
 export const OwnBookRequest = z.object({
   title: required(MSG.ownTitleRequired, 200),
@@ -49,11 +52,13 @@ export type OwnBook = z.infer<typeof OwnBook>;
 
 export const OwnVolumeRequest = z.object({
   name: required(MSG.ownVolumeNameRequired, 100),
-  introduction: z.string().trim().max(1000).optional(),
+  introduction: z.string().trim().max(1000).refine(isSafeText, MSG.textUnsafeChars).optional(),
 });
 export type OwnVolumeRequest = z.input<typeof OwnVolumeRequest>;
 
-export const SubmitBooksRequest = z.object({ ids: z.array(z.number().int()).min(1, MSG.selectAtLeastOne) });
+export const SubmitBooksRequest = z.object({
+  ids: z.array(z.number().int()).min(1, MSG.selectAtLeastOne).max(100, MSG.ownSubmitTooMany),
+});
 
 export const ZipUploadResult = z.object({
   added: z.number().int(),
@@ -83,9 +88,16 @@ export const OCR_STATUS_LABELS: Record<OwnPage['ocrStatus'], string> = {
 };
 
 export const RenamePageRequest = z.object({
-  imageName: z.string().trim().min(1, MSG.ownImageNameRequired).max(100),
+  imageName: z
+    .string()
+    .trim()
+    .min(1, MSG.ownImageNameRequired)
+    .max(100)
+    .refine(isSafeName, MSG.nameUnsafeChars),
 });
-export const ReorderRequest = z.object({ imageIds: z.array(z.number().int()).min(1) });
+export const ReorderRequest = z.object({
+  imageIds: z.array(z.number().int()).min(1).max(10_000, MSG.ownOrderTooMany),
+});
 
 /** Limits of a volume's directory (table of contents) as edited. */
 export const DIRECTORY_LIMITS = { maxDepth: 4, maxEntries: 2000, nameMax: 100 } as const;
@@ -96,18 +108,28 @@ export interface DirectoryInput {
   imageId: number | null;
   children: DirectoryInput[];
 }
-export const DirectoryInput: z.ZodType<DirectoryInput> = z.lazy(() =>
+/**
+ * An entry at a depth (1 = top). Built level by level rather than recursively, so a hostile body of
+ * thousands of nested levels is refused at the depth limit instead of recursing the validator that deep.
+ */
+const directoryLevel = (depth: number): z.ZodType<DirectoryInput> =>
   z.object({
     name: z
       .string()
       .trim()
       .min(1, MSG.directoryNameRequired)
-      .max(DIRECTORY_LIMITS.nameMax, MSG.directoryNameTooLong),
+      .max(DIRECTORY_LIMITS.nameMax, MSG.directoryNameTooLong)
+      .refine(isSafeName, MSG.nameUnsafeChars),
     imageId: z.number().int().nullable(),
-    children: z.array(DirectoryInput),
-  }),
-);
+    children:
+      depth < DIRECTORY_LIMITS.maxDepth
+        ? z.array(directoryLevel(depth + 1)).max(DIRECTORY_LIMITS.maxEntries, MSG.directoryTooMany)
+        : z.array(z.never()).max(0, MSG.directoryTooDeep),
+  });
+export const DirectoryInput: z.ZodType<DirectoryInput> = directoryLevel(1);
 
 /** The whole directory of a volume, replacing the one it had. */
-export const SaveDirectoryRequest = z.object({ entries: z.array(DirectoryInput) });
+export const SaveDirectoryRequest = z.object({
+  entries: z.array(DirectoryInput).max(DIRECTORY_LIMITS.maxEntries, MSG.directoryTooMany),
+});
 export type SaveDirectoryRequest = z.infer<typeof SaveDirectoryRequest>;

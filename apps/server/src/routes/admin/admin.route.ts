@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -9,10 +10,11 @@ import {
   SmsOutboxEntry,
   Terminal,
 } from '@guji/shared';
-import { requireRole } from '../../http/session.ts';
+import { isSecureCookie, requireRole } from '../../http/session.ts';
 import { badRequest, forbidden } from '../../errors.ts';
 import { TERMINAL_COOKIE } from '../../services/terminal.service.ts';
-import { ZipSource, importPackage, readPackageMetadata } from '../../services/import-package.ts';
+import { ZIP_LIMITS, ZipSource, importPackage, readPackageMetadata } from '../../services/import-package.ts';
+import { saveUpload, withTempDir } from '../../storage/temp.ts';
 import type { RouteModule } from '../types.ts';
 
 /** Administrator tools of the account system. */
@@ -185,7 +187,7 @@ export const terminalRoutes: RouteModule = (app, { context }) => {
         path: '/',
         httpOnly: true,
         sameSite: 'lax',
-        secure: request.protocol === 'https',
+        secure: isSecureCookie(request, context.config.cookieSecure),
         maxAge: 10 * 365 * 24 * 3600,
       });
       return reply.redirect('/', 303);
@@ -214,21 +216,38 @@ export const importRoutes: RouteModule = (app, { context }) => {
           401: ErrorBody,
           403: ErrorBody,
           413: ErrorBody,
+          429: ErrorBody,
         },
       },
     },
     async (request) => {
       const user = requireRole(request, 'catalogAdmin');
-      const file = await request.file({ limits: { fileSize: 2 * 1024 ** 3, files: 1 } });
-      if (!file) throw badRequest('IMPORT_ZIP', '请上传 zip 包');
-      if (!file.filename.toLowerCase().endsWith('.zip')) throw badRequest('IMPORT_ZIP', '只接受 .zip 文件');
-      const data = await file.toBuffer();
-      const source = await ZipSource.open(data, file.filename);
-      const results = await importPackage(context.services.ingest, await readPackageMetadata(source), source);
-      await context.services.admin.record(user.id, 'book.import', file.filename, null, {
-        books: results.map((r) => ({ title: r.title, bookId: r.bookId, pages: r.pageIds.length })),
-      });
-      return { books: results.map((r) => ({ title: r.title, bookId: r.bookId, pages: r.pageIds.length })) };
+      // The package goes to disk and is unpacked entry by entry (ZipSource), one or two per user at once.
+      const results = await context.services.uploads.run(user.id, () =>
+        withTempDir(context.config.dataDir, async (dir) => {
+          const file = await request.file({ limits: { fileSize: 2 * 1024 ** 3, files: 1 } });
+          if (!file) throw badRequest('IMPORT_ZIP', '请上传 zip 包');
+          if (!file.filename.toLowerCase().endsWith('.zip'))
+            throw badRequest('IMPORT_ZIP', '只接受 .zip 文件');
+          const zipFile = path.join(dir, 'package.zip');
+          if (!(await saveUpload(file.file, zipFile)))
+            throw badRequest('IMPORT_ZIP', 'zip 包过大（超过 2 GB）');
+          const source = await ZipSource.open(zipFile, file.filename, ZIP_LIMITS, { tempDir: dir });
+          const imported = await importPackage(
+            context.services.ingest,
+            await readPackageMetadata(source),
+            source,
+          );
+          return { fileName: file.filename, imported };
+        }),
+      );
+      const books = results.imported.map((r) => ({
+        title: r.title,
+        bookId: r.bookId,
+        pages: r.pageIds.length,
+      }));
+      await context.services.admin.record(user.id, 'book.import', results.fileName, null, { books });
+      return { books };
     },
   );
 };

@@ -86,7 +86,7 @@ export const meRoutes: RouteModule = (app, { context }) => {
     },
     async (request, reply) => {
       await auth.changePassword(requireUser(request).id, request.body);
-      clearSessionCookie(reply);
+      clearSessionCookie(reply, request, context.config.cookieSecure);
       return { ok: true as const, message: MSG.passwordSetSuccess };
     },
   );

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,7 +22,9 @@ import {
 import { badRequest } from '../../errors.ts';
 import { requireRole, requireUser } from '../../http/session.ts';
 import { isCatalogStaff } from '../../services/access.ts';
+import { checkImageHead, SNIFF_BYTES } from '../../services/import-package.ts';
 import { OWN_ZIP_LIMITS, type Editor } from '../../services/own-book.service.ts';
+import { saveUpload, withTempDir } from '../../storage/temp.ts';
 import type { RouteModule } from '../types.ts';
 
 const errors = {
@@ -31,17 +34,41 @@ const errors = {
   404: ErrorBody,
   409: ErrorBody,
   413: ErrorBody,
+  429: ErrorBody,
 };
 const IdParams = z.object({ id: z.coerce.number().int().positive() });
 
-/** The files of a multipart image upload (each checked as an image later, before anything is stored). */
+/**
+ * The files of a multipart image upload: each file's first bytes must be an image before the rest is
+ * received, and all of them together stay within a zip's limit (each is checked fully later, before
+ * anything is stored).
+ */
 async function readImageFiles(request: FastifyRequest): Promise<Array<{ name: string; data: Buffer }>> {
   const files: Array<{ name: string; data: Buffer }> = [];
+  let total = 0;
   for await (const part of request.files({
     limits: { fileSize: OWN_ZIP_LIMITS.maxEntryBytes, files: 200 },
   })) {
-    const data = await part.toBuffer();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let checked = false;
+    for await (const chunk of part.file as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      total += chunk.length;
+      if (total > OWN_ZIP_LIMITS.maxTotalBytes)
+        throw badRequest(
+          'IMPORT_ZIP',
+          `图像合计超过 ${OWN_ZIP_LIMITS.maxTotalBytes / 1024 ** 2} MB，请分批上传`,
+        );
+      chunks.push(chunk);
+      if (!checked && size >= SNIFF_BYTES) {
+        checkImageHead(Buffer.concat(chunks), part.filename);
+        checked = true;
+      }
+    }
     if (part.file.truncated) throw badRequest('IMPORT_ZIP', `${part.filename} 过大`);
+    const data = Buffer.concat(chunks);
+    if (!checked) checkImageHead(data, part.filename);
     files.push({ name: part.filename, data });
   }
   if (files.length === 0) throw badRequest('OWN_NO_FILE', '请选择图像文件');
@@ -145,6 +172,22 @@ export const ownRoutes: RouteModule = (app, { context }) => {
       return { ok: true as const, message: MSG.ownSubmitted };
     },
   );
+  r.post(
+    '/api/own/books/:id/unpublish',
+    {
+      schema: {
+        tags: ['own books'],
+        summary:
+          'Withdraw my book from review or publication: out of the catalogue and search at once, a draft again (a published book is frozen until then)',
+        params: IdParams,
+        response: { 200: OkBody, ...errors },
+      },
+    },
+    async (request) => {
+      await own.unpublish(requireUser(request).id, request.params.id);
+      return { ok: true as const, message: MSG.ownUnpublished };
+    },
+  );
 
   r.get(
     '/api/own/books/:id/volumes',
@@ -225,16 +268,26 @@ export const ownRoutes: RouteModule = (app, { context }) => {
     },
     async (request) => {
       const editor = editorOf(request);
-      const file = await request.file({ limits: { fileSize: OWN_ZIP_LIMITS.maxTotalBytes, files: 1 } });
-      if (!file) throw badRequest('OWN_ZIP_ONLY', MSG.ownZipOnly);
-      const data = await file.toBuffer();
-      if (file.file.truncated) throw badRequest('IMPORT_ZIP', '压缩包过大');
-      const result = await own.uploadZip(editor, request.params.id, file.filename, data);
-      await audit(editor, 'pages.upload', `volume:${request.params.id}`, {
-        file: file.filename,
-        added: result.added,
+      // One or two uploads per user at a time; the zip goes to disk and is unpacked entry by entry.
+      return context.services.uploads.run(editor.id, async () => {
+        await own.checkUploadTarget(editor, request.params.id);
+        return withTempDir(context.config.dataDir, async (dir) => {
+          const file = await request.file({ limits: { fileSize: OWN_ZIP_LIMITS.maxTotalBytes, files: 1 } });
+          if (!file) throw badRequest('OWN_ZIP_ONLY', MSG.ownZipOnly);
+          const zipFile = path.join(dir, 'upload.zip');
+          if (!(await saveUpload(file.file, zipFile)))
+            throw badRequest(
+              'IMPORT_ZIP',
+              `压缩包过大（超过 ${OWN_ZIP_LIMITS.maxTotalBytes / 1024 ** 2} MB）`,
+            );
+          const result = await own.uploadZip(editor, request.params.id, file.filename, zipFile, dir);
+          await audit(editor, 'pages.upload', `volume:${request.params.id}`, {
+            file: file.filename,
+            added: result.added,
+          });
+          return { ...result, message: MSG.ownUploaded };
+        });
       });
-      return { ...result, message: MSG.ownUploaded };
     },
   );
 
@@ -284,9 +337,12 @@ export const ownRoutes: RouteModule = (app, { context }) => {
     },
     async (request) => {
       const editor = editorOf(request);
-      const added = await own.uploadImages(editor, request.params.id, await readImageFiles(request));
-      await audit(editor, 'pages.upload', `volume:${request.params.id}`, { added });
-      return { added, message: MSG.ownUploaded };
+      return context.services.uploads.run(editor.id, async () => {
+        await own.checkUploadTarget(editor, request.params.id);
+        const added = await own.uploadImages(editor, request.params.id, await readImageFiles(request));
+        await audit(editor, 'pages.upload', `volume:${request.params.id}`, { added });
+        return { added, message: MSG.ownUploaded };
+      });
     },
   );
   r.post(
@@ -367,8 +423,10 @@ export const ownRoutes: RouteModule = (app, { context }) => {
     },
     async (request) => {
       const user = requireUser(request);
-      const files = await readImageFiles(request);
-      return { added: await own.uploadSingles(user.id, files), message: MSG.ownUploaded };
+      return context.services.uploads.run(user.id, async () => {
+        const files = await readImageFiles(request);
+        return { added: await own.uploadSingles(user.id, files), message: MSG.ownUploaded };
+      });
     },
   );
 

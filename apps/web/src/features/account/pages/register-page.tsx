@@ -1,7 +1,15 @@
 import { useState } from 'react';
 import { Button, Form, Input } from 'antd';
 import { Link, useNavigate } from 'react-router';
-import { LIMITS, MSG, isValidEmail, isValidIdCard, isValidPhone, isValidRealName } from '@guji/shared';
+import {
+  LIMITS,
+  MSG,
+  isValidEmail,
+  isValidIdCard,
+  isValidLoginName,
+  isValidPhone,
+  isValidRealName,
+} from '@guji/shared';
 import { useSiteSettings } from '../../../api/site.ts';
 import { toast } from '../../../components/toast.ts';
 import { useDelayedAction } from '../../../components/use-delayed-action.ts';
@@ -120,7 +128,11 @@ export function RegisterPage() {
         <Form.Item label="工作单位" name="post" rules={[requiredRule(MSG.postRequired)]}>
           <Input maxLength={LIMITS.postMax} autoComplete="organization" placeholder="请输入工作单位" />
         </Form.Item>
-        <Form.Item label="用户名" name="loginName" rules={[requiredRule(MSG.loginNameRequired)]}>
+        <Form.Item
+          label="用户名"
+          name="loginName"
+          rules={[requiredRule(MSG.loginNameRequired), validRule(isValidLoginName, MSG.loginNameInvalid)]}
+        >
           <Input maxLength={LIMITS.loginNameMax} autoComplete="username" placeholder="请输入用户名" />
         </Form.Item>
         {requireRealName && (

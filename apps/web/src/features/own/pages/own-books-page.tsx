@@ -43,6 +43,7 @@ export function OwnBooksPage() {
   const [editing, setEditing] = useState<OwnBook | 'new' | null>(null);
   const remove = useOwnMutation((id: number) => api.del(`/api/own/books/${id}`));
   const submit = useOwnMutation((ids: number[]) => api.post('/api/own/books/submit', { ids }));
+  const unpublish = useOwnMutation((id: number) => api.post(`/api/own/books/${id}/unpublish`, {}));
 
   return (
     <div className="page own-books">
@@ -113,9 +114,28 @@ export function OwnBooksPage() {
                   >
                     卷册管理
                   </Link>
-                  <Button disabled={book.auditStatus === '1'} onClick={() => setEditing(book)}>
+                  {/* Under review or published a book is frozen; withdrawing it makes it a draft again. */}
+                  <Button
+                    disabled={book.auditStatus === '1' || book.auditStatus === '2'}
+                    onClick={() => setEditing(book)}
+                  >
                     编辑
                   </Button>
+                  {(book.auditStatus === '1' || book.auditStatus === '2') && (
+                    <Popconfirm
+                      title={`撤回《${book.title}》？撤回后不再公开，修改后需重新提交审核。`}
+                      okText="撤回"
+                      cancelText="取消"
+                      onConfirm={() =>
+                        void unpublish.mutateAsync(book.catalogId).then(
+                          () => toast.success(MSG.ownUnpublished),
+                          () => undefined,
+                        )
+                      }
+                    >
+                      <Button>{book.auditStatus === '2' ? '撤回出版' : '撤回审核'}</Button>
+                    </Popconfirm>
+                  )}
                   <Popconfirm
                     title={`删除《${book.title}》及其全部卷册和页面？`}
                     okText="删除"

@@ -34,21 +34,21 @@ export function VolumesPage() {
   const title = book.data?.title ?? '卷册管理';
   useDocumentTitle(`${title} · 卷册管理`);
 
+  // Under review, or published (an own book), nothing changes until the owner withdraws it.
+  const locked = book.data?.auditStatus === '1' || (book.data?.auditStatus === '2' && !book.data.isLibrary);
   if (book.isError) return <Empty className="page" description={book.error.message || MSG.noData} />;
   return (
     <div className="page own-volumes">
       <Breadcrumbs second={ownHome(book.data)} third={{ title }} />
       <div className="own-head">
         <h1 className="page-title">《{title}》卷册</h1>
-        <Button
-          icon={<PlusOutlined aria-hidden />}
-          disabled={book.data?.auditStatus === '1'}
-          onClick={() => setEditing('new')}
-        >
+        <Button icon={<PlusOutlined aria-hidden />} disabled={locked} onClick={() => setEditing('new')}>
           添加卷册
         </Button>
       </div>
-      {book.data?.auditStatus === '1' && <p className="own-note">{MSG.ownLocked}</p>}
+      {locked && (
+        <p className="own-note">{book.data?.auditStatus === '1' ? MSG.ownLocked : MSG.ownPublishedLocked}</p>
+      )}
       {volumes.isPending ? (
         <Spin />
       ) : (volumes.data ?? []).length === 0 ? (
@@ -62,7 +62,7 @@ export function VolumesPage() {
                 <div className="personal-book-meta">
                   {volume.imageCount} 页{volume.introduction ? ` · ${volume.introduction}` : ''}
                 </div>
-                <ZipUpload volume={volume} locked={book.data?.auditStatus === '1'} />
+                <ZipUpload volume={volume} locked={locked} />
               </div>
               <div className="personal-actions">
                 <Link
@@ -79,10 +79,10 @@ export function VolumesPage() {
                     阅读
                   </Link>
                 )}
-                <Button disabled={book.data?.auditStatus === '1'} onClick={() => setEditing(volume)}>
+                <Button disabled={locked} onClick={() => setEditing(volume)}>
                   编辑
                 </Button>
-                <Button disabled={book.data?.auditStatus === '1'} onClick={() => setDirectoryOf(volume)}>
+                <Button disabled={locked} onClick={() => setDirectoryOf(volume)}>
                   目录
                 </Button>
                 <Popconfirm
@@ -96,7 +96,7 @@ export function VolumesPage() {
                     )
                   }
                 >
-                  <Button danger disabled={book.data?.auditStatus === '1'}>
+                  <Button danger disabled={locked}>
                     删除
                   </Button>
                 </Popconfirm>
