@@ -56,6 +56,8 @@ export default defineConfig({
       TRUST_PROXY: '127.0.0.1',
       SITE_FILING_NUMBER: '京ICP备12345678号',
       SITE_FUNDING_NOTE: '国家古籍保护工程资助项目',
+      // The print tests pay through the sandbox's mobile page (the default outside production).
+      PAYMENT_PROVIDER: 'sandbox',
     },
   },
 });

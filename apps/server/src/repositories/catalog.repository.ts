@@ -238,19 +238,26 @@ export class CatalogRepository {
       .orderBy('id')
       .execute();
     if (books.length === 0) return [];
+    // A join, not `book_id in (…every public book…)`: a large library would pass the engines' limit of
+    // bound variables.
     const volumes = await tx
       .selectFrom('volumes')
-      .select(['id', 'book_id'])
-      .where(
-        'book_id',
-        'in',
-        books.map((b) => b.id),
-      )
-      .orderBy('sort')
-      .orderBy('id')
+      .innerJoin('books', 'books.id', 'volumes.book_id')
+      .select(['volumes.id', 'volumes.book_id'])
+      .where('books.is_visible', '=', 1)
+      .where('books.audit_status', '=', '2')
+      .where('books.is_open', '=', 1)
+      .orderBy('volumes.sort')
+      .orderBy('volumes.id')
       .execute();
+    const byBook = new Map<number, number[]>();
+    for (const v of volumes) {
+      const ids = byBook.get(v.book_id);
+      if (ids) ids.push(v.id);
+      else byBook.set(v.book_id, [v.id]);
+    }
     return books
-      .map((book) => ({ book, volumeIds: volumes.filter((v) => v.book_id === book.id).map((v) => v.id) }))
+      .map((book) => ({ book, volumeIds: byBook.get(book.id) ?? [] }))
       .filter((entry) => entry.volumeIds.length > 0);
   }
 

@@ -48,7 +48,12 @@ export class PostgresTextIndex implements TextIndex {
   }
 
   async remove(pageIds: number[], tx: DbOrTx = this.db): Promise<void> {
-    if (pageIds.length > 0) await tx.deleteFrom('page_texts').where('page_id', 'in', pageIds).execute();
+    // In slices: a reindex may remove more pages than a statement may bind.
+    for (let i = 0; i < pageIds.length; i += 500)
+      await tx
+        .deleteFrom('page_texts')
+        .where('page_id', 'in', pageIds.slice(i, i + 500))
+        .execute();
   }
 
   async removeBook(bookId: number, tx: DbOrTx = this.db): Promise<void> {

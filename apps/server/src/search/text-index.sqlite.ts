@@ -54,7 +54,12 @@ export class SqliteTextIndex implements TextIndex {
 
   async remove(pageIds: number[], tx: DbOrTx = this.db): Promise<void> {
     for (const id of pageIds) await sql`delete from page_text_fts where rowid = ${id}`.execute(tx);
-    if (pageIds.length > 0) await tx.deleteFrom('page_texts').where('page_id', 'in', pageIds).execute();
+    // In slices: a large book's pages would pass SQLite's limit of bound variables.
+    for (let i = 0; i < pageIds.length; i += 500)
+      await tx
+        .deleteFrom('page_texts')
+        .where('page_id', 'in', pageIds.slice(i, i + 500))
+        .execute();
   }
 
   async removeBook(bookId: number, tx: DbOrTx = this.db): Promise<void> {

@@ -22,6 +22,13 @@ export interface PaymentProvider {
   verifyNotice(body: unknown): PaymentNotice | undefined;
 }
 
+/**
+ * How long a trade may be paid after its QR code is made (the `time_expire` a real provider is given).
+ * Access to the order's pages is checked when the trade is opened, so this bounds how long after that
+ * check money can still be taken; the sandbox page refuses older trades.
+ */
+export const TRADE_LIFETIME_MS = 15 * 60_000;
+
 const canonical = (n: { noticeId: string; tradeNo: string; amountFen: number; status: string }) =>
   `noticeId=${n.noticeId}&tradeNo=${n.tradeNo}&amountFen=${n.amountFen}&status=${n.status}`;
 

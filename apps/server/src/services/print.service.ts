@@ -17,17 +17,23 @@ import {
   type PrintItem,
   type PrintOrder,
   type PrintPrice,
+  type Role,
   type ScanPayment,
   type SandboxPaymentInfo,
 } from '@guji/shared';
 import type { Db, DbOrTx } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
-import { badRequest, conflict, notFound } from '../errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { likeText, type CatalogRepository } from '../repositories/catalog.repository.ts';
 import { thumbnailUrl, type CatalogService, type Viewer } from './catalog.service.ts';
 import type { Clock } from './clock.ts';
 import { sheetSvg, type DownloadService } from './download.service.ts';
-import type { PaymentNotice, SandboxPaymentProvider } from './payment.ts';
+import {
+  SandboxPaymentProvider,
+  TRADE_LIFETIME_MS,
+  type PaymentNotice,
+  type PaymentProvider,
+} from './payment.ts';
 import { pagedOf, type Paged } from './paged.ts';
 import type { SettingsService } from './settings.service.ts';
 
@@ -58,6 +64,12 @@ export class WebhookNotifier implements PrintNotifier {
 }
 
 const NOT_FOUND = () => notFound(MSG.notFound, 'NOT_FOUND');
+const TRADE_CLOSED = () => conflict('PAYMENT_CLOSED', MSG.paymentTradeClosed);
+
+/** The distinct orders some items belong to. */
+const orderIdsOf = (items: Array<{ order_id: number | null }>): number[] => [
+  ...new Set(items.flatMap((item) => (item.order_id === null ? [] : [item.order_id]))),
+];
 
 type ItemRow = {
   id: number;
@@ -118,11 +130,17 @@ export class PrintService {
     private readonly catalog: CatalogService,
     private readonly downloads: DownloadService,
     private readonly settings: SettingsService,
-    readonly provider: SandboxPaymentProvider,
+    /** The live scan-to-pay provider; undefined when none is (PAYMENT_PROVIDER=none: cash only). */
+    readonly provider: PaymentProvider | undefined,
     private readonly notifiers: PrintNotifier[],
     private readonly dataDir: string,
     private readonly clock: Clock,
   ) {}
+
+  /** The sandbox provider when it is the live one (its payment page and confirm endpoint exist only then). */
+  get sandbox(): SandboxPaymentProvider | undefined {
+    return this.provider instanceof SandboxPaymentProvider ? this.provider : undefined;
+  }
 
   // Prices
 
@@ -251,23 +269,102 @@ export class PrintService {
   }
 
   async deleteItems(userId: number, ids: number[]): Promise<void> {
+    const now = nowIso(this.clock.now());
     await this.db.transaction().execute(async (tx) => {
       const rows = await tx
         .selectFrom('print_items')
-        .select(['id', 'pay_status'])
+        .select(['id', 'pay_status', 'order_id'])
         .where('id', 'in', ids)
         .where('user_id', '=', userId)
         .execute();
       if (rows.length !== new Set(ids).size) throw NOT_FOUND();
       if (rows.some((r) => r.pay_status !== 0)) throw badRequest('PRINT_PAID', MSG.printDeleteOnlyUnpaid);
-      await tx
+      const orders = orderIdsOf(rows);
+      await this.lockOrders(tx, orders, now);
+      const deleted = await tx
         .deleteFrom('print_items')
         .where('id', 'in', ids)
         .where('user_id', '=', userId)
         .where('pay_status', '=', 0)
-        .execute();
+        .executeTakeFirst();
+      // Paid by a notice meanwhile: nothing of this request is applied.
+      if (Number(deleted.numDeletedRows) !== rows.length)
+        throw badRequest('PRINT_PAID', MSG.printDeleteOnlyUnpaid);
       await this.dropEmptyOrders(tx, userId);
+      await this.settleOrders(tx, orders, now);
     });
+  }
+
+  /**
+   * Takes the rows of orders about to change, before their items or trades: every change of an order
+   * (checkout, delete, notice, desk) locks in this order, so concurrent ones wait instead of deadlocking.
+   */
+  private async lockOrders(tx: DbOrTx, orderIds: number[], now: string): Promise<void> {
+    if (orderIds.length === 0) return;
+    await tx
+      .updateTable('print_orders')
+      .set({ updated_at: now })
+      .where(
+        'id',
+        'in',
+        [...orderIds].sort((a, b) => a - b),
+      )
+      .execute();
+  }
+
+  /** Closes an order's open trade: a notice for it is refused from now on (one live trade per order). */
+  private async closeTrades(tx: DbOrTx, orderId: number): Promise<void> {
+    await tx
+      .updateTable('payments')
+      .set({ status: 'closed' })
+      .where('order_id', '=', orderId)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
+  /**
+   * Orders whose items changed (taken into another checkout, or deleted): the total is summed again from
+   * the items left and the open trade closed, since it was for the old total; an order left holding only
+   * items paid at the desk is paid. Orders left empty were dropped already.
+   */
+  private async settleOrders(tx: DbOrTx, orderIds: number[], now: string): Promise<void> {
+    for (const orderId of orderIds) {
+      const items = await tx
+        .selectFrom('print_items')
+        .select(['amount_fen', 'pay_status'])
+        .where('order_id', '=', orderId)
+        .execute();
+      if (items.length === 0) continue;
+      await this.closeTrades(tx, orderId);
+      const allPaid = items.every((item) => item.pay_status === 1);
+      await tx
+        .updateTable('print_orders')
+        .set({
+          total_fen: items.reduce((sum, item) => sum + item.amount_fen, 0),
+          updated_at: now,
+          ...(allPaid ? { pay_status: 1, paid_at: now } : {}),
+        })
+        .where('id', '=', orderId)
+        .where('pay_status', '=', 0)
+        .execute();
+    }
+  }
+
+  /**
+   * Refuses unless the viewer may still read every book (the access rule, DESIGN.md §7): a privilege
+   * that was active when the pages were added may have ended since. Checked at checkout, when a trade
+   * is opened and when the desk takes cash.
+   */
+  private async assertReadable(viewer: Viewer, bookIds: number[]): Promise<void> {
+    for (const bookId of new Set(bookIds)) {
+      const book = await this.catalogRepo.findBook(bookId);
+      const access = await this.catalog.access(
+        book,
+        book ? await this.catalogRepo.countVolumes(bookId) : 0,
+        viewer,
+      );
+      if (!access.canRead) throw forbidden(MSG.printAccessLapsed, 'PRINT_ACCESS');
+    }
   }
 
   /** Unpaid orders left without items (their items were deleted or checked out again) go. */
@@ -298,7 +395,7 @@ export class PrintService {
   }
 
   async checkout(
-    userId: number,
+    viewer: Viewer & { userId: number },
     request: {
       itemIds: number[];
       extract: 0 | 1;
@@ -310,22 +407,37 @@ export class PrintService {
       deliveryAddress?: string | undefined;
     },
   ): Promise<PrintOrder> {
+    const userId = viewer.userId;
     const site = await this.settings.get();
     if (request.extract === 1 && !site.printPostEnabled) throw badRequest('POST_OFF', MSG.checkoutPostOff);
     const ids = [...new Set(request.itemIds)];
     // Post is paid by scanning: cash is paid at the desk, which a posted order never passes.
     const payment = request.extract === 1 ? 1 : request.payment!;
+    if (payment === 1 && !this.provider) throw badRequest('PAYMENT_UNAVAILABLE', MSG.scanPayUnavailable);
+    const selected = await this.db
+      .selectFrom('print_items')
+      .select('book_id')
+      .where('id', 'in', ids)
+      .where('user_id', '=', userId)
+      .execute();
+    await this.assertReadable(
+      viewer,
+      selected.map((item) => item.book_id),
+    );
     const now = nowIso(this.clock.now());
     const orderNum = this.newOrderNum();
     await this.db.transaction().execute(async (tx) => {
       const items = await tx
         .selectFrom('print_items')
-        .select(['id', 'amount_fen'])
+        .select(['id', 'amount_fen', 'order_id'])
         .where('id', 'in', ids)
         .where('user_id', '=', userId)
         .where('pay_status', '=', 0)
         .execute();
       if (items.length !== ids.length) throw badRequest('ITEMS_UNAVAILABLE', MSG.checkoutItemsUnavailable);
+      // Items taken from an unpaid order leave it: its total is summed again and its trade closed.
+      const previous = orderIdsOf(items);
+      await this.lockOrders(tx, previous, now);
       const total = items.reduce((sum, item) => sum + item.amount_fen, 0);
       const order = await tx
         .insertInto('print_orders')
@@ -347,8 +459,17 @@ export class PrintService {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await tx.updateTable('print_items').set({ order_id: order.id }).where('id', 'in', ids).execute();
+      const moved = await tx
+        .updateTable('print_items')
+        .set({ order_id: order.id })
+        .where('id', 'in', ids)
+        .where('pay_status', '=', 0)
+        .executeTakeFirst();
+      // Paid by a notice meanwhile: nothing of this checkout is applied.
+      if (Number(moved.numUpdatedRows) !== ids.length)
+        throw badRequest('ITEMS_UNAVAILABLE', MSG.checkoutItemsUnavailable);
       await this.dropEmptyOrders(tx, userId);
+      await this.settleOrders(tx, previous, now);
     });
     return this.order(orderNum, { userId, printAdmin: false });
   }
@@ -401,50 +522,94 @@ export class PrintService {
 
   // Scan to pay
 
-  /** A trade with the provider for an unpaid scan order, and the QR code of its payment page. */
-  async startScan(userId: number, orderNum: string, origin: string): Promise<ScanPayment> {
+  /**
+   * A trade with the provider for an unpaid scan order, and the QR code of its payment page. The reader
+   * must still be allowed to read every page of the order (checked again here, where money is asked
+   * for), and the order's earlier trade is closed: one live trade per order.
+   */
+  async startScan(
+    viewer: Viewer & { userId: number },
+    orderNum: string,
+    origin: string,
+  ): Promise<ScanPayment> {
     const order = await this.db
       .selectFrom('print_orders')
       .selectAll()
       .where('order_num', '=', orderNum)
-      .where('user_id', '=', userId)
+      .where('user_id', '=', viewer.userId)
       .executeTakeFirst();
     if (!order) throw NOT_FOUND();
     if (order.pay_status === 1) throw conflict('ORDER_PAID', '订单已支付');
     if (order.payment !== 1) throw badRequest('ORDER_CASH', '现金订单请到阅览室付款');
-    const tradeNo = randomBytes(12).toString('hex');
-    await this.db
-      .insertInto('payments')
-      .values({
-        order_id: order.id,
-        provider: this.provider.name,
-        trade_no: tradeNo,
-        amount_fen: order.total_fen,
-        status: 'pending',
-        created_at: nowIso(this.clock.now()),
-        paid_at: null,
-      })
+    const provider = this.provider;
+    if (!provider) throw badRequest('PAYMENT_UNAVAILABLE', MSG.scanPayUnavailable);
+    const books = await this.db
+      .selectFrom('print_items')
+      .select('book_id')
+      .where('order_id', '=', order.id)
       .execute();
-    const payUrl = this.provider.payUrl({ tradeNo, amountFen: order.total_fen }, origin);
+    await this.assertReadable(
+      viewer,
+      books.map((item) => item.book_id),
+    );
+    const tradeNo = randomBytes(12).toString('hex');
+    const now = nowIso(this.clock.now());
+    const amountFen = await this.db.transaction().execute(async (tx) => {
+      const locked = await tx
+        .updateTable('print_orders')
+        .set({ updated_at: now })
+        .where('id', '=', order.id)
+        .where('pay_status', '=', 0)
+        .returning('total_fen')
+        .executeTakeFirst();
+      // Paid, or emptied by another checkout, meanwhile.
+      if (!locked) throw conflict('ORDER_CHANGED', MSG.paymentTradeClosed);
+      await this.closeTrades(tx, order.id);
+      await tx
+        .insertInto('payments')
+        .values({
+          order_id: order.id,
+          provider: provider.name,
+          trade_no: tradeNo,
+          amount_fen: locked.total_fen,
+          status: 'pending',
+          created_at: now,
+          paid_at: null,
+        })
+        .execute();
+      return locked.total_fen;
+    });
+    const payUrl = provider.payUrl({ tradeNo, amountFen }, origin);
     const svg = await QRCode.toString(payUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
     return {
       tradeNo,
-      amountFen: order.total_fen,
+      amountFen,
       payUrl,
       qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
     };
   }
 
-  /** What the sandbox's mobile page shows (its link carries the page signature). */
+  /**
+   * What the sandbox's mobile page shows (its link carries the page signature). A closed trade, or one
+   * older than its lifetime, cannot be paid there any more.
+   */
   async sandboxInfo(tradeNo: string, signature: string): Promise<SandboxPaymentInfo> {
-    if (!this.provider.checkPageSignature(tradeNo, signature)) throw NOT_FOUND();
+    if (!this.sandbox?.checkPageSignature(tradeNo, signature)) throw NOT_FOUND();
     const row = await this.db
       .selectFrom('payments')
       .innerJoin('print_orders', 'print_orders.id', 'payments.order_id')
-      .select(['payments.trade_no', 'payments.amount_fen', 'payments.status', 'print_orders.order_num'])
+      .select([
+        'payments.trade_no',
+        'payments.amount_fen',
+        'payments.status',
+        'payments.created_at',
+        'print_orders.order_num',
+      ])
       .where('payments.trade_no', '=', tradeNo)
       .executeTakeFirst();
     if (!row) throw NOT_FOUND();
+    const expired = this.clock.now().getTime() - Date.parse(row.created_at) > TRADE_LIFETIME_MS;
+    if (row.status === 'closed' || (row.status === 'pending' && expired)) throw TRADE_CLOSED();
     return {
       tradeNo: row.trade_no,
       orderNum: row.order_num,
@@ -461,16 +626,18 @@ export class PrintService {
     pay: boolean,
   ): Promise<Record<string, string | number>> {
     const info = await this.sandboxInfo(tradeNo, signature);
-    return this.provider.makeNotice(tradeNo, info.amountFen, pay);
+    return this.sandbox!.makeNotice(tradeNo, info.amountFen, pay);
   }
 
   /**
    * A notice at the provider's webhook: forged, replayed, unknown or wrong-amount notices are refused
-   * and change nothing; a good one pays the order once (a second good notice for a paid trade changes
+   * and change nothing, and so are notices for a closed trade (superseded by a newer one, or its order
+   * changed or was paid at the desk): only an order's live trade pays it, so one trade per order is
+   * ever recorded paid. A good one pays the order once (a second good notice for a paid trade changes
    * nothing either). Print administrators are told of each newly paid order.
    */
   async handleNotice(body: unknown): Promise<{ paid: boolean }> {
-    const notice: PaymentNotice | undefined = this.provider.verifyNotice(body);
+    const notice: PaymentNotice | undefined = this.provider?.verifyNotice(body);
     if (!notice) throw badRequest('PAYMENT_INVALID', MSG.paymentInvalid);
     const now = nowIso(this.clock.now());
     const outcome = await this.db.transaction().execute(async (tx) => {
@@ -481,12 +648,14 @@ export class PrintService {
           'payments.id',
           'payments.amount_fen',
           'payments.order_id',
+          'payments.status',
           'print_orders.total_fen',
           'print_orders.order_num',
         ])
         .where('payments.trade_no', '=', notice.tradeNo)
         .executeTakeFirst();
       if (!payment) throw badRequest('PAYMENT_INVALID', MSG.paymentInvalid);
+      if (payment.status === 'closed') throw TRADE_CLOSED();
       if (notice.amountFen !== payment.amount_fen || notice.amountFen !== payment.total_fen)
         throw badRequest('PAYMENT_AMOUNT', MSG.paymentAmountMismatch);
       // Each notice id once: a concurrent duplicate waits on the key and inserts nothing.
@@ -502,29 +671,40 @@ export class PrintService {
         .returning('notice_id')
         .executeTakeFirst();
       if (!recorded) throw conflict('PAYMENT_REPLAY', MSG.paymentInvalid);
-      if (!notice.paid) return { paid: false, newlyPaid: false, orderId: payment.order_id };
-      await tx
-        .updateTable('payments')
-        .set({ status: 'paid', paid_at: now })
-        .where('id', '=', payment.id)
-        .where('status', '=', 'pending')
-        .execute();
-      const updated = await tx
+      const unchanged = { paid: notice.paid, newlyPaid: false, orderId: payment.order_id };
+      if (!notice.paid || payment.status === 'paid') return unchanged;
+      // The order's row first (the lock every change of an order takes), then its trade.
+      const order = await tx
         .updateTable('print_orders')
         .set({ pay_status: 1, paid_at: now, updated_at: now })
         .where('id', '=', payment.order_id)
         .where('pay_status', '=', 0)
         .executeTakeFirst();
-      const newlyPaid = Number(updated.numUpdatedRows) === 1;
-      if (newlyPaid) {
-        await tx
-          .updateTable('print_items')
-          .set({ pay_status: 1 })
-          .where('order_id', '=', payment.order_id)
-          .execute();
-        await this.log(tx, payment.order_id, 'paid-scan', [], `trade ${notice.tradeNo}`, null);
+      const trade = await tx
+        .updateTable('payments')
+        .set({ status: 'paid', paid_at: now })
+        .where('id', '=', payment.id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(trade.numUpdatedRows) !== 1) {
+        // Another notice of this trade paid it meanwhile (nothing to do), or it was closed (refused).
+        const again = await tx
+          .selectFrom('payments')
+          .select('status')
+          .where('id', '=', payment.id)
+          .executeTakeFirst();
+        if (again?.status === 'paid') return unchanged;
+        throw TRADE_CLOSED();
       }
-      return { paid: true, newlyPaid, orderId: payment.order_id };
+      // The order was paid another way (cash at the desk) while this trade was still open.
+      if (Number(order.numUpdatedRows) !== 1) throw TRADE_CLOSED();
+      await tx
+        .updateTable('print_items')
+        .set({ pay_status: 1 })
+        .where('order_id', '=', payment.order_id)
+        .execute();
+      await this.log(tx, payment.order_id, 'paid-scan', [], `trade ${notice.tradeNo}`, null);
+      return { paid: true, newlyPaid: true, orderId: payment.order_id };
     });
     if (outcome.newlyPaid) await this.announcePaid(outcome.orderId);
     return { paid: outcome.paid };
@@ -647,6 +827,8 @@ export class PrintService {
       .select([
         'print_items.id',
         'print_items.order_id',
+        'print_items.user_id',
+        'print_items.book_id',
         'print_items.pay_status',
         'print_items.print_status',
         'print_items.express_number',
@@ -658,12 +840,29 @@ export class PrintService {
     return rows;
   }
 
-  /** Cash received at the desk: refused if any selected item is paid already. */
+  /**
+   * Cash received at the desk: refused if any selected item is paid already, or if its reader may no
+   * longer read the page (the desk is in the reading room, so this refuses books withdrawn since). The
+   * orders' open trades are closed: an order paid (even in part) at the desk is not paid by scanning.
+   */
   async confirmPayment(actorId: number, ids: number[]): Promise<void> {
     const now = nowIso(this.clock.now());
+    const selected = await this.deskItems(this.db, ids);
+    for (const userId of new Set(selected.map((r) => r.user_id))) {
+      const roles = await this.db
+        .selectFrom('user_roles')
+        .select('role')
+        .where('user_id', '=', userId)
+        .execute();
+      await this.assertReadable(
+        { userId, roles: roles.map((r) => r.role as Role), readingRoom: true },
+        selected.filter((r) => r.user_id === userId).map((r) => r.book_id),
+      );
+    }
     await this.db.transaction().execute(async (tx) => {
       const rows = await this.deskItems(tx, ids);
       if (rows.some((r) => r.pay_status === 1)) throw badRequest('ALREADY_PAID', MSG.adminConfirmPaid);
+      await this.lockOrders(tx, orderIdsOf(rows), now);
       const updated = await tx
         .updateTable('print_items')
         .set({ pay_status: 1 })
@@ -678,6 +877,7 @@ export class PrintService {
       if (Number(updated.numUpdatedRows) !== rows.length)
         throw badRequest('ALREADY_PAID', MSG.adminConfirmPaid);
       for (const orderId of new Set(rows.map((r) => r.order_id!))) {
+        await this.closeTrades(tx, orderId);
         const unpaid = await tx
           .selectFrom('print_items')
           .select('id')

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import type { SiteSettings } from '@guji/shared';
+import type { PublicSite } from '@guji/shared';
 import { api } from './client.ts';
 
 export const siteQueryKey = ['site'] as const;
 
 export const siteQuery = {
   queryKey: siteQueryKey,
-  queryFn: () => api.get<SiteSettings>('/api/site'),
+  queryFn: () => api.get<PublicSite>('/api/site'),
   staleTime: 10 * 60_000,
 };
 

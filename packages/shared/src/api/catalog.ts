@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MSG } from '../messages.ts';
+import { isSafeName } from '../validation.ts';
 import { paged } from './common.ts';
 
 /** A node of the classification dictionary (spec §3: dictionaryId, dictionaryName, dictionaryValue). */
@@ -119,14 +121,18 @@ export const BookSearchQuery = z.object({
 });
 export type BookSearchQuery = z.infer<typeof BookSearchQuery>;
 
+/** An optional catalogue field: no control, bidi-override or invisible characters, no `<` `>`. */
+const safeField = (max: number) =>
+  z.string().trim().max(max).refine(isSafeName, MSG.nameUnsafeChars).nullable().optional();
+
 export const UpdateBookRequest = z.object({
-  title: z.string().trim().min(1, '请输入书名').max(200).optional(),
-  author: z.string().trim().max(200).nullable().optional(),
-  publishDynasty: z.string().trim().max(100).nullable().optional(),
-  coverageDynasty: z.string().trim().max(200).nullable().optional(),
-  callNumber: z.string().trim().max(100).nullable().optional(),
+  title: z.string().trim().min(1, '请输入书名').max(200).refine(isSafeName, MSG.nameUnsafeChars).optional(),
+  author: safeField(200),
+  publishDynasty: safeField(100),
+  coverageDynasty: safeField(200),
+  callNumber: safeField(100),
   classCode: z.string().trim().max(60).nullable().optional(),
-  editionType: z.string().trim().max(100).nullable().optional(),
+  editionType: safeField(100),
   actualVolume: z.number().int().min(0).max(100000).nullable().optional(),
   bookNumber: z.number().int().min(0).max(100000).nullable().optional(),
   isVisible: z.boolean().optional(),
@@ -191,7 +197,7 @@ export const AdvancedSearchRequest = z.object({
   rows: z
     .array(AdvancedRow)
     .min(1)
-    .max(10)
+    .max(10, MSG.advancedRowsTooMany)
     .refine((rows) => rows.some((row) => row.value !== ''), '请输入检索内容'),
   matchType: z.union([z.literal(0), z.literal(1)]).default(1),
   pageNum: z.number().int().min(1).default(1),

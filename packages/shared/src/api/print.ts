@@ -11,6 +11,11 @@ export const PAY_POLL_MS = 2000;
 export const CASH_NOTE_DELAY_MS = 500;
 /** Pages one range may add at once. */
 export const PRINT_RANGE_MAX = 200;
+/**
+ * Most items one request selects (checkout, delete, the desk's batches): the 'to pay' list shows at most
+ * 500 and an order holds what one checkout took, so 1000 is more than any screen sends.
+ */
+export const PRINT_SELECT_MAX = 1000;
 
 /** Payment modes (spec §3): 0 cash, 1 scan. Extraction: 0 self-pickup, 1 post. */
 export const PAYMENT_LABELS: Record<number, string> = { 0: '现金', 1: '扫码支付' };
@@ -41,7 +46,8 @@ export const UpdatePricesRequest = z.object({
         priceFen: z.number().int().min(0).max(1_000_000),
       }),
     )
-    .min(1),
+    .min(1)
+    .max(20, MSG.printPricesTooMany),
 });
 
 export const AddPrintItemsRequest = z.union([
@@ -80,11 +86,16 @@ export const PrintItem = z.object({
 });
 export type PrintItem = z.infer<typeof PrintItem>;
 
-export const DeleteItemsRequest = z.object({ ids: z.array(z.number().int()).min(1, MSG.selectAtLeastOne) });
+export const DeleteItemsRequest = z.object({
+  ids: z.array(z.number().int()).min(1, MSG.selectAtLeastOne).max(PRINT_SELECT_MAX, MSG.printSelectTooMany),
+});
 
 export const CheckoutRequest = z
   .object({
-    itemIds: z.array(z.number().int()).min(1, MSG.checkoutSelectOne).max(1000),
+    itemIds: z
+      .array(z.number().int())
+      .min(1, MSG.checkoutSelectOne)
+      .max(PRINT_SELECT_MAX, MSG.printSelectTooMany),
     extract: z.union([z.literal(0), z.literal(1)], { message: MSG.checkoutExtractRequired }),
     payment: z.union([z.literal(0), z.literal(1)]).optional(),
     isInvoice: z.union([z.literal(0), z.literal(1)]).default(0),
@@ -173,7 +184,7 @@ export const AdminPrintQuery = z.object({
 });
 
 export const BatchRequest = z.object({
-  ids: z.array(z.number().int()).min(1, MSG.selectAtLeastOne).max(1000),
+  ids: z.array(z.number().int()).min(1, MSG.selectAtLeastOne).max(PRINT_SELECT_MAX, MSG.printSelectTooMany),
 });
 export const ExpressRequest = BatchRequest.extend({
   expressNumber: z.string().trim().max(50).default(''),

@@ -32,6 +32,14 @@ export const SiteSettings = z.object({
 });
 export type SiteSettings = z.infer<typeof SiteSettings>;
 
+/** What GET /api/site tells every visitor: the settings and what the server offers. */
+export const PublicSite = SiteSettings.extend({
+  scanPay: z
+    .boolean()
+    .describe('Whether a scan-to-pay provider is live (otherwise print orders are paid in cash at the desk)'),
+});
+export type PublicSite = z.infer<typeof PublicSite>;
+
 export const HealthResponse = z.object({
   status: z.enum(['ok', 'degraded']),
   database: z.object({ ok: z.boolean(), dialect: z.enum(['sqlite', 'postgres']) }),
@@ -44,6 +52,11 @@ export const HealthResponse = z.object({
   ocr: z.object({
     engine: z.string().describe('The OCR engine jobs use, e.g. vertical+ppocrv4'),
     description: z.string().describe('What runs (and what does not, e.g. Tesseract)'),
+  }),
+  payment: z.object({
+    provider: z
+      .enum(['sandbox', 'none'])
+      .describe('The live scan-to-pay provider: sandbox (no money moves) or none (cash at the desk only)'),
   }),
   version: z.string(),
 });

@@ -228,7 +228,9 @@ export const consoleRoutes: RouteModule = (app, { context }) => {
         tags: ['admin'],
         summary: "A user's roles (an administrator cannot take the administrator role from themselves)",
         params: IdParams,
-        body: z.object({ roles: z.array(z.enum(ROLES)).min(1, '至少保留一个角色') }),
+        body: z.object({
+          roles: z.array(z.enum(ROLES)).min(1, '至少保留一个角色').max(ROLES.length, '角色重复或过多'),
+        }),
         response: { 200: OkBody, ...errors },
       },
     },
@@ -327,6 +329,7 @@ export const consoleRoutes: RouteModule = (app, { context }) => {
         failed_logins: 0,
         locked_until: null,
       });
+      await context.repos.users.clearLoginFailures(user.login_name);
       await context.repos.sessions.revokeAllForUser(user.id);
       await admin.record(me.id, 'user.reset-password', `user:${user.login_name}`, null, null);
       return { password };

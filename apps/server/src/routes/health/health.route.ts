@@ -6,7 +6,7 @@ import type { RouteModule } from '../types.ts';
 
 const VERSION = '0.1.0';
 
-/** GET /api/health: database reachability and the job queue's state. */
+/** GET /api/health: database reachability, the job queue's state, the OCR engine and the payment provider. */
 export const healthRoutes: RouteModule = (app, { context, worker }) => {
   // What the OCR engine will run does not change while the server runs: ask once (it checks for Tesseract).
   const ocr = VerticalPageEngine.describe();
@@ -38,6 +38,7 @@ export const healthRoutes: RouteModule = (app, { context, worker }) => {
           failed: counts.failed,
         },
         ocr,
+        payment: { provider: context.config.paymentProvider },
         version: VERSION,
       };
       return reply.status(dbOk ? 200 : 503).send(body);

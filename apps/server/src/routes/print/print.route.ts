@@ -135,7 +135,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
         response: { 200: PrintOrder, ...errors },
       },
     },
-    (request) => print.checkout(requireUser(request).id, request.body),
+    (request) => print.checkout({ ...viewerOf(request), userId: requireUser(request).id }, request.body),
   );
   r.get(
     '/api/print/orders/:orderNum',
@@ -174,60 +174,68 @@ export const printRoutes: RouteModule = (app, { context }) => {
         response: { 200: ScanPayment, ...errors },
       },
     },
-    (request) => print.startScan(requireUser(request).id, request.params.orderNum, originOf(request)),
+    (request) =>
+      print.startScan(
+        { ...viewerOf(request), userId: requireUser(request).id },
+        request.params.orderNum,
+        originOf(request),
+      ),
   );
 
-  // The sandbox provider's mobile payment page and its notify webhook.
-  const Sig = z.object({ sig: z.string().max(64) });
-  r.get(
-    '/api/payments/sandbox/:tradeNo',
-    {
-      schema: {
-        tags: ['payments'],
-        summary: 'Sandbox payment page data (the link carries its signature)',
-        params: TradeParams,
-        querystring: Sig,
-        response: { 200: SandboxPaymentInfo, ...errors },
+  // The sandbox provider's mobile payment page and its notify webhook: registered only while it is the
+  // live provider (PAYMENT_PROVIDER=sandbox), otherwise they answer 404 like any unknown address.
+  if (print.sandbox) {
+    const Sig = z.object({ sig: z.string().max(64) });
+    r.get(
+      '/api/payments/sandbox/:tradeNo',
+      {
+        schema: {
+          tags: ['payments'],
+          summary: 'Sandbox payment page data (the link carries its signature)',
+          params: TradeParams,
+          querystring: Sig,
+          response: { 200: SandboxPaymentInfo, ...errors },
+        },
       },
-    },
-    (request) => print.sandboxInfo(request.params.tradeNo, request.query.sig),
-  );
-  r.post(
-    '/api/payments/sandbox/:tradeNo/confirm',
-    {
-      schema: {
-        tags: ['payments'],
-        summary:
-          'The payer confirms (or cancels) on the sandbox page: the sandbox posts its signed notice to the notify webhook',
-        params: TradeParams,
-        body: Sig.extend({ pay: z.boolean() }),
-        response: { 200: z.object({ payResult: z.union([z.literal(0), z.literal(1)]) }), ...errors },
+      (request) => print.sandboxInfo(request.params.tradeNo, request.query.sig),
+    );
+    r.post(
+      '/api/payments/sandbox/:tradeNo/confirm',
+      {
+        schema: {
+          tags: ['payments'],
+          summary:
+            'The payer confirms (or cancels) on the sandbox page: the sandbox posts its signed notice to the notify webhook',
+          params: TradeParams,
+          body: Sig.extend({ pay: z.boolean() }),
+          response: { 200: z.object({ payResult: z.union([z.literal(0), z.literal(1)]) }), ...errors },
+        },
       },
-    },
-    async (request) => {
-      const notice = await print.sandboxNotice(request.params.tradeNo, request.body.sig, request.body.pay);
-      const answer = await app.inject({
-        method: 'POST',
-        url: '/api/payments/notify/sandbox',
-        payload: notice,
-      });
-      const paid = answer.statusCode === 200 && answer.json<{ paid: boolean }>().paid;
-      return { payResult: paid ? (1 as const) : (0 as const) };
-    },
-  );
-  r.post(
-    '/api/payments/notify/sandbox',
-    {
-      schema: {
-        tags: ['payments'],
-        summary:
-          "The sandbox provider's notify webhook: signed; amount and trade checked; idempotent; replays and forgeries refused",
-        body: z.record(z.string(), z.unknown()),
-        response: { 200: z.object({ paid: z.boolean() }), ...errors },
+      async (request) => {
+        const notice = await print.sandboxNotice(request.params.tradeNo, request.body.sig, request.body.pay);
+        const answer = await app.inject({
+          method: 'POST',
+          url: '/api/payments/notify/sandbox',
+          payload: notice,
+        });
+        const paid = answer.statusCode === 200 && answer.json<{ paid: boolean }>().paid;
+        return { payResult: paid ? (1 as const) : (0 as const) };
       },
-    },
-    (request) => print.handleNotice(request.body),
-  );
+    );
+    r.post(
+      '/api/payments/notify/sandbox',
+      {
+        schema: {
+          tags: ['payments'],
+          summary:
+            "The sandbox provider's notify webhook: signed; amount and trade checked; idempotent; replays and forgeries refused",
+          body: z.record(z.string(), z.unknown()),
+          response: { 200: z.object({ paid: z.boolean() }), ...errors },
+        },
+      },
+      (request) => print.handleNotice(request.body),
+    );
+  }
 
   // The print desk
 

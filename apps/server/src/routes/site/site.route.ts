@@ -1,5 +1,5 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { SiteSettings } from '@guji/shared';
+import { PublicSite, SiteSettings } from '@guji/shared';
 import { requireRole } from '../../http/session.ts';
 import type { RouteModule } from '../types.ts';
 
@@ -12,10 +12,13 @@ export const siteRoutes: RouteModule = (app, { context }) => {
       schema: {
         tags: ['site'],
         summary: 'Site name, footer texts and registration switches',
-        response: { 200: SiteSettings },
+        response: { 200: PublicSite },
       },
     },
-    () => context.services.settings.get(),
+    async () => ({
+      ...(await context.services.settings.get()),
+      scanPay: context.config.paymentProvider !== 'none',
+    }),
   );
   r.put(
     '/api/admin/site',

@@ -179,7 +179,7 @@ function ToPay() {
             <Radio.Group
               options={[
                 { value: 0, label: '到馆自取' },
-                ...(site?.printPostEnabled ? [{ value: 1, label: '邮寄（扫码支付）' }] : []),
+                ...(site?.printPostEnabled && site.scanPay ? [{ value: 1, label: '邮寄（扫码支付）' }] : []),
               ]}
             />
           </Form.Item>
@@ -192,7 +192,8 @@ function ToPay() {
               <Radio.Group
                 options={[
                   { value: 0, label: '现金（到馆付款）' },
-                  { value: 1, label: '扫码支付' },
+                  // Offered only while a payment provider is live (PAYMENT_PROVIDER).
+                  ...(site?.scanPay === false ? [] : [{ value: 1, label: '扫码支付' }]),
                 ]}
               />
             </Form.Item>
@@ -270,8 +271,15 @@ function OrderPayment({ order, onClose }: { order: PrintOrder; onClose: () => vo
 
   useEffect(() => {
     if (isScan) {
-      scan.mutateAsync(order.orderNum).then(setPayment, () => undefined);
-      return;
+      // Each QR code closes the order's earlier trade: show only the latest (StrictMode runs this twice).
+      let latest = true;
+      scan.mutateAsync(order.orderNum).then(
+        (made) => latest && setPayment(made),
+        () => undefined,
+      );
+      return () => {
+        latest = false;
+      };
     }
     const timer = window.setTimeout(() => setCashNote(true), CASH_NOTE_DELAY_MS);
     return () => window.clearTimeout(timer);
