@@ -16,6 +16,7 @@ import { migration0013 } from './migrations/0013-single-images.ts';
 import { migration0014 } from './migrations/0014-audit-log.ts';
 import { migration0015 } from './migrations/0015-usage-stats.ts';
 import { migration0016 } from './migrations/0016-reader-categories.ts';
+import { migration0017 } from './migrations/0017-login-throttle.ts';
 
 /** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0014-audit-log': migration0014,
   '0015-usage-stats': migration0015,
   '0016-reader-categories': migration0016,
+  '0017-login-throttle': migration0017,
 };
 
 class StaticProvider implements MigrationProvider {

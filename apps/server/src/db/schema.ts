@@ -77,6 +77,15 @@ export interface SsoNoncesTable {
   used_at: string;
 }
 
+/** Failed logins per login name and client address; `client_key` '*' counts every address. */
+export interface LoginFailuresTable {
+  login_key: string;
+  client_key: string;
+  failures: Generated<number>;
+  window_started_at: string;
+  locked_until: string | null;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -432,6 +441,7 @@ export interface Database {
   sms_codes: SmsCodesTable;
   sms_outbox: SmsOutboxTable;
   sso_nonces: SsoNoncesTable;
+  login_failures: LoginFailuresTable;
   settings: SettingsTable;
   jobs: JobsTable;
 }

@@ -37,24 +37,40 @@ export function registerSession(app: FastifyInstance, context: AppContext): void
   });
 }
 
+/**
+ * Whether a cookie set in answer to this request is marked Secure: always with COOKIE_SECURE=true,
+ * never with false, and with `auto` when the request came over HTTPS — directly, or through a proxy
+ * that TRUST_PROXY names (only then does Fastify's `request.protocol` read `X-Forwarded-Proto`).
+ */
+export function isSecureCookie(request: FastifyRequest, secure: CookieSecure): boolean {
+  return secure === 'auto' ? request.protocol === 'https' : secure === 'true';
+}
+
+export type CookieSecure = 'true' | 'false' | 'auto';
+
 export function setSessionCookie(
   reply: FastifyReply,
   request: FastifyRequest,
   token: string,
   expiresAt: Date,
-  secure: 'true' | 'false' | 'auto',
+  secure: CookieSecure,
 ): void {
   void reply.setCookie(SESSION_COOKIE, token, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
-    secure: secure === 'auto' ? request.protocol === 'https' : secure === 'true',
+    secure: isSecureCookie(request, secure),
     expires: expiresAt,
   });
 }
 
-export function clearSessionCookie(reply: FastifyReply): void {
-  void reply.clearCookie(SESSION_COOKIE, { path: '/' });
+export function clearSessionCookie(reply: FastifyReply, request: FastifyRequest, secure: CookieSecure): void {
+  void reply.clearCookie(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isSecureCookie(request, secure),
+  });
 }
 
 /** The signed-in user, or a 401 that the client answers by going to /Login. */

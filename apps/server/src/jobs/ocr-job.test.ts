@@ -42,6 +42,7 @@ describe('OCR jobs', () => {
         method: 'GET',
         url: `/api/search/full-text?text=${encodeURIComponent(text)}`,
         remoteAddress: READING_ROOM,
+        cookie: staff, // full-text search is for signed-in readers (issue 13 item 11)
       })
     ).json<{
       total: number;

@@ -58,16 +58,26 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
     expect(await users.findByLoginName('wangwu')).toBeUndefined();
   });
 
-  it('counts failed logins and locks an account', async () => {
+  it('counts failed logins per name and client in a window, locks one client, and forgets', async () => {
     const { users } = t.context.repos;
-    const id = await users.create({ login_name: 'zhaoliu', password_hash: 'h' }, ['reader']);
-    await users.recordFailedLogin(id);
-    await users.recordFailedLogin(id);
-    expect((await users.findById(id))?.failed_logins).toBe(2);
-    await users.lock(id, '2030-01-01T00:00:00.000Z');
-    const locked = await users.findById(id);
-    expect(locked?.locked_until).toBe('2030-01-01T00:00:00.000Z');
-    expect(locked?.failed_logins).toBe(0);
+    const t0 = '2026-06-01T08:00:00.000Z';
+    const t1 = '2026-06-01T08:01:00.000Z';
+    const before = '2026-06-01T07:45:00.000Z';
+    expect(await users.recordLoginFailure('zhaoliu', '198.51.100.1', t0, before)).toBe(1);
+    expect(await users.recordLoginFailure('zhaoliu', '198.51.100.1', t1, before)).toBe(2);
+    expect(await users.recordLoginFailure('zhaoliu', '*', t1, before)).toBe(1);
+    // A window that started before `windowStart` starts afresh.
+    expect(await users.recordLoginFailure('zhaoliu', '198.51.100.1', t1, '2026-06-01T08:00:30.000Z')).toBe(1);
+    await users.lockLogin('zhaoliu', '198.51.100.1', '2030-01-01T00:00:00.000Z', t1);
+    const counts = await users.loginFailures('zhaoliu', '198.51.100.1');
+    expect(counts.client).toMatchObject({ failures: 0, locked_until: '2030-01-01T00:00:00.000Z' });
+    expect(counts.all).toMatchObject({ failures: 1, window_started_at: t1 });
+    expect(await users.loginFailures('zhaoliu', '198.51.100.2')).toEqual({ all: counts.all });
+    await users.purgeLoginFailures('2026-06-01T09:00:00.000Z', '2026-06-01T09:00:00.000Z');
+    // The lock still runs, so its row stays; the count without a lock goes.
+    expect(await users.loginFailures('zhaoliu', '198.51.100.1')).toEqual({ client: counts.client });
+    await users.clearLoginFailures('zhaoliu');
+    expect(await users.loginFailures('zhaoliu', '198.51.100.1')).toEqual({});
   });
 
   it('finds only live sessions and revokes them', async () => {

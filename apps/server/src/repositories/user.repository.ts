@@ -1,8 +1,11 @@
+import { sql, type Selectable } from 'kysely';
 import type { Role } from '@guji/shared';
 import { ROLES } from '@guji/shared';
 import type { Db, DbOrTx } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
-import type { NewUser, UserRow, UserUpdate } from '../db/schema.ts';
+import type { LoginFailuresTable, NewUser, UserRow, UserUpdate } from '../db/schema.ts';
+
+export type LoginFailureRow = Selectable<LoginFailuresTable>;
 
 export interface UserWithRoles extends UserRow {
   roles: Role[];
@@ -77,29 +80,78 @@ export class UserRepository {
     }
   }
 
-  /** Counts a failed login. */
-  async recordFailedLogin(id: number, tx: DbOrTx = this.db): Promise<void> {
+  /**
+   * Counts a failed login for a login name from a client (`clientKey` '*': from any client) and
+   * returns the failures in the current window; a window older than `windowStart` starts afresh.
+   */
+  async recordLoginFailure(
+    loginKey: string,
+    clientKey: string,
+    now: string,
+    windowStart: string,
+    tx: DbOrTx = this.db,
+  ): Promise<number> {
+    const stale = sql<boolean>`login_failures.window_started_at < ${windowStart}`;
+    const row = await tx
+      .insertInto('login_failures')
+      .values({ login_key: loginKey, client_key: clientKey, failures: 1, window_started_at: now })
+      .onConflict((oc) =>
+        oc.columns(['login_key', 'client_key']).doUpdateSet({
+          failures: sql<number>`case when ${stale} then 1 else login_failures.failures + 1 end`,
+          window_started_at: sql<string>`case when ${stale} then ${now} else login_failures.window_started_at end`,
+        }),
+      )
+      .returning('failures')
+      .executeTakeFirstOrThrow();
+    return Number(row.failures);
+  }
+
+  /** Locks a login name for one client until the given time and starts its count afresh. */
+  async lockLogin(
+    loginKey: string,
+    clientKey: string,
+    until: string,
+    now: string,
+    tx: DbOrTx = this.db,
+  ): Promise<void> {
     await tx
-      .updateTable('users')
-      .set((eb) => ({ failed_logins: eb('failed_logins', '+', 1) }))
-      .where('id', '=', id)
+      .updateTable('login_failures')
+      .set({ failures: 0, window_started_at: now, locked_until: until })
+      .where('login_key', '=', loginKey)
+      .where('client_key', '=', clientKey)
       .execute();
   }
 
-  /** Locks the account until the given time and starts the failure count afresh. */
-  async lock(id: number, until: string, tx: DbOrTx = this.db): Promise<void> {
-    await tx
-      .updateTable('users')
-      .set({ failed_logins: 0, locked_until: until })
-      .where('id', '=', id)
+  /** The failure counts of a login name: from one client, and from every client ('*'). */
+  async loginFailures(
+    loginKey: string,
+    clientKey: string,
+    tx: DbOrTx = this.db,
+  ): Promise<{ client?: LoginFailureRow; all?: LoginFailureRow }> {
+    const rows = await tx
+      .selectFrom('login_failures')
+      .selectAll()
+      .where('login_key', '=', loginKey)
+      .where('client_key', 'in', [clientKey, '*'])
       .execute();
+    const client = rows.find((r) => r.client_key === clientKey && clientKey !== '*');
+    const all = rows.find((r) => r.client_key === '*');
+    return { ...(client ? { client } : {}), ...(all ? { all } : {}) };
   }
 
-  async resetFailedLogins(id: number, tx: DbOrTx = this.db): Promise<void> {
+  /** Forgets a login name's failures from one client (a successful login), or from all of them. */
+  async clearLoginFailures(loginKey: string, clientKey?: string, tx: DbOrTx = this.db): Promise<void> {
+    let query = tx.deleteFrom('login_failures').where('login_key', '=', loginKey);
+    if (clientKey !== undefined) query = query.where('client_key', '=', clientKey);
+    await query.execute();
+  }
+
+  /** Drops counts whose window started before `before` and that hold no lock still running at `now`. */
+  async purgeLoginFailures(before: string, now: string, tx: DbOrTx = this.db): Promise<void> {
     await tx
-      .updateTable('users')
-      .set({ failed_logins: 0, locked_until: null })
-      .where('id', '=', id)
+      .deleteFrom('login_failures')
+      .where('window_started_at', '<', before)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
       .execute();
   }
 

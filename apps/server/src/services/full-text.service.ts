@@ -11,7 +11,7 @@ import {
 } from '@guji/shared';
 import type { Db, DbOrTx } from '../db/database.ts';
 import type { BookRow } from '../db/schema.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { AppError, forbidden, notFound } from '../errors.ts';
 import type { CatalogRepository } from '../repositories/catalog.repository.ts';
 import { parseOcr } from '../ocr/parse.ts';
 import { findMatch, tokenChars, type TextIndex } from '../search/text-index.ts';
@@ -23,7 +23,14 @@ const searchable = (book: BookRow): boolean => book.is_visible === 1 && book.aud
 
 /**
  * Full-text search, in-book search and the text boxes of a match (DESIGN.md §6), and keeping the index
- * in step with the books' text and visibility. Searching is for the reading room only (DESIGN.md §7).
+ * in step with the books' text and visibility.
+ *
+ * Who gets text (DESIGN.md §7, issue 13 item 11): full-text search, in-book search, match boxes and
+ * IIIF Content Search answer only in the reading room and only to a signed-in user (the spec asks
+ * for a login to read; anonymous visitors get no snippet of any book, public ones included), and only
+ * from books that user may read by the access rule (`decideAccess`). The index holds only searchable
+ * books (visible, published, with pages, hence a volume), each of which a signed-in user in the
+ * reading room may read, so full-text search filters nothing out and its counts stay exact.
  */
 export class FullTextService {
   constructor(
@@ -84,24 +91,26 @@ export class FullTextService {
     return { books: books.length, pages };
   }
 
-  /** Full-text search over every searchable book (reading room only). */
+  /** Full-text search over every searchable book (signed in, in the reading room). */
   async search(viewer: Viewer, text: string, pageNum: number, pageSize: number): Promise<TextHitPage> {
-    requireReadingRoom(viewer);
+    requireSearcher(viewer);
     const result = await this.index.search({ text, offset: (pageNum - 1) * pageSize, limit: pageSize });
     return this.page(result.hits, result.total, pageNum, pageSize);
   }
 
-  /** Search within one book (reading room only). */
+  /** Search within one book (signed in, in the reading room, a book the viewer may read). */
   async searchInBook(
     viewer: Viewer,
     bookId: number,
     text: string,
     pageNum: number,
     pageSize: number,
+    catalog: CatalogService,
   ): Promise<TextHitPage> {
-    requireReadingRoom(viewer);
+    requireSearcher(viewer);
     const book = await this.catalog.findBook(bookId);
     if (!book || !searchable(book)) throw notFound(MSG.noData, 'NO_DATA');
+    await this.requireReadable(book, viewer, catalog);
     const result = await this.index.search({
       text,
       bookId,
@@ -121,24 +130,44 @@ export class FullTextService {
     text: string,
     catalog: CatalogService,
   ): Promise<PageMatches> {
-    requireReadingRoom(viewer);
+    requireSearcher(viewer);
     const page = await this.catalog.findPage(pageId);
     const book = page ? await this.catalog.findBook(page.book_id) : undefined;
     if (!page || !book) throw notFound(MSG.noData, 'NO_DATA');
-    const access = await catalog.access(book, await this.catalog.countVolumes(book.id), viewer);
-    if (!access.canRead) throw accessError(access);
+    await this.requireReadable(book, viewer, catalog);
     const ocr = parseOcr(page.ocr_json);
     return { imageId: pageId, matches: ocr ? matchBoxes(ocr, tokenChars(text)) : [] };
   }
 
   /**
-   * Every occurrence of a text in one volume, for IIIF Content Search: the page, the boxes of the
-   * matched characters and the text around them. Reading room only, like in-book search.
+   * Whether a viewer may use text search at all (the rule every search here enforces), so that a
+   * IIIF manifest advertises its search service only to clients it will answer.
    */
-  async volumeMatches(viewer: Viewer, volumeId: number, text: string, limit = 500): Promise<SearchHit[]> {
-    requireReadingRoom(viewer);
+  allowsSearch(viewer: Viewer): boolean {
+    try {
+      requireSearcher(viewer);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Every occurrence of a text in one volume, for IIIF Content Search: the page, the boxes of the
+   * matched characters and the text around them. The same rule as in-book search.
+   */
+  async volumeMatches(
+    viewer: Viewer,
+    volumeId: number,
+    text: string,
+    catalog: CatalogService,
+    limit = 500,
+  ): Promise<SearchHit[]> {
+    requireSearcher(viewer);
     const volume = await this.catalog.findVolume(volumeId);
-    if (!volume) throw notFound(MSG.noData, 'NO_DATA');
+    const book = volume ? await this.catalog.findBook(volume.book_id) : undefined;
+    if (!volume || !book || !searchable(book)) throw notFound(MSG.noData, 'NO_DATA');
+    await this.requireReadable(book, viewer, catalog);
     const query = tokenChars(text);
     const result = await this.index.search({ text, bookId: volume.book_id, offset: 0, limit: 10_000 });
     const hits: SearchHit[] = [];
@@ -166,6 +195,12 @@ export class FullTextService {
     return hits;
   }
 
+  /** Throws the reader's refusal unless the viewer may read the book (DESIGN.md §7). */
+  private async requireReadable(book: BookRow, viewer: Viewer, catalog: CatalogService): Promise<void> {
+    const access = await catalog.access(book, await this.catalog.countVolumes(book.id), viewer);
+    if (!access.canRead) throw accessError(access);
+  }
+
   private async page(
     hits: Awaited<ReturnType<TextIndex['search']>>['hits'],
     total: number,
@@ -179,7 +214,8 @@ export class FullTextService {
         this.catalog.findVolume(hit.volumeId),
         this.catalog.findPage(hit.pageId),
       ]);
-      if (!book || !volume || !page) continue;
+      // The index holds searchable books only; an entry left behind by a change is never shown.
+      if (!book || !volume || !page || !searchable(book)) continue;
       const entry = await this.entryOf(volume.id, page.seq);
       records.push({
         catalogId: book.id,
@@ -211,8 +247,10 @@ export class FullTextService {
   }
 }
 
-function requireReadingRoom(viewer: Viewer): void {
+/** Text search is for the reading room, and there for signed-in users only (the reading room first). */
+function requireSearcher(viewer: Viewer): void {
   if (!viewer.readingRoom) throw forbidden(MSG.fullTextReadingRoomOnly, 'READING_ROOM_ONLY');
+  if (viewer.userId === null) throw new AppError(401, 'LOGIN_REQUIRED', MSG.loginRequiredNotice);
 }
 
 /** The character boxes of every occurrence of the folded query characters in a page's body text. */

@@ -364,27 +364,44 @@ export class PersonalService {
   async myNotes(userId: number, pageNum: number, pageSize = PERSONAL_PAGE_SIZE): Promise<Paged<MyNote>> {
     const base = this.db.selectFrom('notes').where('notes.user_id', '=', userId);
     const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base
-      .innerJoin('pages', 'pages.id', 'notes.page_id')
-      .innerJoin('volumes', 'volumes.id', 'pages.volume_id')
-      .selectAll('notes')
-      .select(['pages.seq', 'pages.volume_id', 'volumes.name as volume_name'])
+    const rows = await this.noteRows(userId)
       .orderBy('notes.id', 'desc')
       .limit(pageSize)
       .offset((pageNum - 1) * pageSize)
       .execute();
+    return pagedOf(pageNum, pageSize, Number(n), await this.toMyNotes(rows));
+  }
+
+  /** One of one's own notes with its page and volume; another user's note is "not found". */
+  async myNote(userId: number, id: number): Promise<MyNote> {
+    const row = await this.noteRows(userId).where('notes.id', '=', id).executeTakeFirst();
+    const [note] = row ? await this.toMyNotes([row]) : [];
+    if (!note) throw NOT_FOUND();
+    return note;
+  }
+
+  private noteRows(userId: number) {
+    return this.db
+      .selectFrom('notes')
+      .where('notes.user_id', '=', userId)
+      .innerJoin('pages', 'pages.id', 'notes.page_id')
+      .innerJoin('volumes', 'volumes.id', 'pages.volume_id')
+      .selectAll('notes')
+      .select(['pages.seq', 'pages.volume_id', 'volumes.name as volume_name']);
+  }
+
+  private async toMyNotes(
+    rows: Array<
+      Parameters<typeof toNote>[0] & { book_id: number; seq: number; volume_id: number; volume_name: string }
+    >,
+  ): Promise<MyNote[]> {
     const books = await this.books(rows.map((r) => r.book_id));
-    return pagedOf(
-      pageNum,
-      pageSize,
-      Number(n),
-      rows.flatMap((r) => {
-        const book = books.get(r.book_id);
-        return book
-          ? [{ ...toNote(r), book, volumeId: r.volume_id, volumeName: r.volume_name, pageNumber: r.seq }]
-          : [];
-      }),
-    );
+    return rows.flatMap((r) => {
+      const book = books.get(r.book_id);
+      return book
+        ? [{ ...toNote(r), book, volumeId: r.volume_id, volumeName: r.volume_name, pageNumber: r.seq }]
+        : [];
+    });
   }
 
   // Footprints

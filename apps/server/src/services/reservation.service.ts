@@ -9,7 +9,7 @@ import {
 } from '@guji/shared';
 import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
-import { badRequest, conflict, notFound } from '../errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import type { Clock } from './clock.ts';
 import { pagedOf, type Paged } from './paged.ts';
 import { likeText } from '../repositories/catalog.repository.ts';
@@ -49,6 +49,8 @@ const toReservation = (row: ReservationRow): Reservation => ({
 });
 
 const NOT_FOUND = () => notFound(MSG.notFound, 'NOT_FOUND');
+/** No reviewer decides their own application (separation of duties); the applicant may withdraw it. */
+const SELF_REVIEW = () => forbidden(MSG.reservationSelfReview, 'RESERVATION_SELF_REVIEW');
 
 /**
  * Reservations (spec §3, §4, §5; DESIGN.md §7): a reader applies for time-limited access to a book by
@@ -236,7 +238,7 @@ export class ReservationService {
     return this.find(id);
   }
 
-  /** A reviewer takes an unaudited application under review (0 → 1). */
+  /** A reviewer takes an unaudited application under review (0 → 1); never their own. */
   async take(reviewerId: number, id: number): Promise<Reservation> {
     await this.transition(id, [RESERVATION_STATUS.unaudited], {
       status: RESERVATION_STATUS.reviewing,
@@ -254,7 +256,7 @@ export class ReservationService {
     return this.find(id);
   }
 
-  /** Approval (0 or 1 → 2) grants the privilege until the end of the duration's last day. */
+  /** Approval (0 or 1 → 2) grants the privilege until the end of the duration's last day; never one's own. */
   async approve(reviewerId: number, id: number): Promise<Reservation> {
     const now = this.clock.now();
     const timeZone = await this.timeZone();
@@ -266,6 +268,7 @@ export class ReservationService {
         .where('reservations.id', '=', id)
         .executeTakeFirst();
       if (!row) throw NOT_FOUND();
+      if (row.user_id === reviewerId) throw SELF_REVIEW();
       const expires = nowIso(endOfLocalDay(now, timeZone, row.days ?? 0));
       const result = await tx
         .updateTable('reservations')
@@ -305,14 +308,16 @@ export class ReservationService {
       .set({ ...set, updated_at: nowIso(this.clock.now()) })
       .where('id', '=', id)
       .where('status', 'in', from)
+      .where('user_id', '<>', set.reviewer_id)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) === 0) {
       const exists = await this.db
         .selectFrom('reservations')
-        .select('id')
+        .select(['id', 'user_id'])
         .where('id', '=', id)
         .executeTakeFirst();
       if (!exists) throw NOT_FOUND();
+      if (exists.user_id === set.reviewer_id) throw SELF_REVIEW();
       throw conflict('RESERVATION_STATE', MSG.reservationNotReviewable);
     }
   }

@@ -9,6 +9,7 @@ import {
   isValidPhone,
   isValidRealName,
   isValidNickname,
+  isValidLoginName,
   SMS_CODE_PATTERN,
 } from '../validation.ts';
 
@@ -80,7 +81,9 @@ export type LoginResponse = z.infer<typeof LoginResponse>;
 
 export const RegisterRequest = z.object({
   post: required(MSG.postRequired).max(LIMITS.postMax).describe('Workplace'),
-  loginName: required(MSG.loginNameRequired).max(LIMITS.loginNameMax),
+  loginName: required(MSG.loginNameRequired)
+    .max(LIMITS.loginNameMax)
+    .refine(isValidLoginName, MSG.loginNameInvalid),
   realName: z.string().trim().optional().describe('Required when the site asks for real names'),
   idCard: z.string().trim().optional().describe('Required when the site asks for real names'),
   phone: phoneField,

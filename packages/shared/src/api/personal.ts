@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
+import { hasHtmlTag, isSafeName, isSafeText } from '../validation.ts';
 
 /** Personal lists page 10 at a time (spec §9). */
 export const PERSONAL_PAGE_SIZE = 10;
@@ -62,7 +63,9 @@ const plainText = (max: number, empty: string, tooLong: string) =>
         .string()
         .min(1, empty)
         .max(max, tooLong)
-        .refine((s) => !/<\s*\/?\s*[a-zA-Z!][^>]*>/.test(s), MSG.noHtml),
+        // Any tag start, closed or not (`<b`, `<script` without `>`); text is shown as text anyway.
+        .refine((s) => !hasHtmlTag(s), MSG.noHtml)
+        .refine(isSafeText, MSG.textUnsafeChars),
     );
 
 export const CommentRequest = z.object({
@@ -175,7 +178,12 @@ export const RESERVATION_STATUS_LABELS: Record<number, string> = {
 export const ReservationRequest = z
   .object({
     callNumber: z.string().trim().min(1, MSG.reservationCallNumberRequired).max(100),
-    title: z.string().trim().min(1, MSG.reservationTitleRequired).max(200),
+    title: z
+      .string()
+      .trim()
+      .min(1, MSG.reservationTitleRequired)
+      .max(200)
+      .refine(isSafeName, MSG.nameUnsafeChars),
     applyDays: z.string().trim().min(1, MSG.reservationDurationRequired),
     detailReason: z
       .string()
@@ -227,34 +235,42 @@ export const Privilege = z.object({
 });
 export type Privilege = z.infer<typeof Privilege>;
 
+/** One note as a W3C Web Annotation: a comment on an xywh rectangle of a IIIF canvas. */
+export const WebAnnotation = z.object({
+  id: z.string(),
+  type: z.literal('Annotation'),
+  motivation: z.literal('commenting'),
+  created: z.string(),
+  modified: z.string(),
+  body: z.object({
+    type: z.literal('TextualBody'),
+    value: z.string(),
+    format: z.literal('text/plain'),
+    language: z.string(),
+  }),
+  target: z.object({
+    type: z.literal('SpecificResource'),
+    source: z.object({ id: z.string(), type: z.literal('Canvas'), partOf: z.string() }),
+    selector: z.object({
+      type: z.literal('FragmentSelector'),
+      conformsTo: z.literal('http://www.w3.org/TR/media-frags/'),
+      value: z.string(),
+    }),
+  }),
+});
+export type WebAnnotation = z.infer<typeof WebAnnotation>;
+
+/** One note on its own (GET /api/notes/{id}, the id the export gives it): JSON-LD with its context. */
+export const WebAnnotationDocument = WebAnnotation.extend({
+  '@context': z.literal('http://www.w3.org/ns/anno.jsonld'),
+});
+export type WebAnnotationDocument = z.infer<typeof WebAnnotationDocument>;
+
 /** W3C Web Annotation (JSON-LD) export of one's notes. */
 export const AnnotationPageExport = z.object({
   '@context': z.literal('http://www.w3.org/ns/anno.jsonld'),
   id: z.string(),
   type: z.literal('AnnotationPage'),
-  items: z.array(
-    z.object({
-      id: z.string(),
-      type: z.literal('Annotation'),
-      motivation: z.literal('commenting'),
-      created: z.string(),
-      modified: z.string(),
-      body: z.object({
-        type: z.literal('TextualBody'),
-        value: z.string(),
-        format: z.literal('text/plain'),
-        language: z.string(),
-      }),
-      target: z.object({
-        type: z.literal('SpecificResource'),
-        source: z.object({ id: z.string(), type: z.literal('Canvas'), partOf: z.string() }),
-        selector: z.object({
-          type: z.literal('FragmentSelector'),
-          conformsTo: z.literal('http://www.w3.org/TR/media-frags/'),
-          value: z.string(),
-        }),
-      }),
-    }),
-  ),
+  items: z.array(WebAnnotation),
 });
 export type AnnotationPageExport = z.infer<typeof AnnotationPageExport>;

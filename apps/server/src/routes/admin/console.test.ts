@@ -111,7 +111,10 @@ describe('administration console over HTTP', () => {
 
     expect((await postBody(`/api/admin/users/${id}/disable`, { disabled: true })).statusCode).toBe(200);
     expect((await h.request({ method: 'GET', url: '/api/me', cookie: reader })).statusCode).toBe(401);
-    expect((await h.login('consolereader', GOOD_PASSWORD)).response.statusCode).toBe(403);
+    // A disabled account is not confirmed, even to its right password (issue 13 item 12).
+    expect((await h.login('consolereader', GOOD_PASSWORD)).response.json()).toMatchObject({
+      code: 'BAD_CREDENTIALS',
+    });
     await postBody(`/api/admin/users/${id}/disable`, { disabled: false });
 
     const reset = (await postBody(`/api/admin/users/${id}/reset-password`, {})).json<{ password: string }>();

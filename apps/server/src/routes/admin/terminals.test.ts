@@ -58,11 +58,12 @@ describe('reading-room terminals over HTTP', () => {
 
     expect(await session()).toBe(false);
     expect(await session(cookie)).toBe(true);
+    // Full-text search there is for signed-in readers (issue 13 item 11).
     const search = await h.request({
       method: 'GET',
       url: '/api/search/full-text?text=學',
       remoteAddress: OUTSIDE,
-      cookie,
+      cookie: `${cookie}; ${reader}`,
     });
     expect(search.statusCode).toBe(200);
 

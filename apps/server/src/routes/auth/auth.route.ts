@@ -97,7 +97,7 @@ export const authRoutes: RouteModule = (app, { context }) => {
     { schema: { tags: ['auth'], summary: 'End this session', response: { 200: OkBody } } },
     async (request, reply) => {
       if (request.sessionToken) await auth.logout(request.sessionToken);
-      clearSessionCookie(reply);
+      clearSessionCookie(reply, request, secure);
       return { ok: true as const };
     },
   );

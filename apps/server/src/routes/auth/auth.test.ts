@@ -230,16 +230,100 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
     expect(response.json()).toMatchObject({ weakPassword: true });
   });
 
-  it('locks an account after 5 wrong passwords, even against the right one', async () => {
-    await h.register({ loginName: 'victim', phone: nextPhone() });
+  /** A user made directly (no SMS code, which the per-address limit would soon refuse). */
+  async function directUser(prefix = 'direct'): Promise<{ loginName: string; phone: string }> {
+    const loginName = `${prefix}${userSeq++}`;
+    const phone = nextPhone();
+    await h.context.services.auth.upsertAccount({
+      loginName,
+      password: GOOD_PASSWORD,
+      roles: ['reader'],
+      phone,
+    });
+    return { loginName, phone };
+  }
+
+  /** A login from a given client address. */
+  async function loginFrom(loginName: string, password: string, remoteAddress: string) {
+    return h.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      remoteAddress,
+      body: { loginName, password, ...(await h.captcha()) },
+    });
+  }
+
+  it('locks a name for the address that guessed wrong 5 times, not for the owner elsewhere', async () => {
+    const { loginName } = await directUser('victim');
+    const attacker = '203.0.113.66';
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await h.login('victim', 'Wrong#0000')).response.statusCode);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await loginFrom(loginName, 'Wrong#0000', attacker)).statusCode);
     expect(statuses).toEqual([401, 401, 401, 401, 423]);
-    const right = await h.login('victim', GOOD_PASSWORD);
-    expect(right.response.statusCode).toBe(423);
-    expect(right.response.json<{ message: string }>().message).toMatch(/登录失败次数过多/);
+    // From the offending address even the right password waits out the lock…
+    const fromAttacker = await loginFrom(loginName, GOOD_PASSWORD, attacker);
+    expect(fromAttacker.statusCode).toBe(423);
+    expect(fromAttacker.json()).toEqual({
+      code: 'ACCOUNT_LOCKED',
+      message: '登录失败次数过多，请15分钟后再试',
+    });
+    // …while the owner, from another address, logs in at once.
+    const owner = await loginFrom(loginName, GOOD_PASSWORD, '198.51.100.7');
+    expect(owner.statusCode, owner.body).toBe(200);
+    expect(sessionCookie(owner)).not.toBe('');
     h.clock.advance(15 * 60 + 1);
-    expect((await h.login('victim', GOOD_PASSWORD)).response.statusCode).toBe(200);
+    expect((await loginFrom(loginName, GOOD_PASSWORD, attacker)).statusCode).toBe(200);
+  });
+
+  it('cannot lock an administrator out: the account-wide count only slows attempts down', async () => {
+    await h.context.services.auth.upsertAccount({
+      loginName: 'chief',
+      password: GOOD_PASSWORD,
+      roles: ['reader', 'admin'],
+    });
+    // Ten wrong passwords from two addresses (both now locked out of the name)…
+    for (const address of ['203.0.113.10', '203.0.113.11'])
+      for (let i = 0; i < 5; i++) await loginFrom('chief', 'Wrong#0000', address);
+    expect((await loginFrom('chief', GOOD_PASSWORD, '203.0.113.10')).statusCode).toBe(423);
+    // …and the administrator still logs in from a third (held back briefly, never refused).
+    expect((await loginFrom('chief', GOOD_PASSWORD, '198.51.100.20')).statusCode).toBe(200);
+  });
+
+  it('counts an IPv6 client by its /64, so rotating addresses does not reset the count', async () => {
+    const { loginName } = await directUser();
+    const statuses: number[] = [];
+    for (let i = 1; i <= 5; i++)
+      statuses.push((await loginFrom(loginName, 'Wrong#0000', `2001:db8:1:2::${i}`)).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 401, 423]);
+    expect((await loginFrom(loginName, GOOD_PASSWORD, '2001:db8:1:2:ffff::9')).statusCode).toBe(423);
+    expect((await loginFrom(loginName, GOOD_PASSWORD, '2001:db8:1:3::1')).statusCode).toBe(200);
+  });
+
+  it('gives an unknown name the same answers as a known one, the lock-out included', async () => {
+    const { loginName } = await directUser();
+    const address = '203.0.113.77';
+    const known: Array<[number, unknown]> = [];
+    const unknown: Array<[number, unknown]> = [];
+    for (let i = 0; i < 6; i++) {
+      const k = await loginFrom(loginName, 'Wrong#0000', address);
+      known.push([k.statusCode, k.json()]);
+      const u = await loginFrom('no-such-user-77', 'Wrong#0000', address);
+      unknown.push([u.statusCode, u.json()]);
+    }
+    expect(unknown).toEqual(known);
+    expect(unknown.map(([status]) => status)).toEqual([401, 401, 401, 401, 423, 423]);
+  });
+
+  it('does not confirm a disabled account, not even to its right password', async () => {
+    const { loginName } = await directUser();
+    const user = await h.context.repos.users.findByLoginName(loginName);
+    await h.context.repos.users.update(user!.id, { disabled: 1 });
+    const right = await loginFrom(loginName, GOOD_PASSWORD, '198.51.100.30');
+    const wrong = await loginFrom(loginName, 'Wrong#0000', '198.51.100.31');
+    expect(right.statusCode).toBe(401);
+    expect(right.json()).toEqual(wrong.json());
+    expect(right.json()).toEqual({ code: 'BAD_CREDENTIALS', message: '用户名或密码错误' });
+    expect(sessionCookie(right)).toBe('');
   });
 
   it('gives the same answer for an unknown user and a wrong password', async () => {
@@ -248,6 +332,21 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
     const wrong = await h.login(loginName, 'Wrong#0000');
     expect(unknown.response.statusCode).toBe(401);
     expect(unknown.response.json()).toEqual(wrong.response.json());
+  });
+
+  it('answers recovery steps 1 and 2 alike for unknown and registered phones (no captcha there)', async () => {
+    const { phone } = await directUser();
+    const stranger = nextPhone();
+    for (const [url, body] of [
+      ['/api/auth/recovery/verify', { code: '123456' }],
+      ['/api/auth/recovery/reset', { code: '123456', newPassword: 'Fresh#2026' }],
+    ] as const) {
+      const known = await h.request({ method: 'POST', url, body: { ...body, phone } });
+      const unknown = await h.request({ method: 'POST', url, body: { ...body, phone: stranger } });
+      expect(unknown.statusCode, url).toBe(known.statusCode);
+      expect(unknown.json(), url).toEqual(known.json());
+      expect(unknown.json(), url).toEqual({ code: 'SMS_CODE_MISSING', message: '请先获取短信验证码' });
+    }
   });
 
   it('recovers a password in three steps and ends old sessions', async () => {
@@ -348,6 +447,32 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
     expect(expired.json()).toMatchObject({ code: 'SSO_INVALID' });
   });
 
+  it('refuses a single-sign-on link that is valid for more than 10 minutes', async () => {
+    const { loginName, phone } = await directUser('ssolong');
+    const now = Math.floor(h.clock.now().getTime() / 1000);
+    for (const [expires, nonce] of [
+      [4102444800, 'nonce-long-1'],
+      [now + 601, 'nonce-long-2'],
+    ] as const) {
+      const link = { loginName, phoneNum: phone, expires, nonce };
+      const response = await h.request({
+        method: 'POST',
+        url: '/api/auth/sso',
+        body: { ...link, signature: signSso('sso-test-secret', link) },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ code: 'SSO_INVALID', message: '登录链接无效或已过期' });
+      expect(sessionCookie(response)).toBe('');
+    }
+    const link = { loginName, phoneNum: phone, expires: now + 600, nonce: 'nonce-long-3' };
+    const ok = await h.request({
+      method: 'POST',
+      url: '/api/auth/sso',
+      body: { ...link, signature: signSso('sso-test-secret', link) },
+    });
+    expect(ok.statusCode).toBe(200);
+  });
+
   it('never sends a password hash or an SMS code to a client', async () => {
     const outbox = await h.context.repos.sms.listOutbox(undefined, 500);
     const codes = outbox.map((m) => /验证码为 (\d{6})/.exec(m.text)?.[1]).filter((c): c is string => !!c);
@@ -381,5 +506,108 @@ describe('rate limiting', () => {
     for (let i = 0; i < 4; i++) statuses.push((await h.login('nobody', 'Wrong#0000')).response.statusCode);
     expect(statuses).toEqual([401, 401, 401, 429]);
     await h.close();
+  });
+});
+
+describe('origins, forwarded headers and Secure cookies', () => {
+  /** Logs in with the given headers; the harness's own login helper sends none. */
+  async function loginWith(h: HttpHarness, headers: Record<string, string>) {
+    await h.context.services.auth.upsertAccount({
+      loginName: 'proxied',
+      password: GOOD_PASSWORD,
+      roles: ['reader'],
+    });
+    return h.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers,
+      body: { loginName: 'proxied', password: GOOD_PASSWORD, ...(await h.captcha()) },
+    });
+  }
+  const secureFlag = (response: { cookies: Array<{ name: string; secure?: boolean }> }) =>
+    response.cookies.find((c) => c.name === 'guji_session')?.secure === true;
+
+  it('without TRUST_PROXY ignores X-Forwarded-Host and -Proto and compares the whole origin', async () => {
+    const h = await createHttpHarness('sqlite');
+    try {
+      // The forged forwarded host named the attacker's site: it no longer counts.
+      const forged = await loginWith(h, {
+        host: 'library.test',
+        origin: 'https://evil.example',
+        'x-forwarded-host': 'evil.example',
+        'x-forwarded-proto': 'https',
+      });
+      expect(forged.statusCode).toBe(403);
+      expect(forged.json()).toEqual({ code: 'CSRF', message: '请求来源不被允许' });
+      // Same host, other scheme or other port: another origin.
+      for (const origin of ['https://library.test', 'http://library.test:8080']) {
+        const response = await loginWith(h, { host: 'library.test', origin });
+        expect(response.statusCode, origin).toBe(403);
+      }
+      // The request's own origin passes; X-Forwarded-Proto does not make the cookie Secure.
+      const same = await loginWith(h, {
+        host: 'library.test',
+        origin: 'http://library.test',
+        'x-forwarded-proto': 'https',
+      });
+      expect(same.statusCode, same.body).toBe(200);
+      expect(secureFlag(same)).toBe(false);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('with TRUST_PROXY takes the origin and HTTPS from the proxy and marks cookies Secure', async () => {
+    const h = await createHttpHarness('sqlite', { TRUST_PROXY: '127.0.0.1' });
+    try {
+      const behindTls = {
+        host: '127.0.0.1:3000',
+        'x-forwarded-host': 'guji.example.org',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-for': '198.51.100.5',
+      };
+      const ok = await loginWith(h, { ...behindTls, origin: 'https://guji.example.org' });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(secureFlag(ok)).toBe(true);
+      const logout = await h.request({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { ...behindTls, origin: 'https://guji.example.org' },
+        cookie: sessionCookie(ok),
+      });
+      expect(logout.cookies.find((c) => c.name === 'guji_session')).toMatchObject({
+        value: '',
+        secure: true,
+      });
+      // The scheme is part of the origin.
+      expect((await loginWith(h, { ...behindTls, origin: 'http://guji.example.org' })).statusCode).toBe(403);
+      // A proxy that TRUST_PROXY does not name is not believed.
+      const stranger = await h.request({
+        method: 'POST',
+        url: '/api/auth/logout',
+        remoteAddress: '203.0.113.50',
+        headers: { ...behindTls, origin: 'https://guji.example.org' },
+      });
+      expect(stranger.statusCode).toBe(403);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('accepts PUBLIC_ORIGIN by its whole origin, and COOKIE_SECURE=true marks every login', async () => {
+    const h = await createHttpHarness('sqlite', {
+      PUBLIC_ORIGIN: 'https://guji.example.org/',
+      COOKIE_SECURE: 'true',
+    });
+    try {
+      const ok = await loginWith(h, { host: '10.0.0.2:3000', origin: 'https://guji.example.org' });
+      expect(ok.statusCode, ok.body).toBe(200);
+      expect(secureFlag(ok)).toBe(true);
+      for (const origin of ['http://guji.example.org', 'https://guji.example.org:8443']) {
+        expect((await loginWith(h, { host: '10.0.0.2:3000', origin })).statusCode, origin).toBe(403);
+      }
+    } finally {
+      await h.close();
+    }
   });
 });

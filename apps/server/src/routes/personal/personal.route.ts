@@ -28,6 +28,8 @@ import {
   ReservationRequest,
   RESERVATION_STATUS,
   UpdateDurationRequest,
+  WebAnnotationDocument,
+  type WebAnnotation,
 } from '@guji/shared';
 import { requireRole, requireUser, viewerOf } from '../../http/session.ts';
 import { canvasUrl } from '../../iiif/presentation.ts';
@@ -54,6 +56,8 @@ export const personalRoutes: RouteModule = (app, { context }) => {
     return { ...viewerOf(request), userId: user.id, name: user.nick_name || user.login_name };
   };
   const me = (request: FastifyRequest) => ({ ...viewerOf(request), userId: requireUser(request).id });
+  const baseOf = (request: FastifyRequest) =>
+    context.config.publicOrigin?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
 
   // Collections
 
@@ -337,6 +341,26 @@ export const personalRoutes: RouteModule = (app, { context }) => {
     (request) => personal.myNotes(requireUser(request).id, request.query.pageNum),
   );
   r.get(
+    '/api/notes/:id',
+    {
+      schema: {
+        tags: ['personal'],
+        summary:
+          'One of my notes as a W3C Web Annotation (the id the export gives it; another user’s note is 404)',
+        params: IdParams,
+        response: { 200: WebAnnotationDocument, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const note = await personal.myNote(requireUser(request).id, request.params.id);
+      void reply
+        .header('content-type', ANNOTATION_TYPE)
+        .header('cache-control', 'private, no-store')
+        .header('vary', 'cookie');
+      return { '@context': ANNO_CONTEXT, ...toWebAnnotation(baseOf(request), note) };
+    },
+  );
+  r.get(
     '/api/me/notes/export',
     {
       schema: {
@@ -348,41 +372,16 @@ export const personalRoutes: RouteModule = (app, { context }) => {
     },
     async (request, reply) => {
       const user = requireUser(request);
-      const base = context.config.publicOrigin?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
+      const base = baseOf(request);
       const notes = await personal.myNotes(user.id, 1, 100_000);
       void reply
-        .header('content-type', 'application/ld+json; profile="http://www.w3.org/ns/anno.jsonld"')
+        .header('content-type', ANNOTATION_TYPE)
         .header('content-disposition', "attachment; filename*=UTF-8''notes.jsonld");
       return {
-        '@context': 'http://www.w3.org/ns/anno.jsonld' as const,
+        '@context': ANNO_CONTEXT,
         id: `${base}/api/me/notes/export`,
         type: 'AnnotationPage' as const,
-        items: notes.records.map((note) => ({
-          id: `${base}/api/notes/${note.id}`,
-          type: 'Annotation' as const,
-          motivation: 'commenting' as const,
-          created: note.createdAt,
-          modified: note.updatedAt,
-          body: {
-            type: 'TextualBody' as const,
-            value: note.text,
-            format: 'text/plain' as const,
-            language: 'zh',
-          },
-          target: {
-            type: 'SpecificResource' as const,
-            source: {
-              id: base + canvasUrl(note.volumeId, note.imageId),
-              type: 'Canvas' as const,
-              partOf: base + manifestUrl(note.volumeId),
-            },
-            selector: {
-              type: 'FragmentSelector' as const,
-              conformsTo: 'http://www.w3.org/TR/media-frags/' as const,
-              value: `xywh=${note.x},${note.y},${note.w},${note.h}`,
-            },
-          },
-        })),
+        items: notes.records.map((note) => toWebAnnotation(base, note)),
       };
     },
   );
@@ -639,3 +638,32 @@ export const personalRoutes: RouteModule = (app, { context }) => {
     },
   );
 };
+
+const ANNO_CONTEXT = 'http://www.w3.org/ns/anno.jsonld' as const;
+/** The media type of the Web Annotation Protocol (W3C): JSON-LD with the annotation profile. */
+const ANNOTATION_TYPE = 'application/ld+json; profile="http://www.w3.org/ns/anno.jsonld"';
+
+/** A note as a W3C Web Annotation; its id (`/api/notes/{id}`) answers with this same annotation. */
+function toWebAnnotation(base: string, note: MyNote): WebAnnotation {
+  return {
+    id: `${base}/api/notes/${note.id}`,
+    type: 'Annotation',
+    motivation: 'commenting',
+    created: note.createdAt,
+    modified: note.updatedAt,
+    body: { type: 'TextualBody', value: note.text, format: 'text/plain', language: 'zh' },
+    target: {
+      type: 'SpecificResource',
+      source: {
+        id: base + canvasUrl(note.volumeId, note.imageId),
+        type: 'Canvas',
+        partOf: base + manifestUrl(note.volumeId),
+      },
+      selector: {
+        type: 'FragmentSelector',
+        conformsTo: 'http://www.w3.org/TR/media-frags/',
+        value: `xywh=${note.x},${note.y},${note.w},${note.h}`,
+      },
+    },
+  };
+}

@@ -223,6 +223,80 @@ describe.each(DIALECTS)('personal area over HTTP (%s)', (dialect) => {
     expect((await a.del(`/api/notes/${note.id}`)).statusCode).toBe(200);
   });
 
+  it('note ids resolve: GET /api/notes/{id} is the exported annotation, for its author only', async () => {
+    const a = as(alice);
+    const note = (
+      await a.post('/api/notes', { imageId: open.pageIds[0], x: 5, y: 6, w: 70, h: 80, text: '可資參證' })
+    ).json<{ id: number }>();
+    const exported = (await a.get('/api/me/notes/export')).json<{ items: Array<{ id: string }> }>();
+    const item = exported.items.find((i) => i.id.endsWith(`/api/notes/${note.id}`));
+    expect(item).toBeDefined();
+    // The exported id, dereferenced, gives the same annotation with its JSON-LD context.
+    const one = await a.get(new URL(item!.id).pathname);
+    expect(one.statusCode).toBe(200);
+    expect(one.headers['content-type']).toMatch(
+      /^application\/ld\+json; profile="http:\/\/www\.w3\.org\/ns\/anno\.jsonld"(; charset=utf-8)?$/,
+    );
+    expect(one.headers['cache-control']).toBe('private, no-store');
+    expect(one.json()).toEqual({ '@context': 'http://www.w3.org/ns/anno.jsonld', ...item });
+    // It meets the Web Annotation MUSTs (checked as the one item of a page).
+    const { '@context': context, ...annotation } = one.json<Record<string, unknown>>();
+    expect(
+      validateAnnotationPage({
+        '@context': context,
+        id: `${item!.id}/page`,
+        type: 'AnnotationPage',
+        items: [annotation],
+      }),
+    ).toEqual([]);
+    // Nobody else, signed in or not, learns that it exists.
+    const bobs = await as(bob).get(`/api/notes/${note.id}`);
+    expect(bobs.statusCode).toBe(404);
+    expect(bobs.json()).toEqual((await a.get('/api/notes/999999')).json());
+    expect((await h.request({ method: 'GET', url: `/api/notes/${note.id}` })).statusCode).toBe(401);
+    expect((await a.get('/api/notes/abc')).statusCode).toBe(400);
+    expect((await a.del(`/api/notes/${note.id}`)).statusCode).toBe(200);
+    expect((await a.get(`/api/notes/${note.id}`)).statusCode).toBe(404);
+  });
+
+  it('refuses a reviewer every review step on their own application; another reviewer decides it', async () => {
+    await h.context.services.auth.upsertAccount({
+      loginName: 'selfcheck',
+      password: GOOD_PASSWORD,
+      roles: ['reader', 'reviewer'],
+    });
+    const self = as((await h.login('selfcheck', GOOD_PASSWORD)).cookie);
+    const id = (
+      await self.post('/api/reservations', {
+        callNumber: 'T-900',
+        title: '善本秘笈',
+        applyDays: 'ANB0402',
+        detailReason: '自審試驗',
+      })
+    ).json<{ reservation: { id: number } }>().reservation.id;
+    for (const [step, body] of [
+      ['approve', {}],
+      ['take', {}],
+      ['refuse', { reason: '不予批准' }],
+    ] as const) {
+      const response = await self.post(`/api/admin/reservations/${id}/${step}`, body);
+      expect(response.statusCode, step).toBe(403);
+      expect(response.json(), step).toMatchObject({
+        code: 'RESERVATION_SELF_REVIEW',
+        message: MSG.reservationSelfReview,
+      });
+    }
+    // Nothing changed: still undecided, and no privilege.
+    const mine = (await self.get('/api/me/reservations')).json<{
+      records: Array<{ id: number; auditStatus: number }>;
+    }>();
+    expect(mine.records.find((r) => r.id === id)).toMatchObject({ auditStatus: 0 });
+    expect((await self.get('/api/me/privileges')).json<{ total: number }>().total).toBe(0);
+    expect((await as(reviewer).post(`/api/admin/reservations/${id}/approve`)).json()).toMatchObject({
+      auditStatus: 2,
+    });
+  });
+
   it('footprints: one row per book with the last page, removable one by one or all, per user', async () => {
     const a = as(alice);
     expect((await a.get(`/api/reader?catalogId=${open.bookId}`)).statusCode).toBe(200);

@@ -4,12 +4,13 @@ import { ErrorBody, FullTextQuery, PageMatches, PageMatchQuery, TextHitPage } fr
 import { viewerOf } from '../../http/session.ts';
 import type { RouteModule } from '../types.ts';
 
-const errors = { 400: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 const Id = z.coerce.number().int().positive();
 
 /**
  * Full-text search, in-book search and the boxes of a match on a page (DESIGN.md §6). All three exist
- * only in the reading room: elsewhere they answer 403 READING_ROOM_ONLY.
+ * only in the reading room (elsewhere 403 READING_ROOM_ONLY) and only for signed-in users (401
+ * LOGIN_REQUIRED), and answer only from books the user may read (FullTextService).
  */
 export const searchRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -20,7 +21,8 @@ export const searchRoutes: RouteModule = (app, { context }) => {
     {
       schema: {
         tags: ['search'],
-        summary: 'Full-text search over the recognised text of every searchable book (reading room only)',
+        summary:
+          'Full-text search over the recognised text of every searchable book (signed in, reading room only)',
         querystring: FullTextQuery,
         response: { 200: TextHitPage, ...errors },
       },
@@ -39,7 +41,7 @@ export const searchRoutes: RouteModule = (app, { context }) => {
     {
       schema: {
         tags: ['search'],
-        summary: 'Search the text of one book (reading room only)',
+        summary: 'Search the text of one book (signed in, reading room only)',
         params: z.object({ catalogId: Id }),
         querystring: FullTextQuery,
         response: { 200: TextHitPage, ...errors },
@@ -47,7 +49,14 @@ export const searchRoutes: RouteModule = (app, { context }) => {
     },
     async (request) => {
       const { text, pageNum, pageSize } = request.query;
-      return fullText.searchInBook(viewerOf(request), request.params.catalogId, text, pageNum, pageSize);
+      return fullText.searchInBook(
+        viewerOf(request),
+        request.params.catalogId,
+        text,
+        pageNum,
+        pageSize,
+        catalog,
+      );
     },
   );
 

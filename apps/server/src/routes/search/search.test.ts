@@ -40,8 +40,48 @@ describe('full-text and in-book search over HTTP', () => {
   });
   afterAll(async () => h.close());
 
-  const get = (url: string, remoteAddress = READING_ROOM, cookie?: string) =>
+  /** A request, by default from the signed-in reader in the reading room; `null` cookie: a visitor. */
+  const get = (url: string, remoteAddress = READING_ROOM, cookie: string | null = readerCookie) =>
     h.request({ method: 'GET', url, remoteAddress, ...(cookie ? { cookie } : {}) });
+
+  it('gives a visitor who is not signed in no text in the reading room, not even of an open book', async () => {
+    for (const url of [
+      `/api/books/${lunyu.bookId}/text-search?text=${encodeURIComponent('子')}`,
+      `/api/books/${closed.bookId}/text-search?text=${encodeURIComponent('子')}`,
+      `/api/search/full-text?text=${encodeURIComponent('子')}`,
+      `/api/pages/${lunyu.pageIds[0]}/matches?text=${encodeURIComponent('子')}`,
+    ]) {
+      const response = await get(url, READING_ROOM, null);
+      expect(response.statusCode, url).toBe(401);
+      expect(response.json(), url).toEqual({ code: 'LOGIN_REQUIRED', message: MSG.loginRequiredNotice });
+    }
+    // Outside the reading room the answer stays the reading-room notice, signed in or not.
+    const outside = await get(
+      `/api/books/${lunyu.bookId}/text-search?text=${encodeURIComponent('子')}`,
+      OUTSIDE,
+      null,
+    );
+    expect(outside.json()).toMatchObject({ code: 'READING_ROOM_ONLY' });
+  });
+
+  it('gives a signed-in reader in the reading room every searchable book, with exact counts', async () => {
+    // 子 in 論語 (three pages) and in 孟子 (closed, but readable in the reading room); not in 秘本.
+    const all: Array<{ catalogId: number }> = [];
+    let total = -1;
+    for (let pageNum = 1; pageNum <= 3; pageNum++) {
+      const body = (
+        await get(`/api/search/full-text?text=${encodeURIComponent('子')}&pageNum=${pageNum}&pageSize=2`)
+      ).json<{
+        total: number;
+        records: Array<{ catalogId: number }>;
+      }>();
+      total = body.total;
+      all.push(...body.records);
+    }
+    expect(total).toBe(4);
+    expect(all).toHaveLength(total);
+    expect(new Set(all.map((r) => r.catalogId))).toEqual(new Set([lunyu.bookId, closed.bookId]));
+  });
 
   it('refuses full-text search, in-book search and match boxes outside the reading room', async () => {
     for (const url of [
@@ -148,7 +188,9 @@ describe('full-text and in-book search over HTTP', () => {
       matches: [],
     });
     // A visitor may not read (login first), even in the reading room.
-    expect((await get(`/api/pages/${lunyu.pageIds[0]}/matches?text=曰`)).statusCode).toBe(401);
+    expect((await get(`/api/pages/${lunyu.pageIds[0]}/matches?text=曰`, READING_ROOM, null)).statusCode).toBe(
+      401,
+    );
     // In the reading room a reader may read the closed book too.
     expect(
       (await get(`/api/pages/${closed.pageIds[0]}/matches?text=孟子`, READING_ROOM, readerCookie)).statusCode,
@@ -189,7 +231,7 @@ describe('full-text and in-book search over HTTP', () => {
       ocr: { ocr_res: { content: Array<{ words: Array<{ word: string }> }> } };
     }>();
     expect(body.ocr.ocr_res.content[0]!.words.map((w) => w.word).join('')).toBe('子曰學而時習之不亦說');
-    expect((await get(`/api/pages/${lunyu.pageIds[0]}/ocr`, OUTSIDE)).statusCode).toBe(401);
+    expect((await get(`/api/pages/${lunyu.pageIds[0]}/ocr`, OUTSIDE, null)).statusCode).toBe(401);
     // The closed book's text only in the reading room.
     expect((await get(`/api/pages/${closed.pageIds[0]}/ocr`, OUTSIDE, readerCookie)).statusCode).toBe(403);
     expect((await get(`/api/pages/${closed.pageIds[0]}/ocr`, READING_ROOM, readerCookie)).statusCode).toBe(

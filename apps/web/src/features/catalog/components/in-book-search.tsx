@@ -5,6 +5,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { MSG, PAGE_SIZES, type TextHit, type TextHitPage } from '@guji/shared';
 import { api } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
+import { useLoginFirst } from '../../account/use-login-first.ts';
 import { SnippetText } from './snippet-text.tsx';
 
 /** Search within one book (GET /api/books/{id}/text-search; reading room only), 8 hits a page. */
@@ -35,6 +36,7 @@ export function InBookSearchBox({
   compact?: boolean;
 }) {
   const [value, setValue] = useState(initial);
+  const { loginFirst } = useLoginFirst();
   useEffect(() => setValue(initial), [initial]);
   return (
     <form
@@ -55,6 +57,8 @@ export function InBookSearchBox({
             toast.warning('请输入检索内容');
             return;
           }
+          // The text of a book is searched by signed-in readers only (DESIGN.md §7).
+          if (!loginFirst()) return;
           onSearch(text.trim());
         }}
       />

@@ -18,6 +18,7 @@ import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { useSession } from '../../account/queries.ts';
+import { useLoginFirst } from '../../account/use-login-first.ts';
 import { readerPath } from '../../reader/reader-url.ts';
 import { SnippetText } from '../components/snippet-text.tsx';
 import {
@@ -206,6 +207,7 @@ function BookMode({ state, onSearch }: ModeProps) {
 
 function FullTextMode({ state, onSearch }: ModeProps) {
   const [text, setText] = useState(state.text);
+  const { signedIn, loginFirst } = useLoginFirst();
   const results = useQuery({
     queryKey: ['search', 'full-text', state.text, state.page],
     queryFn: () =>
@@ -216,7 +218,8 @@ function FullTextMode({ state, onSearch }: ModeProps) {
           pageSize: String(PAGE_SIZES.advanced),
         }).toString()}`,
       ),
-    enabled: state.type === 1 && hasQuery(state),
+    // Snippets of the text are for signed-in readers (DESIGN.md §7): a visitor is asked to log in.
+    enabled: state.type === 1 && hasQuery(state) && signedIn,
     placeholderData: keepPreviousData,
   });
   const submit = () => {
@@ -224,6 +227,7 @@ function FullTextMode({ state, onSearch }: ModeProps) {
       toast.warning('请输入检索内容');
       return;
     }
+    if (!loginFirst()) return;
     onSearch({ type: 1, text: text.trim() });
   };
   return (

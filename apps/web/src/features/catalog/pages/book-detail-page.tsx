@@ -83,8 +83,10 @@ function BookDetailView({ book }: { book: BookDetail }) {
   }, [book.access.canRead]);
 
   // In-book search (reading room only): the text and the result page live in the address too.
-  const readingRoom = useSession().data?.readingRoom ?? false;
-  const inBookText = readingRoom ? (searchParams.get('q') ?? '').slice(0, 50) : '';
+  const session = useSession().data;
+  const readingRoom = session?.readingRoom ?? false;
+  // In-book search answers signed-in readers only: a visitor's address with ?q= shows the book.
+  const inBookText = readingRoom && session?.user ? (searchParams.get('q') ?? '').slice(0, 50) : '';
   const inBookPage = Math.max(1, Number(searchParams.get('qpage')) || 1);
   const setInBook = (text: string, page = 1) =>
     setSearchParams((params) => {

@@ -1,27 +1,19 @@
 import { Button } from 'antd';
 import { StarFilled, StarOutlined } from '@ant-design/icons';
-import { useNavigate } from 'react-router';
 import { MSG } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
-import { useDelayedAction } from '../../../components/use-delayed-action.ts';
-import { useSession } from '../../account/queries.ts';
+import { useLoginFirst } from '../../account/use-login-first.ts';
 import { useCollectState, useToggleCollect } from '../queries.ts';
 
 /** 收藏 / 取消收藏 on the book page: the state shown, toggled without a reload. */
 export function CollectButton({ catalogId }: { catalogId: number }) {
-  const signedIn = Boolean(useSession().data?.user);
+  const { signedIn, loginFirst } = useLoginFirst();
   const state = useCollectState(catalogId, signedIn);
   const toggle = useToggleCollect(catalogId);
-  const navigate = useNavigate();
-  const later = useDelayedAction();
   const collected = state.data?.collected ?? false;
 
   const onClick = () => {
-    if (!signedIn) {
-      toast.warning(MSG.loginRequiredNotice);
-      later(() => void navigate('/Login'), 1500);
-      return;
-    }
+    if (!loginFirst()) return;
     void toggle.mutateAsync(!collected).then(
       (result) => {
         state.refetch().catch(() => undefined);
