@@ -3,11 +3,13 @@
  * with timing, JPEG size checks, load generation (wrk or Node), machine description and result files.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 /** Results go to /tmp (bench/results would need a .gitignore entry). */
@@ -568,4 +570,31 @@ export function serverEnv(dataDir: string, port: number): Record<string, string>
     LOG_LEVEL: 'warn',
     SESSION_SECRET: 'bench-session-secret',
   };
+}
+
+/**
+ * Logs a demo account in to a benchmark's server (SQLite in `dataDir`), solving the captcha through the
+ * database as the browser tests do; returns the session cookie's value.
+ */
+export async function loginCookie(
+  origin: string,
+  dataDir: string,
+  secret: string,
+  loginName: string,
+  password: string,
+): Promise<string> {
+  const captcha = (await (await fetch(`${origin}/api/captcha`)).json()) as { captchaId: string };
+  const db = new BetterSqlite3(path.join(dataDir, 'library.sqlite'), { timeout: 5000 });
+  const hash = createHmac('sha256', secret).update(`captcha:${captcha.captchaId}:bench`).digest('hex');
+  db.prepare('update captchas set answer_hash = ? where id = ?').run(hash, captcha.captchaId);
+  db.close();
+  const response = await fetch(`${origin}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ loginName, password, captchaId: captcha.captchaId, captchaCode: 'bench' }),
+  });
+  if (!response.ok) throw new Error(`login failed: ${await response.text()}`);
+  const cookie = /guji_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
+  if (!cookie) throw new Error('no session cookie');
+  return cookie;
 }

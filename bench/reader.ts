@@ -7,9 +7,7 @@
  * when OpenSeadragon has every tile it needs), read off the page's own clock. Cold: a new browser context each time (no HTTP cache,
  * page never seen); warm: page turns in an open reader.
  */
-import { createHmac } from 'node:crypto';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { chromium } from '@playwright/test';
 import {
   type BenchResult,
@@ -17,6 +15,7 @@ import {
   get,
   getJson,
   LOOPBACK,
+  loginCookie,
   machine,
   newAgent,
   removeDir,
@@ -36,28 +35,6 @@ const log = (line: string) => console.log(`[reader] ${line}`);
 
 interface Health {
   jobs: { queued: number; running: number };
-}
-
-async function loginCookie(origin: string, dataDir: string, secret: string): Promise<string> {
-  const captcha = (await (await fetch(`${origin}/api/captcha`)).json()) as { captchaId: string };
-  const db = new BetterSqlite3(path.join(dataDir, 'library.sqlite'), { timeout: 5000 });
-  const hash = createHmac('sha256', secret).update(`captcha:${captcha.captchaId}:bench`).digest('hex');
-  db.prepare('update captchas set answer_hash = ? where id = ?').run(hash, captcha.captchaId);
-  db.close();
-  const response = await fetch(`${origin}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      loginName: 'reader',
-      password: 'Shuyuan#2026',
-      captchaId: captcha.captchaId,
-      captchaCode: 'bench',
-    }),
-  });
-  if (!response.ok) throw new Error(`login failed: ${await response.text()}`);
-  const cookie = /guji_session=([^;]+)/.exec(response.headers.get('set-cookie') ?? '')?.[1];
-  if (!cookie) throw new Error('no session cookie');
-  return cookie;
 }
 
 export async function runReader(): Promise<BenchResult> {
@@ -100,7 +77,7 @@ export async function runReader(): Promise<BenchResult> {
       600_000,
       server,
     );
-    const cookie = await loginCookie(origin, dataDir, env.SESSION_SECRET!);
+    const cookie = await loginCookie(origin, dataDir, env.SESSION_SECRET!, 'reader', 'Shuyuan#2026');
     const cookies = [
       {
         name: 'guji_session',

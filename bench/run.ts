@@ -2,7 +2,7 @@
  * Runs the benchmarks of DESIGN.md §11, one after another, and prints their figures and budgets:
  *
  *   npm run bench                      all of them
- *   npm run bench -- tiles             one (tiles, catalog-search, memory, reader, search, ocr, usage), or several
+ *   npm run bench -- tiles             one (tiles, catalog-search, memory, reader, search, ocr, usage, hostile), or several
  *   npm run bench -- --strict          exit 1 when a budget is missed
  *
  * Every result is also written as JSON under /tmp/guji-bench-results (BENCH_RESULTS_DIR to change).
@@ -24,6 +24,7 @@ import { runReader } from './reader.ts';
 import { runSearch } from './search.ts';
 import { runOcr } from './ocr.ts';
 import { runUsage } from './usage.ts';
+import { runHostile } from './hostile.ts';
 
 const BENCHMARKS: Record<string, () => Promise<BenchResult>> = {
   tiles: runTiles,
@@ -33,6 +34,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchResult>> = {
   search: runSearch,
   ocr: runOcr,
   usage: runUsage,
+  hostile: runHostile,
 };
 const ALIASES: Record<string, string> = {
   catalog: 'catalog-search',

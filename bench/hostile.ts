@@ -1,0 +1,305 @@
+/**
+ * Hostile requests against a running server (issue 13 items 1 and 6): does the API stay responsive?
+ *
+ * Starts `serve` on a fresh DATA_DIR (no demo library, OCR on upload, the in-process job worker), logs
+ * the demo reader in and uploads one single image (a page the reader owns). Then, while a sampler asks
+ * GET /api/health every 10 ms, it sends, one phase after another: the issue's 700 KB of unclosed ALTO
+ * TextBlocks (anonymous, then as the page's owner), 770 KB of flat ALTO and 600 KB of hOCR paragraphs
+ * (read to the end), 1.9 MB of markup (the largest file accepted), 5 MB of markup (over the body limit),
+ * a 14000×14000 1-bit PNG (pixel bomb) and a large page (BENCH_HOSTILE_PAGE, default 6000x8000) that is
+ * then recognised. For each phase: request durations and statuses, /api/health latency (p50/p95/max)
+ * while it ran, and the server's resident memory before and after (VmRSS) and its peak (VmHWM).
+ */
+import http from 'node:http';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import BetterSqlite3 from 'better-sqlite3';
+import { pageImage } from '../apps/server/test/catalog-factory.ts';
+import { oneBitPng } from '../apps/server/test/images.ts';
+import {
+  type BenchResult,
+  fmtMs,
+  freePort,
+  get,
+  LOOPBACK,
+  loginCookie,
+  machine,
+  newAgent,
+  printResult,
+  removeDir,
+  residentMb,
+  SERVER_MAIN,
+  serverEnv,
+  sleep,
+  startProcess,
+  stopAll,
+  stopProcess,
+  summarize,
+  type Summary,
+  tempDir,
+  waitFor,
+  writeResult,
+} from './lib.ts';
+
+const HEALTH_BUDGET_MS = 100;
+const REPEAT = 3;
+const log = (line: string) => console.log(`[hostile] ${line}`);
+
+/**
+ * The health sampler's thread (plain JavaScript): GET, post { at, ms } back (`at` in ms since the
+ * epoch, as performance.timeOrigin counts), wait 10 ms, again.
+ */
+const SAMPLER = `
+const http = require('node:http');
+const { parentPort, workerData } = require('node:worker_threads');
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+const origin = performance.timeOrigin;
+function next() {
+  const started = performance.now();
+  http.get(workerData.url, { agent }, (response) => {
+    response.resume();
+    response.on('end', () => {
+      parentPort.postMessage({ at: origin + started, ms: performance.now() - started });
+      setTimeout(next, 10);
+    });
+  }).on('error', () => setTimeout(next, 10));
+}
+next();
+`;
+
+/** The request of issue 13 item 1: an unclosed TextBlock 64,000 times (about 700 KB). */
+const HOSTILE_ALTO = '<Page WIDTH="10" HEIGHT="10">' + '<TextBlock>'.repeat(64_000);
+const FLAT_ALTO = '<Page WIDTH="10" HEIGHT="10">' + '<TextBlock/>'.repeat(64_000);
+const HOSTILE_HOCR = '<div class="ocr_page" title="bbox 0 0 10 10">' + '<p class="ocr_par">'.repeat(31_000);
+/** Just under the 2,000,000-character cap: 100,000 paragraphs, the element limit. */
+const LARGEST_HOCR = '<div class="ocr_page" title="bbox 0 0 10 10">' + '<p class="ocr_par">'.repeat(104_000);
+const FIVE_MB = '<Page WIDTH="10" HEIGHT="10">' + '<TextBlock>'.repeat(460_000);
+
+/**
+ * POST with node:http. The headers go first: a server that refuses the body by its Content-Length
+ * (413) answers within moments and closes the connection, and the body is not sent (fetch would report
+ * only "fetch failed"). Otherwise the body follows, and the time counts from there.
+ */
+async function post(
+  url: string,
+  body: Buffer,
+  headers: Record<string, string>,
+): Promise<{ status: number; ms: number }> {
+  let started = performance.now();
+  let status = 0;
+  const request = http.request(url, {
+    method: 'POST',
+    headers: { ...headers, 'content-length': String(body.length) },
+  });
+  const answered = new Promise<{ status: number; ms: number }>((resolve, reject) => {
+    request.on('response', (response) => {
+      status = response.statusCode ?? 0;
+      response.resume();
+      response.on('end', () => resolve({ status, ms: performance.now() - started }));
+    });
+    request.on('error', (error) =>
+      status ? resolve({ status, ms: performance.now() - started }) : reject(error),
+    );
+  });
+  request.flushHeaders();
+  const early = await Promise.race([
+    answered.then(
+      () => true,
+      () => true,
+    ),
+    sleep(200).then(() => false),
+  ]);
+  if (!early) {
+    started = performance.now();
+    request.end(body);
+  } else request.destroy();
+  return answered;
+}
+
+interface Phase {
+  name: string;
+  requests: Array<{ status: number; ms: number }>;
+  health: Summary;
+  rssBeforeMb: number;
+  rssAfterMb: number;
+  peakMb: number;
+}
+
+export async function runHostile(): Promise<BenchResult> {
+  const started = new Date();
+  const t0 = performance.now();
+  const work = tempDir('guji-bench-hostile-');
+  const dataDir = path.join(work, 'data');
+  const port = await freePort();
+  const origin = `http://${LOOPBACK}:${port}`;
+  const env: Record<string, string> = {
+    ...serverEnv(dataDir, port),
+    DEMO_LIBRARY: 'false',
+    OCR_ON_INGEST: 'true',
+  };
+  const server = startProcess(process.execPath, [...SERVER_MAIN, 'serve'], {
+    env,
+    logFile: path.join(work, 'serve.log'),
+  });
+  const agent = newAgent();
+  const [pageWidth, pageHeight] = (process.env.BENCH_HOSTILE_PAGE ?? '6000x8000').split('x').map(Number) as [
+    number,
+    number,
+  ];
+  try {
+    await waitFor(
+      'the server',
+      async () => (await get(`${origin}/api/health`, agent)).status === 200,
+      180_000,
+      server,
+    );
+    const cookie = `guji_session=${await loginCookie(origin, dataDir, env.SESSION_SECRET!, 'reader', 'Shuyuan#2026')}`;
+    const db = new BetterSqlite3(path.join(dataDir, 'library.sqlite'), { readonly: true, timeout: 5000 });
+    const ocrJob = (pageId: number) =>
+      db
+        .prepare("select status from jobs where name = 'ocr.page' and data = ?")
+        .get(JSON.stringify({ pageId })) as { status: string } | undefined;
+
+    const upload = async (name: string, data: Buffer, type: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(data)], { type }), name);
+      const t = performance.now();
+      const response = await fetch(`${origin}/api/own/singles`, {
+        method: 'POST',
+        headers: { cookie },
+        body: form,
+      });
+      await response.arrayBuffer();
+      return { status: response.status, ms: performance.now() - t };
+    };
+    const singles = async () =>
+      (await (await fetch(`${origin}/api/own/singles`, { headers: { cookie } })).json()) as Array<{
+        imageId: number;
+      }>;
+    const waitForOcr = async (pageId: number) => {
+      for (;;) {
+        const status = ocrJob(pageId)?.status;
+        if (status === 'succeeded' || status === 'failed') return status;
+        await sleep(50);
+      }
+    };
+
+    // A page the reader owns, recognised before the measurements begin.
+    await upload('頁.png', await pageImage(1, 600, 400), 'image/png');
+    const pageId = (await singles())[0]!.imageId;
+    await waitForOcr(pageId);
+
+    const body = (format: 'alto' | 'hocr', content: string) =>
+      Buffer.from(JSON.stringify({ format, content }));
+    const importOcr = (payload: Buffer, withCookie: boolean) =>
+      post(`${origin}/api/pages/${pageId}/ocr/import`, payload, {
+        'content-type': 'application/json',
+        ...(withCookie ? { cookie } : {}),
+      });
+
+    // /api/health every 10 ms over its own connection, for the whole run, from a thread of its own:
+    // building and sending the large bodies here must not delay the samples.
+    const sampler = new Worker(SAMPLER, { eval: true, workerData: { url: `${origin}/api/health` } });
+    const samples: Array<{ at: number; ms: number }> = [];
+    sampler.on('message', (sample: { at: number; ms: number }) => samples.push(sample));
+    const phases: Phase[] = [];
+    const phase = async (name: string, run: () => Promise<Array<{ status: number; ms: number }>>) => {
+      const rssBeforeMb = residentMb(server.pid!).rssMb;
+      const from = performance.timeOrigin + performance.now();
+      const requests = await run();
+      // A few more samples after the last answer, so a stall at the very end is seen too.
+      await sleep(100);
+      const to = performance.timeOrigin + performance.now();
+      const { rssMb, peakMb } = residentMb(server.pid!);
+      const health = summarize(samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.ms));
+      phases.push({ name, requests, health, rssBeforeMb, rssAfterMb: rssMb, peakMb });
+      log(
+        `${name}: ${requests.map((r) => `${r.status} in ${Math.round(r.ms)} ms`).join(', ')}; health ${fmtMs(health)}; RSS ${rssBeforeMb} → ${rssMb} MB (peak ${peakMb})`,
+      );
+    };
+    const repeat = async (send: () => Promise<{ status: number; ms: number }>) => {
+      const out = [];
+      for (let i = 0; i < REPEAT; i++) out.push(await send());
+      return out;
+    };
+
+    await phase('idle (baseline)', async () => {
+      await sleep(2000);
+      return [];
+    });
+    const hostileAlto = body('alto', HOSTILE_ALTO);
+    await phase('ALTO 700 KB unclosed TextBlocks, anonymous', () =>
+      repeat(() => importOcr(hostileAlto, false)),
+    );
+    await phase('ALTO 700 KB unclosed TextBlocks, owner', () => repeat(() => importOcr(hostileAlto, true)));
+    const flatAlto = body('alto', FLAT_ALTO);
+    await phase('ALTO 770 KB flat TextBlocks, owner (read to the end)', () =>
+      repeat(() => importOcr(flatAlto, true)),
+    );
+    const hostileHocr = body('hocr', HOSTILE_HOCR);
+    await phase('hOCR 600 KB paragraphs, owner (read to the end)', () =>
+      repeat(() => importOcr(hostileHocr, true)),
+    );
+    const largestHocr = body('hocr', LARGEST_HOCR);
+    await phase('hOCR 2 MB paragraphs, owner (element limit)', () =>
+      repeat(() => importOcr(largestHocr, true)),
+    );
+    const fiveMb = body('alto', FIVE_MB);
+    await phase('5 MB of markup, owner (over the body limit)', () => repeat(() => importOcr(fiveMb, true)));
+    const bomb = oneBitPng(14_000, 14_000);
+    await phase(`pixel bomb: 14000×14000 1-bit PNG (${Math.round(bomb.length / 1024)} KB)`, () =>
+      repeat(() => upload('大圖.png', bomb, 'image/png')),
+    );
+    const big = await pageImage(3, pageWidth, pageHeight, 'jpeg');
+    await phase(`upload and OCR of a ${pageWidth}×${pageHeight} page`, async () => {
+      const before = new Set((await singles()).map((p) => p.imageId));
+      const sent = await upload('大葉.jpg', big, 'image/jpeg');
+      const t = performance.now();
+      const id = (await singles()).find((p) => !before.has(p.imageId))!.imageId;
+      const status = await waitForOcr(id);
+      return [sent, { status: status === 'succeeded' ? 200 : 500, ms: performance.now() - t }];
+    });
+    await sampler.terminate();
+    db.close();
+
+    const attack = phases.slice(1);
+    const worstMax = Math.max(...attack.map((p) => p.health.max));
+    const worstP95 = Math.max(...attack.map((p) => p.health.p95));
+    return {
+      name: 'hostile',
+      startedAt: started.toISOString(),
+      seconds: (performance.now() - t0) / 1000,
+      machine: machine(),
+      budgets: [
+        {
+          what: 'GET /api/health while hostile imports, a pixel bomb and a big OCR run (issue 13)',
+          budget: `≤ ${HEALTH_BUDGET_MS} ms`,
+          measured: `worst phase p95 ${worstP95} ms, max ${worstMax} ms`,
+          met: worstP95 <= HEALTH_BUDGET_MS,
+        },
+      ],
+      table: phases.flatMap((p): Array<[string, string]> => [
+        [
+          p.name,
+          p.requests.length === 0
+            ? '—'
+            : p.requests.map((r) => `${r.status} in ${Math.round(r.ms)} ms`).join(', '),
+        ],
+        ['  /api/health meanwhile', fmtMs(p.health)],
+        ['  server memory', `VmRSS ${p.rssBeforeMb} → ${p.rssAfterMb} MB, peak ${p.peakMb} MB`],
+      ]),
+      data: { page: { width: pageWidth, height: pageHeight }, phases },
+    };
+  } finally {
+    agent.destroy();
+    await stopProcess(server);
+    await stopAll();
+    removeDir(work);
+  }
+}
+
+if (import.meta.main) {
+  const result = await runHostile();
+  printResult(result);
+  console.log(`\nresults: ${writeResult(result)}`);
+}
