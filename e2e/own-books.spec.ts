@@ -206,6 +206,19 @@ test('an own book: created, a volume uploaded as a zip, proofread, refused with 
   await expect(hits.getByText('约 1 条结果')).toBeVisible();
   await expect(hits.getByRole('article').first()).toContainText(title);
   await room.close();
+
+  // Published, it is frozen for its owner until withdrawn; withdrawn, it leaves the catalogue.
+  await browser.goto('/OCRAside/HholeBook');
+  const mine = list.getByRole('listitem').filter({ hasText: title });
+  await expect(mine.getByText('已公开')).toBeVisible();
+  await expect(mine.getByRole('button', { name: /编\s*辑/ })).toBeDisabled();
+  await mine.getByRole('button', { name: '撤回出版' }).click();
+  await browser.getByRole('button', { name: /^撤\s*回$/ }).click();
+  await expectToast(browser, MSG.ownUnpublished);
+  await expect(mine.getByText('未提交')).toBeVisible();
+  await expect(mine.getByRole('button', { name: /编\s*辑/ })).toBeEnabled();
+  await browser.goto(`/SearchPage?title=${encodeURIComponent(title)}`);
+  await expect(browser.getByRole('link', { name: title })).toHaveCount(0);
 });
 
 test('a single image: dropped in, recognised, exported as text and ALTO, renamed and deleted', async ({

@@ -101,6 +101,22 @@ test('full-text search in the reading room: simplified query, count, snippet, th
   await context.close();
 });
 
+test('a visitor in the reading room is asked to log in before searching the text', async ({ browser }) => {
+  const context = await browser.newContext({ extraHTTPHeaders: READING_ROOM_HEADERS });
+  const page = await context.newPage();
+  await page.goto('/AdvancedSearch?type=1&page=1&text=' + encodeURIComponent('学而'));
+  // The address asks for results, but snippets are for signed-in readers: none are fetched.
+  await expect(page.getByRole('tab', { name: '全文' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('region', { name: '全文检索结果' })).toHaveCount(0);
+  await page.getByLabel('全文检索内容').fill('学而时习');
+  await page.getByRole('button', { name: '检索', exact: true }).click();
+  await expectToast(page, MSG.loginRequiredNotice);
+  await expect(page).toHaveURL(/\/Login/);
+  const refused = await page.request.get('/api/search/full-text?text=' + encodeURIComponent('学而'));
+  expect(refused.status()).toBe(401);
+  await context.close();
+});
+
 test('advanced search in traditional characters and a narrow window', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await page.goto('/AdvancedSearch');

@@ -260,7 +260,7 @@ function FullTextMode({ state, onSearch }: ModeProps) {
           重置
         </Button>
       </form>
-      {hasQuery(state) && (
+      {hasQuery(state) && signedIn && (
         <section aria-label="全文检索结果" className="advanced-results">
           <Spin spinning={results.isFetching}>
             {results.isPending ? (
