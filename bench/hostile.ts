@@ -1,12 +1,12 @@
 /**
- * Hostile requests against a running server (issue 13 items 1 and 6): does the API stay responsive?
+ * Hostile requests against a running server (issue 13 items 1, 5 and 6): does the API stay responsive?
  *
  * Starts `serve` on a fresh DATA_DIR (no demo library, OCR on upload, the in-process job worker), logs
  * the demo reader in and uploads one single image (a page the reader owns). Then, while a sampler asks
  * GET /api/health every 10 ms, it sends, one phase after another: the issue's 700 KB of unclosed ALTO
  * TextBlocks (anonymous, then as the page's owner), 770 KB of flat ALTO and 600 KB of hOCR paragraphs
  * (read to the end), 1.9 MB of markup (the largest file accepted), 5 MB of markup (over the body limit),
- * a 14000×14000 1-bit PNG (pixel bomb) and a large page (BENCH_HOSTILE_PAGE, default 6000x8000) that is
+ * a 14000×14000 1-bit PNG (pixel bomb), zip bombs three at once (item 5) and a large page (BENCH_HOSTILE_PAGE, default 6000x8000) that is
  * then recognised. For each phase: request durations and statuses, /api/health latency (p50/p95/max)
  * while it ran, and the server's resident memory before and after (VmRSS) and its peak (VmHWM).
  */
@@ -16,6 +16,7 @@ import { Worker } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import { pageImage } from '../apps/server/test/catalog-factory.ts';
 import { oneBitPng } from '../apps/server/test/images.ts';
+import { deflatedZeros, makeZip } from '../apps/server/test/zip.ts';
 import {
   type BenchResult,
   fmtMs,
@@ -115,6 +116,8 @@ async function post(
   } else request.destroy();
   return answered;
 }
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 
 interface Phase {
   name: string;
@@ -250,6 +253,59 @@ export async function runHostile(): Promise<BenchResult> {
     await phase(`pixel bomb: 14000×14000 1-bit PNG (${Math.round(bomb.length / 1024)} KB)`, () =>
       repeat(() => upload('大圖.png', bomb, 'image/png')),
     );
+    // Zip bombs (item 5) into a volume of the reader's own book, three at once as the probe sent them.
+    const book = (await (
+      await fetch(`${origin}/api/own/books`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          title: '壓縮炸彈',
+          actualVolume: 1,
+          author: '佚名',
+          publishDynasty: '清',
+          editionType: '抄本',
+        }),
+      })
+    ).json()) as { catalogId: number };
+    await fetch(`${origin}/api/own/books/${book.catalogId}/volumes`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: '卷一' }),
+    });
+    const [volume] = (await (
+      await fetch(`${origin}/api/own/books/${book.catalogId}/volumes`, { headers: { cookie } })
+    ).json()) as Array<{ fascicleId: number }>;
+    const uploadZip = async (zip: Buffer) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'bomb.zip');
+      const t = performance.now();
+      const response = await fetch(`${origin}/api/own/volumes/${volume!.fascicleId}/zip`, {
+        method: 'POST',
+        headers: { cookie },
+        body: form,
+      });
+      await response.arrayBuffer();
+      return { status: response.status, ms: performance.now() - t };
+    };
+    const zeros = await deflatedZeros(100);
+    const names = ['1.png', '2.png', '3.png', '4.png', '5.png'];
+    const zeroBomb = makeZip(Object.fromEntries(names.map((n) => [n, zeros.data])), {
+      deflated: Object.fromEntries(names.map((n) => [n, zeros])),
+    });
+    await phase(
+      `zip bomb: ${Math.round(zeroBomb.length / 1024)} KB of 5 × 100 MB zeros named .png, 3 at once`,
+      () => Promise.all([0, 1, 2].map(() => uploadZip(zeroBomb))),
+    );
+    const signed = await deflatedZeros(300, PNG_SIGNATURE);
+    const signedBomb = makeZip(
+      { 'page.png': signed.data },
+      { deflated: { 'page.png': { ...signed, size: 4096 } } },
+    );
+    await phase(
+      `zip bomb: ${Math.round(signedBomb.length / 1024)} KB, a PNG signature then 300 MB of zeros declared as 4 KB, 3 at once`,
+      () => Promise.all([0, 1, 2].map(() => uploadZip(signedBomb))),
+    );
+
     const big = await pageImage(3, pageWidth, pageHeight, 'jpeg');
     await phase(`upload and OCR of a ${pageWidth}×${pageHeight} page`, async () => {
       const before = new Set((await singles()).map((p) => p.imageId));

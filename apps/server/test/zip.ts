@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { crc32, createDeflateRaw } from 'node:zlib';
 
 export interface ZipOptions {
   /** Entries marked as Unix symbolic links (their content is the link target). */
@@ -56,4 +56,26 @@ export function makeZip(files: Record<string, Buffer | string>, options: ZipOpti
   end.writeUInt32LE(centralSize, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, ...centrals, end]);
+}
+
+/**
+ * `head` followed by `megabytes` MB of zeros, deflated a megabyte at a time (never held whole): the
+ * body of a zip-bomb entry, with the size and CRC `makeZip` declares for it.
+ */
+export async function deflatedZeros(
+  megabytes: number,
+  head = Buffer.alloc(0),
+): Promise<{ data: Buffer; size: number; crc: number }> {
+  const zeros = Buffer.alloc(1024 ** 2);
+  const deflate = createDeflateRaw({ level: 9 });
+  const chunks: Buffer[] = [];
+  deflate.on('data', (chunk: Buffer) => chunks.push(chunk));
+  let crc = crc32(head);
+  deflate.write(head);
+  for (let i = 0; i < megabytes; i++) {
+    crc = crc32(zeros, crc);
+    if (!deflate.write(zeros)) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  await new Promise((resolve) => deflate.end(resolve));
+  return { data: Buffer.concat(chunks), size: head.length + megabytes * 1024 ** 2, crc };
 }

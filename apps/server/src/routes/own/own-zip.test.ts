@@ -1,30 +1,13 @@
 import { PassThrough } from 'node:stream';
-import { crc32, createDeflateRaw } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { pageImage } from '../../../test/catalog-factory.ts';
 import { createHttpHarness, GOOD_PASSWORD, multipartFile, type HttpHarness } from '../../../test/http.ts';
-import { makeZip } from '../../../test/zip.ts';
+import { deflatedZeros, makeZip } from '../../../test/zip.ts';
 import { UPLOADS_PER_USER } from '../../services/upload-gate.ts';
 
 const MB = 1024 ** 2;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
-
-/** `head` followed by `megabytes` MB of zeros, deflated a megabyte at a time (never held whole). */
-async function deflatedZeros(megabytes: number, head = Buffer.alloc(0)) {
-  const zeros = Buffer.alloc(MB);
-  const deflate = createDeflateRaw({ level: 9 });
-  const chunks: Buffer[] = [];
-  deflate.on('data', (chunk: Buffer) => chunks.push(chunk));
-  let crc = crc32(head);
-  deflate.write(head);
-  for (let i = 0; i < megabytes; i++) {
-    crc = crc32(zeros, crc);
-    if (!deflate.write(zeros)) await new Promise((resolve) => deflate.once('drain', resolve));
-  }
-  await new Promise((resolve) => deflate.end(resolve));
-  return { data: Buffer.concat(chunks), size: head.length + megabytes * MB, crc };
-}
 
 /**
  * Issue 13 item 5: a zip bomb is checked while it is inflated, entry by entry, never inflated into
