@@ -212,6 +212,13 @@ test('an own book: created, a volume uploaded as a zip, proofread, refused with 
   const mine = list.getByRole('listitem').filter({ hasText: title });
   await expect(mine.getByText('已公开')).toBeVisible();
   await expect(mine.getByRole('button', { name: /编\s*辑/ })).toBeDisabled();
+  await browser.setViewportSize({ width: 390, height: 844 });
+  const overflow = await browser.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+  await browser.screenshot({ path: 'test-results/tour-32-own-book-published-phone.png', fullPage: true });
+  await browser.setViewportSize({ width: 1280, height: 800 });
   await mine.getByRole('button', { name: '撤回出版' }).click();
   await browser.getByRole('button', { name: /^撤\s*回$/ }).click();
   await expectToast(browser, MSG.ownUnpublished);
