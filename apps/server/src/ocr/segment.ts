@@ -37,7 +37,11 @@ export interface Layout {
   columns: Column[];
 }
 
-/** Otsu's threshold of a grey image. */
+/**
+ * Otsu's threshold of a grey image, as the first grey value of the bright class: pixels below it are
+ * ink. (Otsu splits into ≤ t and > t; a bilevel scan of 0 and 255 has t = 0, so the ink test must take
+ * t + 1, or a pure black-and-white page has no ink at all.)
+ */
 export function otsu(image: Grey): number {
   const histogram = new Array<number>(256).fill(0);
   for (const v of image.data) histogram[v]!++;
@@ -59,7 +63,7 @@ export function otsu(image: Grey): number {
     const between = weightB * weightF * (meanB - meanF) ** 2;
     if (between > best) {
       best = between;
-      threshold = t;
+      threshold = t + 1;
     }
   }
   return threshold;
