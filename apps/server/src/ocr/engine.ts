@@ -205,7 +205,12 @@ export class VerticalPageEngine implements OcrEngine {
       threshold,
     );
     let layout = analyse(inkMask(image, threshold), image.width, image.height, clean);
-    if (!layout.ruled) layout = analyse(clean, image.width, image.height);
+    if (!layout.ruled) {
+      // An unruled page's columns are found on the cleaner mask, unless filtering left it no columns
+      // (near-bilevel reprints whose strokes the median thins away): then the plain mask's stand.
+      const cleaner = analyse(clean, image.width, image.height);
+      if (cleaner.columns.length > 0) layout = cleaner;
+    }
 
     const result: OcrJson = {
       imginfo: { width, height },
