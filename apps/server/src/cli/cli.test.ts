@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MSG, isWeakPassword } from '@guji/shared';
 import { testConfig } from '../../test/helpers.ts';
 import { createContext } from '../context.ts';
-import { runCli } from './cli.ts';
+import { prepareAccounts, runCli } from './cli.ts';
 import { DEMO_ACCOUNTS } from './demo-accounts.ts';
 
 describe('command line', () => {
@@ -55,6 +55,37 @@ describe('command line', () => {
         [...account.roles].sort(),
       );
     }
+    await context.close();
+    await cleanup();
+  });
+
+  it('a production start on an empty database creates no demo accounts and says how to add an administrator', async () => {
+    const { config, cleanup } = await testConfig('sqlite', { NODE_ENV: 'production', DEMO_LIBRARY: 'false' });
+    expect(config.production).toBe(true);
+    const context = await createContext(config);
+    const lines: string[] = [];
+    await prepareAccounts(context, config, (line) => lines.push(line));
+    expect(await context.repos.users.isEmpty()).toBe(true);
+    for (const account of DEMO_ACCOUNTS)
+      expect(await context.repos.users.findByLoginName(account.loginName)).toBeUndefined();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('npm run cli -- create-admin');
+    await context.close();
+    await cleanup();
+  });
+
+  it('outside production an empty database gets the demo accounts, once', async () => {
+    const { config, cleanup } = await testConfig('sqlite');
+    expect(config.production).toBe(false);
+    const context = await createContext(config);
+    const lines: string[] = [];
+    await prepareAccounts(context, config, (line) => lines.push(line));
+    for (const account of DEMO_ACCOUNTS)
+      expect(await context.repos.users.findByLoginName(account.loginName)).toBeDefined();
+    // A database with users is left alone (a changed demo password is not reset).
+    await context.services.auth.upsertAccount({ ...DEMO_ACCOUNTS[0]!, password: 'Changed#2026' });
+    await prepareAccounts(context, config, (line) => lines.push(line));
+    expect(lines).toHaveLength(1);
     await context.close();
     await cleanup();
   });

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ROLES, isValidPassword, MSG, type Role } from '@guji/shared';
 import type { Config } from '../config.ts';
-import { createContext } from '../context.ts';
+import { createContext, type AppContext } from '../context.ts';
 import { buildApp } from '../app.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 import { openDatabase } from '../db/database.ts';
@@ -106,12 +106,30 @@ export async function runCli(argv: string[], config: Config): Promise<number | u
   }
 }
 
+/**
+ * The first start on an empty user table. Outside production the demo accounts are created (their
+ * passwords are public in README); in production never (issue 13): the log says how to create the
+ * first administrator, and `demo-accounts` stays available to run by hand.
+ */
+export async function prepareAccounts(
+  context: AppContext,
+  config: Config,
+  log: (line: string) => void = console.log,
+): Promise<void> {
+  if (!(await context.repos.users.isEmpty())) return;
+  if (config.production) {
+    log(
+      '空数据库：生产环境不创建演示账号。请先创建管理员：npm run cli -- create-admin --login 用户名 --password 密码',
+    );
+    return;
+  }
+  const accounts = await seedDemoAccounts(context);
+  log(`空数据库：已创建演示账号 ${accounts.map((a) => a.loginName).join(', ')}（密码见 README）`);
+}
+
 async function serve(config: Config): Promise<undefined> {
   const context = await createContext(config);
-  if (await context.repos.users.isEmpty()) {
-    const accounts = await seedDemoAccounts(context);
-    console.log(`空数据库：已创建演示账号 ${accounts.map((a) => a.loginName).join(', ')}（密码见 README）`);
-  }
+  await prepareAccounts(context, config);
   if (config.demoLibrary && !(await context.repos.catalog.hasBooks())) {
     // Typesetting holds fonts and render buffers the server should not keep: do it in a child process.
     console.log('空书库：正在排印演示书库…');

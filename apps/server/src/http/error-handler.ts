@@ -12,6 +12,18 @@ import { MSG } from '@guji/shared';
 export const WWW_AUTHENTICATE = 'Cookie realm="guji", form-action="/Login", cookie-name="guji_session"';
 
 /**
+ * A multipart body that ended early or is malformed: busboy (under @fastify/multipart) rejects it with a
+ * plain Error carrying no status ("Unexpected end of multipart data", "file terminated early due to
+ * unexpected end of multipart data", "Multipart: Boundary not found"), or the request closed while it
+ * was read. The client's fault, so 400 wherever the body is read, never a 500.
+ */
+export function isIncompleteMultipart(error: Pick<FastifyError, 'code' | 'statusCode' | 'message'>): boolean {
+  if (error.code === 'FST_MP_PREMATURE_CLOSE') return true;
+  if (error.statusCode !== undefined) return false;
+  return /unexpected end of multipart data|^Multipart: Boundary not found$/i.test(error.message ?? '');
+}
+
+/**
  * The one error handler: AppErrors keep their status, code and message; validation failures become
  * 400 with `path: message` details and the first message as the text; 5xx details never leave the server.
  */
@@ -38,6 +50,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');
       return reply.status(500).send({ code: 'INTERNAL', message: MSG.serverException });
+    }
+    if (isIncompleteMultipart(error)) {
+      return reply.status(400).send({ code: 'UPLOAD_INCOMPLETE', message: MSG.uploadIncomplete });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

@@ -148,6 +148,10 @@ export class AuthService {
       if (realName && !isValidRealName(realName)) realName = null;
       if (idCard && !isValidIdCard(idCard)) idCard = null;
     }
+    // The SMS code first (issue 13 item 12): it was sent only behind the captcha, so without it every
+    // request gets the same answer and the form tells no one which names or phones exist. A right code
+    // is kept (not consumed) through the name check, so a taken name can be corrected and sent again.
+    await this.sms.check(input.phone, 'register', input.phoneCode, false);
     if (await this.users.findByLoginName(input.loginName))
       throw conflict('LOGIN_NAME_TAKEN', AUTH_MESSAGES.loginNameTaken);
     if (await this.users.findByPhone(input.phone)) throw conflict('PHONE_TAKEN', AUTH_MESSAGES.phoneTaken);

@@ -1,4 +1,4 @@
-import { SiteSettings } from '@guji/shared';
+import { SiteSettings, UpdateSiteRequest } from '@guji/shared';
 import type { SettingsRepository } from '../repositories/settings.repository.ts';
 import type { Config } from '../config.ts';
 
@@ -41,8 +41,8 @@ export class SettingsService {
     return value;
   }
 
-  async update(changes: Partial<SiteSettings>): Promise<SiteSettings> {
-    const valid = SiteSettings.partial().parse(changes);
+  async update(changes: UpdateSiteRequest): Promise<SiteSettings> {
+    const valid = UpdateSiteRequest.parse(changes);
     for (const [key, value] of Object.entries(valid)) {
       if (value !== undefined) await this.settings.set(key, value);
     }

@@ -155,7 +155,7 @@ export const ReservationDuration = z.object({
 export type ReservationDuration = z.infer<typeof ReservationDuration>;
 
 export const UpdateDurationRequest = z.object({
-  label: z.string().trim().min(1).max(20),
+  label: z.string().trim().min(1).max(20).refine(isSafeName, MSG.nameUnsafeChars),
   days: z.number().int().min(0).max(365),
 });
 
@@ -189,6 +189,8 @@ export const ReservationRequest = z
       .string()
       .trim()
       .max(PERSONAL_LIMITS.reservationReasonMax, MSG.reservationReasonTooLong)
+      .refine((s) => !hasHtmlTag(s), MSG.noHtml)
+      .refine(isSafeText, MSG.textUnsafeChars)
       .default(''),
   })
   .superRefine((value, ctx) => {
@@ -224,8 +226,15 @@ export const CallNumberMatch = z.object({
 });
 export type CallNumberMatch = z.infer<typeof CallNumberMatch>;
 
+/** The reviewer's reason, shown to the applicant or owner: free text, no tags or invisible characters. */
 export const RefuseRequest = z.object({
-  reason: z.string().trim().min(1, MSG.refuseReasonRequired).max(200),
+  reason: z
+    .string()
+    .trim()
+    .min(1, MSG.refuseReasonRequired)
+    .max(200)
+    .refine((s) => !hasHtmlTag(s), MSG.noHtml)
+    .refine(isSafeText, MSG.textUnsafeChars),
 });
 
 export const Privilege = z.object({

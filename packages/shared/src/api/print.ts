@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
-import { isValidPhone } from '../validation.ts';
+import { isSafeName, isValidPhone } from '../validation.ts';
 
 /** Page sizes of spec §9: own print list 6, admin print summary 8. */
 export const PRINT_PAGE_SIZE = 6;
@@ -41,8 +41,8 @@ export const UpdatePricesRequest = z.object({
   prices: z
     .array(
       z.object({
-        paperSize: z.string().trim().min(1).max(10),
-        label: z.string().trim().min(1).max(20),
+        paperSize: z.string().trim().min(1).max(10).refine(isSafeName, MSG.nameUnsafeChars),
+        label: z.string().trim().min(1).max(20).refine(isSafeName, MSG.nameUnsafeChars),
         priceFen: z.number().int().min(0).max(1_000_000),
       }),
     )
@@ -99,10 +99,11 @@ export const CheckoutRequest = z
     extract: z.union([z.literal(0), z.literal(1)], { message: MSG.checkoutExtractRequired }),
     payment: z.union([z.literal(0), z.literal(1)]).optional(),
     isInvoice: z.union([z.literal(0), z.literal(1)]).default(0),
-    invoiceTitle: z.string().trim().max(100).optional(),
-    consignee: z.string().trim().max(50).optional(),
+    // What the desk and the invoice show: no tags, control or bidi characters (issue 13 item 13).
+    invoiceTitle: z.string().trim().max(100).refine(isSafeName, MSG.nameUnsafeChars).optional(),
+    consignee: z.string().trim().max(50).refine(isSafeName, MSG.nameUnsafeChars).optional(),
     consigneePhonenum: z.string().trim().max(20).optional(),
-    deliveryAddress: z.string().trim().max(200).optional(),
+    deliveryAddress: z.string().trim().max(200).refine(isSafeName, MSG.nameUnsafeChars).optional(),
   })
   .superRefine((value, ctx) => {
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });

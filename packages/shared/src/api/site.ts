@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MSG } from '../messages.ts';
+import { hasHtmlTag, isSafeName, isSafeText } from '../validation.ts';
 
 /** Site texts and switches an administrator sets (footer, registration form variant). */
 export const SiteSettings = z.object({
@@ -31,6 +33,29 @@ export const SiteSettings = z.object({
   ownQuotaMb: z.number().int().min(0).describe("Megabytes of page images each user's own books may hold"),
 });
 export type SiteSettings = z.infer<typeof SiteSettings>;
+
+/** A one-line site text (name, footer lines): no tags, control or bidi characters (issue 13 item 13). */
+const siteLine = (max: number) => z.string().trim().max(max).refine(isSafeName, MSG.nameUnsafeChars);
+
+/**
+ * What an administrator may change: the settings, with the texts every visitor reads held to the
+ * rules of names (one line) and free text (the introduction). Stored values are read with
+ * SiteSettings, so texts saved before these rules still display.
+ */
+export const UpdateSiteRequest = SiteSettings.partial().extend({
+  siteName: siteLine(50).pipe(z.string().min(1, '请输入站点名称')).optional(),
+  copyright: siteLine(200).optional(),
+  filingNumber: siteLine(100).optional(),
+  fundingNote: siteLine(200).optional(),
+  introduction: z
+    .string()
+    .trim()
+    .max(5000)
+    .refine((s) => !hasHtmlTag(s), MSG.noHtml)
+    .refine(isSafeText, MSG.textUnsafeChars)
+    .optional(),
+});
+export type UpdateSiteRequest = z.input<typeof UpdateSiteRequest>;
 
 /** What GET /api/site tells every visitor: the settings and what the server offers. */
 export const PublicSite = SiteSettings.extend({
@@ -77,7 +102,8 @@ export const CreateTerminalRequest = z.object({
     .string({ error: '请输入终端名称' })
     .trim()
     .min(1, '请输入终端名称')
-    .max(50, '终端名称不能超过 50 个字'),
+    .max(50, '终端名称不能超过 50 个字')
+    .refine(isSafeName, MSG.nameUnsafeChars),
 });
 export type CreateTerminalRequest = z.infer<typeof CreateTerminalRequest>;
 

@@ -143,6 +143,38 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
     expect(samePhone.json()).toMatchObject({ code: 'PHONE_TAKEN', message: '该手机号已被注册' });
   });
 
+  it('registration tells no one which names or phones exist without the SMS code (issue 13 item 12)', async () => {
+    const takenPhone = nextPhone();
+    expect((await h.register({ loginName: 'enumtaken', phone: takenPhone })).statusCode).toBe(200);
+    const answer = async (loginName: string, phone: string, phoneCode: string) => {
+      const response = await h.register({ loginName, phone, phoneCode });
+      return [response.statusCode, response.json<unknown>()];
+    };
+    const fresh = nextPhone();
+    // No code was ever sent: the same answer whether the name or the phone is taken or not.
+    const unknown = await answer('enumfresh', fresh, '123456');
+    expect(unknown).toEqual([400, { code: 'SMS_CODE_MISSING', message: '请先获取短信验证码' }]);
+    expect(await answer('enumtaken', fresh, '123456')).toEqual(unknown);
+    expect(await answer('enumfresh', takenPhone, '123456')).toEqual(unknown);
+    expect(await answer('enumtaken', takenPhone, '654321')).toEqual(unknown);
+    // A code was sent (behind the captcha) but the guess is wrong: the same answer for either name.
+    const phone = nextPhone();
+    const code = await h.smsCode(phone, 'register');
+    const wrong = code === '000000' ? '111111' : '000000';
+    const wrongFresh = await answer('enumfresh', phone, wrong);
+    expect(wrongFresh).toEqual([400, { code: 'SMS_CODE_INVALID', message: '短信验证码错误' }]);
+    expect(await answer('enumtaken', phone, wrong)).toEqual(wrongFresh);
+    // With the right code a taken name is named, and the code still serves the corrected name once.
+    expect(await answer('enumtaken', phone, code)).toEqual([
+      409,
+      { code: 'LOGIN_NAME_TAKEN', message: '该用户名已被注册' },
+    ]);
+    expect((await h.register({ loginName: 'enumfixed', phone, phoneCode: code })).statusCode).toBe(200);
+    expect(await answer('enumagain', phone, code)).toEqual(unknown);
+    expect(await h.context.repos.users.findByLoginName('enumfresh')).toBeUndefined();
+    expect(await h.context.repos.users.findByLoginName('enumagain')).toBeUndefined();
+  });
+
   it('answers invalid registration fields with the spec’s messages and stores nothing', async () => {
     const phone = nextPhone();
     const cases: Array<[Record<string, string>, string]> = [

@@ -1,3 +1,4 @@
+import type { FastifyError } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -10,6 +11,7 @@ import {
   UpdateProfileRequest,
 } from '@guji/shared';
 import { badRequest } from '../../errors.ts';
+import { isIncompleteMultipart } from '../../http/error-handler.ts';
 import { clearSessionCookie, requireUser } from '../../http/session.ts';
 import { toSessionUser } from '../../services/user-view.ts';
 import type { RouteModule } from '../types.ts';
@@ -54,8 +56,9 @@ export const meRoutes: RouteModule = (app, { context }) => {
       const user = requireUser(request);
       const file = await request.file({ limits: { fileSize: LIMITS.avatarMaxBytes, files: 1 } });
       if (!file) throw badRequest('AVATAR_INVALID', MSG.avatarInvalid);
-      const data = await file.toBuffer().catch(() => {
-        throw badRequest('AVATAR_INVALID', MSG.avatarInvalid);
+      const data = await file.toBuffer().catch((error: FastifyError) => {
+        // A body cut short is answered as such by the error handler; anything else is a bad avatar.
+        throw isIncompleteMultipart(error) ? error : badRequest('AVATAR_INVALID', MSG.avatarInvalid);
       });
       if (file.file.truncated) throw badRequest('AVATAR_INVALID', MSG.avatarInvalid);
       return toSessionUser(await profile.setAvatar(user.id, file.filename, data));

@@ -1,5 +1,5 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { PublicSite, SiteSettings } from '@guji/shared';
+import { PublicSite, SiteSettings, UpdateSiteRequest } from '@guji/shared';
 import { requireRole } from '../../http/session.ts';
 import type { RouteModule } from '../types.ts';
 
@@ -26,7 +26,7 @@ export const siteRoutes: RouteModule = (app, { context }) => {
       schema: {
         tags: ['admin'],
         summary: 'Change site texts and switches (administrators)',
-        body: SiteSettings.partial(),
+        body: UpdateSiteRequest,
         response: { 200: SiteSettings },
       },
     },
