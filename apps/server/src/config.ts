@@ -27,6 +27,8 @@ const EnvSchema = z.object({
   PUBLIC_HOSTS: z.string().default(''),
   IIIF_CACHE_MAX_MB: z.coerce.number().int().min(0).optional(),
   IIIF_RENDER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(60),
+  IIIF_RENDER_CONCURRENCY: z.coerce.number().int().positive().default(2),
+  IIIF_RENDER_QUEUE: z.coerce.number().int().min(0).default(16),
   JOBS_IN_PROCESS: z.enum(['true', 'false']).default('true'),
   DEMO_LIBRARY: z.enum(['true', 'false']).default('true'),
   OCR_ON_INGEST: z.enum(['true', 'false']).default('true'),
@@ -83,6 +85,12 @@ export interface Config {
   iiifCacheMaxBytes: number | undefined;
   /** Render-heavy IIIF image requests (not a tile or listed size) per minute and client. */
   iiifRenderRateLimitPerMinute: number;
+  /**
+   * IIIF images rendered at once per process (stored tiles and cache hits never wait for them), and
+   * how many more may wait; beyond that a render is answered 503 with Retry-After.
+   */
+  iiifRenderConcurrency: number;
+  iiifRenderQueue: number;
   jobsInProcess: boolean;
   /** Typeset and import the demo library when `serve` finds no books. */
   demoLibrary: boolean;
@@ -165,6 +173,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter(Boolean),
     iiifCacheMaxBytes: e.IIIF_CACHE_MAX_MB === undefined ? undefined : e.IIIF_CACHE_MAX_MB * 1024 * 1024,
     iiifRenderRateLimitPerMinute: e.IIIF_RENDER_RATE_LIMIT_PER_MINUTE,
+    iiifRenderConcurrency: e.IIIF_RENDER_CONCURRENCY,
+    iiifRenderQueue: e.IIIF_RENDER_QUEUE,
     jobsInProcess: e.JOBS_IN_PROCESS === 'true',
     demoLibrary: e.DEMO_LIBRARY === 'true',
     ocrOnIngest: e.OCR_ON_INGEST === 'true',

@@ -220,7 +220,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       ),
     },
     textIndex,
-    iiifImages: new IiifImageService(config.dataDir, { maxCacheBytes: config.iiifCacheMaxBytes }),
+    iiifImages: new IiifImageService(config.dataDir, {
+      maxCacheBytes: config.iiifCacheMaxBytes,
+      renderConcurrency: config.iiifRenderConcurrency,
+      renderQueue: config.iiifRenderQueue,
+    }),
     queue,
     createWorker: (log) => new JobWorker<JobDataMap>(repos.jobs, createJobHandlers(context), log),
     // Recognition runs in its own thread, never on the thread that answers requests (issue 13 item 6).

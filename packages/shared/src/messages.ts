@@ -143,6 +143,11 @@ export const MSG = {
   ownLocked: '审核中的古籍不能修改',
   /** A published own book is frozen for its owner until it is withdrawn from publication (issue 13 item 4). */
   ownPublishedLocked: '已出版的书籍不能修改，如需修改请先撤回出版',
+  /** Deleting an own book: not while published, nor while readers have anything of theirs on it. */
+  ownPublishedUndeletable: '已出版的书籍不能删除，请先撤回出版',
+  ownBookHasReaderData: '该书已有读者的收藏、笔记、评论、借阅或打印记录，不能删除；如不再公开，请撤回出版',
+  /** Nobody reviews their own book (approve, refuse, withdraw), as with reservations. */
+  ownSelfReview: '不能审核自己的书籍，请由其他审核员处理',
   ownUnpublished: '已撤回出版，修改后请重新提交审核',
   ownNotUnpublishable: '只有审核中或已出版的古籍可以撤回',
   /** Names and titles (issue 13 item 13). */
@@ -151,6 +156,8 @@ export const MSG = {
   textUnsafeChars: '内容不能包含控制字符或不可见的文字方向字符',
   fileNameUnsafe: '文件名包含控制字符、不可见的文字方向字符或尖括号，已拒绝',
   uploadBusy: '您有其他上传正在处理，请等它完成后再上传',
+  /** A multipart body that ends before its closing boundary (issue 13 item 8). */
+  uploadIncomplete: '上传的数据不完整，请重新上传',
   ownImageNameRequired: '请输入图像名称',
   ownQuotaPages: '超出您的页面配额（每位用户最多 {n} 页），请删除不需要的页面或联系管理员',
   ownQuotaBytes: '超出您的存储配额（每位用户最多 {n} MB），请删除不需要的页面或联系管理员',

@@ -9,12 +9,15 @@ import { DiskCache } from './disk-cache.ts';
 import {
   canonicalPath,
   isGridRequest,
+  LIMITS,
   parseImageRequest,
   resolveRequest,
   type Format,
   type ImageRequest,
+  type Limits,
   type ResolvedRequest,
 } from './image-request.ts';
+import { RenderGate } from './render-gate.ts';
 import { readJpegTile, readTiffLevels, servesJpegTiles, type TiffLevel } from './tiff-tiles.ts';
 
 /** The tile size of the pyramids and of info.json. */
@@ -35,6 +38,28 @@ export function imageSizes(
 }
 
 const THUMBNAIL = parseImageRequest(...THUMBNAIL_REQUEST);
+
+/**
+ * The least output area an upscaled (`^`) or arbitrarily rotated request may have, by who asks: a
+ * visitor without a session 4 Mpx (2000²), a signed-in reader 16 Mpx (4000²). The page's own area
+ * raises the figure (never above LIMITS.maxArea): such a request may always be as large as the page.
+ */
+export const FREE_FORM_AREA = { visitor: 4_000_000, reader: 16_000_000 } as const;
+
+/** The most output pixels an upscaled or arbitrarily rotated request of a page may have. */
+export function freeFormMaxArea(page: Pick<PageRow, 'width' | 'height'>, signedIn: boolean): number {
+  const base = signedIn ? FREE_FORM_AREA.reader : FREE_FORM_AREA.visitor;
+  return Math.min(LIMITS.maxArea, Math.max(page.width * page.height, base));
+}
+
+/**
+ * The limits info.json advertises for a page, the same for every client (info.json is cached
+ * publicly): maxArea is what anyone may ask for (the visitor's free-form figure), and `^max` scales
+ * to it. Signed-in readers may ask explicit upscaled sizes beyond it, which IIIF allows a server.
+ */
+export function pageLimits(page: Pick<PageRow, 'width' | 'height'>): Limits {
+  return { ...LIMITS, maxArea: freeFormMaxArea(page, false) };
+}
 
 const CONTENT_TYPES: Record<Format, string> = { jpg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
@@ -76,20 +101,37 @@ export class IiifImageService {
   private readonly levels = new Map<string, Promise<Level[]>>();
   private readonly cacheDir: string;
   readonly cache: DiskCache;
+  /** Renders at once and waiting; stored tiles and cache hits never pass through it. */
+  readonly gate: RenderGate;
 
   constructor(
     private readonly dataDir: string,
-    options: { cacheDir?: string; maxCacheBytes?: number | undefined } = {},
+    options: {
+      cacheDir?: string;
+      maxCacheBytes?: number | undefined;
+      renderConcurrency?: number;
+      renderQueue?: number;
+    } = {},
   ) {
     this.cacheDir = options.cacheDir ?? path.join(dataDir, 'cache', 'iiif');
     this.cache = new DiskCache(this.cacheDir, options.maxCacheBytes);
+    this.gate = new RenderGate(options.renderConcurrency, options.renderQueue);
+  }
+
+  /**
+   * A request in pixels of a page: `^max` scales to the limits info.json advertises for the page;
+   * every other size is judged against the server's limits (and, for free-form output, by the route
+   * against the asker's free-form cap). Throws 400 for what cannot be resolved.
+   */
+  resolve(page: Pick<PageRow, 'width' | 'height'>, request: ImageRequest): ResolvedRequest {
+    const limits = request.size.kind === 'max' ? pageLimits(page) : LIMITS;
+    return resolveRequest(request, page.width, page.height, limits);
   }
 
   /** Whether a request asks for exactly the thumbnail every list and manifest shows of a page. */
   isThumbnail(page: PageRow, request: ImageRequest): boolean {
     try {
-      const canonical = (r: ImageRequest) =>
-        canonicalPath(resolveRequest(r, page.width, page.height), r, page.width, page.height);
+      const canonical = (r: ImageRequest) => canonicalPath(this.resolve(page, r), r, page.width, page.height);
       return canonical(request) === canonical(THUMBNAIL);
     } catch {
       return false;
@@ -107,7 +149,7 @@ export class IiifImageService {
 
   /** The ETag a request will carry, known before any rendering (for If-None-Match). */
   describe(page: PageRow, request: ImageRequest): { etag: string; cacheFile: string; contentType: string } {
-    const resolved = resolveRequest(request, page.width, page.height);
+    const resolved = this.resolve(page, request);
     const canonical = canonicalPath(resolved, request, page.width, page.height);
     const source = page.pyramid_key ?? page.master_key;
     const digest = createHash('sha1').update(`${source}|${canonical}`).digest('hex');
@@ -119,7 +161,7 @@ export class IiifImageService {
   }
 
   async render(page: PageRow, request: ImageRequest): Promise<RenderedImage> {
-    const resolved = resolveRequest(request, page.width, page.height);
+    const resolved = this.resolve(page, request);
     const { etag, cacheFile, contentType } = this.describe(page, request);
     const file = path.join(this.dataDir, page.pyramid_key ?? page.master_key);
     const levels = await this.levelsOf(file);
@@ -132,18 +174,29 @@ export class IiifImageService {
     const keep = this.keeps(page, request, resolved);
     const cached = keep ? await this.cache.read(cacheFile) : undefined;
     if (cached) return { data: cached, contentType, etag, source: 'cache' };
-    if (tile) {
-      // A tile at the right edge is stored padded: decode only that tile and cut it to size.
-      const stored = await readJpegTile(file, tile.level.tiff, tile.column, tile.row, tile.height);
-      if (stored) {
-        const data = await sharp(stored)
+    // A tile at the right edge is stored padded: decode only that tile (one 512² JPEG, as cheap as a
+    // file read, so it does not wait for renders) and cut it to size.
+    const stored = tile && (await readJpegTile(file, tile.level.tiff, tile.column, tile.row, tile.height));
+    const data = stored
+      ? await sharp(stored)
           .extract({ left: 0, top: 0, width: tile.width, height: tile.height })
           .jpeg({ quality: 85, optimiseCoding: false })
-          .toBuffer();
-        if (keep) this.cache.write(cacheFile, data);
-        return { data, contentType, etag, source: 'render' };
-      }
-    }
+          .toBuffer()
+      : // Anything else decodes and encodes: at most a few at once, so that file reads stay quick.
+        await this.gate.run(() => this.draw(file, levels, page, request, resolved));
+    // The client need not wait for the cache write; a failed write only means rendering again later.
+    if (keep) this.cache.write(cacheFile, data);
+    return { data, contentType, etag, source: 'render' };
+  }
+
+  /** Decodes, crops, scales, mirrors, rotates, converts and encodes the answer to a request. */
+  private async draw(
+    file: string,
+    levels: Level[],
+    page: PageRow,
+    request: ImageRequest,
+    resolved: ResolvedRequest,
+  ): Promise<Buffer> {
     const { region, width, height } = resolved;
     // The smallest level whose pixels still cover the output without upscaling.
     const scale = Math.min(width / region.w, height / region.h);
@@ -180,10 +233,7 @@ export class IiifImageService {
         image = image.webp({ quality: 85 });
         break;
     }
-    const data = await image.toBuffer();
-    // The client need not wait for the cache write; a failed write only means rendering again later.
-    if (keep) this.cache.write(cacheFile, data);
-    return { data, contentType, etag, source: 'render' };
+    return image.toBuffer();
   }
 
   /** Forgets cached responses and the pyramid structure of a page (its image changed). */

@@ -101,6 +101,23 @@ export class CatalogRepository {
       .execute();
   }
 
+  /**
+   * Whether readers have anything of theirs on a book (collections, notes, comments, reservations,
+   * print items): such a book is never deleted, so nothing a reader saved or paid for is lost.
+   */
+  async hasReaderData(bookId: number, tx: DbOrTx = this.db): Promise<boolean> {
+    const used = await Promise.all(
+      (['collections', 'notes', 'comments', 'reservations', 'print_items'] as const).map((table) =>
+        tx
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('book_id', '=', bookId)
+          .executeTakeFirstOrThrow(),
+      ),
+    );
+    return used.some((u) => Number(u.n) > 0);
+  }
+
   async deleteBook(id: number, tx: DbOrTx = this.db): Promise<void> {
     await tx.deleteFrom('books').where('id', '=', id).execute();
   }

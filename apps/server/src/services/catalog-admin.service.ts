@@ -18,6 +18,18 @@ export const BOOK_HAS_READER_DATA =
   '该古籍已有读者的收藏、笔记、评论、借阅或打印记录，不能删除；如不再公开，请改为隐藏';
 
 /**
+ * The one rule for deleting any book, the library's or a reader's own: refused (409) while readers
+ * have collections, notes, comments, reservations or print items of it, with the given message.
+ */
+export async function refuseDeletionOfUsedBook(
+  catalog: CatalogRepository,
+  bookId: number,
+  message: string,
+): Promise<void> {
+  if (await catalog.hasReaderData(bookId)) throw conflict('BOOK_IN_USE', message);
+}
+
+/**
  * The console's catalogue management: every book of the catalogue (hidden ones too; the library's
  * books and published own books), a new book catalogued by hand, and deleting a book nobody has used.
  * Fields and switches of an existing book change through the catalogue's own PATCH /api/books/{id};
@@ -165,16 +177,7 @@ export class CatalogAdminService {
    */
   async remove(bookId: number): Promise<AdminBook> {
     const book = await this.get(bookId);
-    const used = await Promise.all(
-      (['collections', 'notes', 'comments', 'reservations', 'print_items'] as const).map((table) =>
-        this.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('book_id', '=', bookId)
-          .executeTakeFirstOrThrow(),
-      ),
-    );
-    if (used.some((u) => Number(u.n) > 0)) throw conflict('BOOK_IN_USE', BOOK_HAS_READER_DATA);
+    await refuseDeletionOfUsedBook(this.catalog, bookId, BOOK_HAS_READER_DATA);
     const files = await this.ingest.pageFiles({ bookId });
     await this.db.transaction().execute(async (tx) => {
       await this.fullText.removeBook(bookId, tx);

@@ -14,8 +14,9 @@ import {
 import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import type { BookRow } from '../db/schema.ts';
-import { badRequest, conflict, notFound } from '../errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import type { CatalogRepository } from '../repositories/catalog.repository.ts';
+import { refuseDeletionOfUsedBook } from './catalog-admin.service.ts';
 import { manifestUrl, thumbnailUrl } from './catalog.service.ts';
 import type { Clock } from './clock.ts';
 import type { FullTextService } from './full-text.service.ts';
@@ -34,6 +35,7 @@ export const OWN_ZIP_LIMITS: ZipLimits = {
 };
 
 const NOT_FOUND = () => notFound(MSG.noData, 'NO_DATA');
+const SELF_REVIEW = () => forbidden(MSG.ownSelfReview, 'OWN_SELF_REVIEW');
 
 /**
  * A page's name from its file name (the folder and the extension dropped); a name with control,
@@ -297,8 +299,15 @@ export class OwnBookService {
     return this.get(userId, bookId);
   }
 
+  /**
+   * The owner deletes a book: never while it is published (withdraw it first), and, as with the
+   * library's books, never while readers have collections, notes, comments, reservations or print
+   * items of it (a paid print order must keep its pages).
+   */
   async remove(userId: number, bookId: number): Promise<void> {
-    await this.own(userId, bookId);
+    const book = await this.own(userId, bookId);
+    if (book.audit_status === '2') throw conflict('OWN_PUBLISHED', MSG.ownPublishedUndeletable);
+    await refuseDeletionOfUsedBook(this.catalog, bookId, MSG.ownBookHasReaderData);
     const files = await this.ingest.pageFiles({ bookId });
     await this.db.transaction().execute(async (tx) => {
       await this.fullText.removeBook(bookId, tx);
@@ -656,8 +665,15 @@ export class OwnBookService {
     return this.toOwnBooks(rows, true);
   }
 
+  /** Refuses a reviewer's decision on their own book (403), as with reservations. */
+  private async notOwnReview(reviewerId: number, bookId: number): Promise<void> {
+    const book = await this.catalog.findBook(bookId);
+    if (book && book.owner_id === reviewerId) throw SELF_REVIEW();
+  }
+
   /** Approval makes the book public in the catalogue and searchable. */
-  async approve(bookId: number): Promise<void> {
+  async approve(bookId: number, reviewerId: number): Promise<void> {
+    await this.notOwnReview(reviewerId, bookId);
     await this.db.transaction().execute(async (tx) => {
       const updated = await tx
         .updateTable('books')
@@ -671,7 +687,8 @@ export class OwnBookService {
     });
   }
 
-  async refuse(bookId: number, reason: string): Promise<void> {
+  async refuse(bookId: number, reason: string, reviewerId: number): Promise<void> {
+    await this.notOwnReview(reviewerId, bookId);
     const updated = await this.db
       .updateTable('books')
       .set({ audit_status: '3', refuse_reason: reason, updated_at: nowIso(this.clock.now()) })
@@ -683,7 +700,8 @@ export class OwnBookService {
   }
 
   /** Staff withdraw a public own book: out of the catalogue and the index, refused with the reason. */
-  async withdraw(bookId: number, reason: string): Promise<void> {
+  async withdraw(bookId: number, reason: string, reviewerId: number): Promise<void> {
+    await this.notOwnReview(reviewerId, bookId);
     await this.db.transaction().execute(async (tx) => {
       const updated = await tx
         .updateTable('books')

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
@@ -160,6 +161,67 @@ describe.each(DIALECTS)('IIIF hardening (%s)', (dialect) => {
     expect(local.headers.vary).toMatch(/host/i);
   });
 
+  it('18: refuses a malformed Host (400, cached by nobody) on every IIIF document, never using it in ids', async () => {
+    const documents = [
+      `/iiif/3/${open.pageIds[0]}/info.json`,
+      `/iiif/presentation/volumes/${open.volumeIds[0]}/manifest.json`,
+      `/iiif/presentation/books/${open.bookId}/collection.json`,
+      `/iiif/presentation/pages/${open.pageIds[0]}/text.json`,
+      '/iiif/collection/top',
+    ];
+    for (const host of [
+      '127.0.0.1:3391@evil.example',
+      'localhost/evil.example',
+      '[::1]@evil.example',
+      'a b',
+    ]) {
+      for (const url of documents) {
+        const response = await get(url, { headers: { host } });
+        expect(response.statusCode, `${host} ${url}`).toBe(400);
+        expect(response.json<{ code: string; message: string }>()).toMatchObject({ code: 'BAD_HOST' });
+        expect(response.json<{ message: string }>().message).toMatch(/Host 无效/);
+        expect(response.body).not.toContain('evil.example');
+        expect(response.headers['cache-control'], url).toBe('no-store');
+        expect(response.headers['access-control-allow-origin'], url).toBeUndefined();
+      }
+    }
+    // Well-formed loopback hosts, with a port or as an IPv6 literal, are fit for shared caches.
+    for (const host of ['127.0.0.1:3391', '[::1]:3391', 'LOCALHOST']) {
+      for (const url of documents) {
+        const response = await get(url, { headers: { host } });
+        expect(response.statusCode, `${host} ${url}`).toBe(200);
+        expect(response.body).toContain(`http://${host.toLowerCase()}/iiif/`);
+        expect(response.headers['cache-control'], `${host} ${url}`).toMatch(/^public/);
+      }
+    }
+  });
+
+  it('A: caps upscaled or freely rotated output for signed-in readers too, and ^max keeps to info.json', async () => {
+    const id = open.pageIds[1]!;
+    // 1200×800 at 400 % turned 10.5°: about 21 Mpx, over a reader's 16 Mpx.
+    const big = await get(`/iiif/3/${id}/full/^pct:400/10.5/default.png`, {
+      cookie: reader,
+      remoteAddress: '203.0.113.50',
+    });
+    expect(big.statusCode).toBe(400);
+    expect(big.json<{ message: string }>().message).toMatch(
+      /放大（\^）或非 90° 倍数旋转的输出不得超过 16000000 像素/,
+    );
+    // info.json advertises what anyone may ask for; ^max scales to exactly that, for everyone.
+    const info = (await get(`/iiif/3/${id}/info.json`)).json<{ maxArea: number; maxWidth: number }>();
+    expect(info.maxArea).toBe(4_000_000);
+    for (const client of [
+      { remoteAddress: '203.0.113.51' },
+      { cookie: reader, remoteAddress: '203.0.113.52' },
+    ]) {
+      const up = await get(`/iiif/3/${id}/full/^max/0/default.jpg`, client);
+      expect(up.statusCode).toBe(200);
+      const { width = 0, height = 0 } = await sharp(up.rawPayload).metadata();
+      expect(width * height).toBeLessThanOrEqual(info.maxArea);
+      expect(width).toBeGreaterThan(1200);
+    }
+  });
+
   it('19: answers 404 for an identifier that names no image, whatever its form', async () => {
     for (const url of [
       '/iiif/3/14e0cea8-e74a-11f1-bff2-02fc00000001/full/max/0/default.jpg',
@@ -273,5 +335,82 @@ describe('IIIF documents with PUBLIC_ORIGIN configured', () => {
       expect(response.body, url).toContain('https://guji.example.org/iiif/');
       expect(response.headers['cache-control'], url).toMatch(/^public/);
     }
+  });
+});
+
+describe('IIIF renders bounded per process (item A)', () => {
+  let h: HttpHarness;
+  let book: Awaited<ReturnType<typeof createBook>>;
+  beforeAll(async () => {
+    h = await createHttpHarness('sqlite', { IIIF_RENDER_CONCURRENCY: '2', IIIF_RENDER_QUEUE: '2' });
+    book = await createBook(h.context, { volumes: [1], pageSize: [1200, 800] });
+  });
+  afterAll(async () => h.close());
+
+  const get = (url: string, remoteAddress = '203.0.113.60') =>
+    h.request({ method: 'GET', url, remoteAddress });
+  /** Lets the server's pending work run until `done` holds (no clock: the test's timeout bounds it). */
+  const until = async (done: () => boolean) => {
+    while (!done()) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it('serves stored tiles and cache hits while renders fill the gate, queues a few, refuses more with 503', async () => {
+    const id = book.pageIds[0]!;
+    const listed = `/iiif/3/${id}/full/300,200/0/default.jpg`;
+    expect((await get(listed)).headers['x-image-source']).toBe('render');
+    await h.context.iiifImages.cache.idle();
+    const gate = h.context.iiifImages.gate;
+    // Two renders in flight that end only when the test says so.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const holders = [gate.run(() => held), gate.run(() => held)];
+    expect(gate.load).toEqual({ running: 2, waiting: 0 });
+
+    // Two more renders wait in the queue...
+    const order: string[] = [];
+    const queued = [701, 702].map((w, i) =>
+      get(`/iiif/3/${id}/full/${w},/0/default.png`, `203.0.113.${61 + i}`).then((response) => {
+        order.push(`render ${w}`);
+        return response;
+      }),
+    );
+    await until(() => gate.load.waiting === 2);
+    // ...and the next one is refused at once, with a Chinese message and Retry-After.
+    const refused = await get(`/iiif/3/${id}/full/703,/0/default.png`, '203.0.113.63');
+    expect(refused.statusCode).toBe(503);
+    expect(refused.headers['retry-after']).toBe('5');
+    expect(refused.json<{ code: string; message: string }>()).toMatchObject({
+      code: 'IIIF_RENDER_BUSY',
+      message: expect.stringMatching(/图像渲染繁忙/) as unknown,
+    });
+
+    // A stored tile and a cached size never wait behind the renders.
+    const tile = await get(`/iiif/3/${id}/0,0,512,512/512,/0/default.jpg`, '203.0.113.64');
+    order.push('tile');
+    expect(tile.statusCode).toBe(200);
+    expect(tile.headers['x-image-source']).toBe('tile');
+    const cached = await get(listed, '203.0.113.65');
+    order.push('cache');
+    expect(cached.headers['x-image-source']).toBe('cache');
+    expect(gate.load).toEqual({ running: 2, waiting: 2 });
+
+    release();
+    await Promise.all(holders);
+    const responses = await Promise.all(queued);
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(order.slice(0, 2)).toEqual(['tile', 'cache']);
+    expect(gate.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('runs at most the configured number of real renders at once, the others in turn', async () => {
+    const id = book.pageIds[0]!;
+    const gate = h.context.iiifImages.gate;
+    gate.peak = 0;
+    const responses = await Promise.all(
+      [0, 1, 2, 3].map((n) => get(`/iiif/3/${id}/full/^pct:150/${n}.5/default.png`, `203.0.113.${70 + n}`)),
+    );
+    expect(responses.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(gate.peak).toBeLessThanOrEqual(2);
+    expect(gate.peak).toBeGreaterThan(0);
   });
 });

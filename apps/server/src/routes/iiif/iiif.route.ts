@@ -4,17 +4,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { viewerOf } from '../../http/session.ts';
 import { accessError, iiifImageBase } from '../../services/catalog.service.ts';
 import { AppError, tooMany } from '../../errors.ts';
-import { imageSizes, TILE_SIZE } from '../../iiif/image.service.ts';
+import { freeFormMaxArea, imageSizes, pageLimits, TILE_SIZE } from '../../iiif/image.service.ts';
 import {
   canonicalPath,
   IiifRequestError,
-  LIMITS,
   outputArea,
   parseImageRequest,
-  resolveRequest,
   rotatesArbitrarily,
   upscales,
   type ImageRequest,
+  type ResolvedRequest,
 } from '../../iiif/image-request.ts';
 import {
   buildBookCollection,
@@ -29,12 +28,12 @@ import type { RouteModule } from '../types.ts';
 
 const IMAGE_CONTEXT = 'http://iiif.io/api/image/3/context.json';
 /** Host names whose request origin is always fit for shared caches (nobody else can be sent them). */
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 /**
- * The most output pixels a client without a session gets from an upscaled (`^`) or arbitrarily
- * rotated request: 2000×2000. Viewers never ask for either; the cap bounds what one request costs.
+ * A Host header as RFC 3986 allows it here: a name of letters, digits, hyphens and dots, or a
+ * bracketed IPv6 literal, and an optional port of digits; nothing else (no `@`, `/`, spaces).
  */
-export const ANONYMOUS_FREE_FORM_MAX_AREA = 4_000_000;
+const HOST = /^(?<name>[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i;
 /** Outputs up to one tile's pixels are cheap to render and never count against the render limit. */
 const LIGHT_RENDER_AREA = TILE_SIZE * TILE_SIZE;
 
@@ -68,13 +67,20 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     const configured = config.publicOrigin?.replace(/\/$/, '');
     if (configured) return configured;
     addVary(reply, 'host');
-    const host = request.host.toLowerCase();
-    const listed = LOOPBACK_HOSTS.has(request.hostname.toLowerCase()) || publicHosts.has(host);
+    const host = String(request.host ?? '').toLowerCase();
+    const name = HOST.exec(host)?.groups?.name;
+    if (!name) {
+      // A malformed Host (`127.0.0.1:3391@evil.example`) never reaches an id: 400, cached by nobody.
+      void reply.header('cache-control', 'no-store');
+      reply.removeHeader('access-control-allow-origin');
+      throw new AppError(400, 'BAD_HOST', '请求头 Host 无效：应为域名或 IP 地址，可带端口');
+    }
+    const listed = LOOPBACK_HOSTS.has(name) || publicHosts.has(host);
     if (!listed) {
       const cache = String(reply.getHeader('cache-control') ?? '');
       void reply.header('cache-control', cache.replace('public', 'private') || 'private, max-age=300');
     }
-    return `${request.protocol}://${request.host}`;
+    return `${request.protocol}://${host}`;
   }
 
   /**
@@ -132,9 +138,9 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
         profile: 'level2',
         width: page.width,
         height: page.height,
-        maxWidth: LIMITS.maxWidth,
-        maxHeight: LIMITS.maxHeight,
-        maxArea: LIMITS.maxArea,
+        maxWidth: pageLimits(page).maxWidth,
+        maxHeight: pageLimits(page).maxHeight,
+        maxArea: pageLimits(page).maxArea,
         sizes,
         tiles: [{ width: TILE_SIZE, height: TILE_SIZE, scaleFactors }],
         extraQualities: ['color', 'gray', 'bitonal'],
@@ -193,8 +199,8 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
           (await repo.coverPage(book.id))?.id === page.id,
       );
       if (!parsed) throw invalid;
-      const resolved = resolveRequest(parsed, page.width, page.height);
-      if (!images.keeps(page, parsed, resolved)) await limitRender(request, parsed, resolved);
+      const resolved = images.resolve(page, parsed);
+      if (!images.keeps(page, parsed, resolved)) await limitRender(request, page, parsed, resolved);
       const { etag } = images.describe(page, parsed);
       void reply.header('etag', etag);
       // The profile and the canonical form of this request (relative to this server), as info.json says.
@@ -211,21 +217,25 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
   );
 
   /**
-   * Requests outside the viewers' grid: a client without a session may upscale or rotate freely
-   * only up to ANONYMOUS_FREE_FORM_MAX_AREA pixels; every render larger than a tile counts against
-   * the per-client render limit.
+   * Requests outside the viewers' grid: upscaled or freely rotated output is capped in pixels (after
+   * rotation) by freeFormMaxArea, lower for clients without a session; every render larger than a
+   * tile counts against the per-client render limit.
    */
   async function limitRender(
     request: FastifyRequest,
+    page: { width: number; height: number },
     parsed: ImageRequest,
-    resolved: ReturnType<typeof resolveRequest>,
+    resolved: ResolvedRequest,
   ) {
     const area = outputArea(resolved, parsed);
     const freeForm = upscales(resolved) || rotatesArbitrarily(parsed);
-    if (freeForm && !request.user && area > ANONYMOUS_FREE_FORM_MAX_AREA) {
+    const cap = freeFormMaxArea(page, Boolean(request.user));
+    if (freeForm && area > cap) {
       throw new IiifRequestError(
         400,
-        `未登录时放大（^）或非 90° 倍数旋转的输出不得超过 ${ANONYMOUS_FREE_FORM_MAX_AREA} 像素（本请求 ${area} 像素）；请缩小尺寸或登录后再试`,
+        request.user
+          ? `放大（^）或非 90° 倍数旋转的输出不得超过 ${cap} 像素（本请求 ${area} 像素）；请缩小尺寸`
+          : `未登录时放大（^）或非 90° 倍数旋转的输出不得超过 ${cap} 像素（本请求 ${area} 像素）；请缩小尺寸或登录后再试`,
       );
     }
     if (!freeForm && area <= LIGHT_RENDER_AREA) return;

@@ -458,7 +458,7 @@ export const ownRoutes: RouteModule = (app, { context }) => {
     },
     async (request) => {
       const user = requireRole(request, 'reviewer');
-      await own.approve(request.params.id);
+      await own.approve(request.params.id, user.id);
       await context.services.admin.record(
         user.id,
         'ownbook.approve',
@@ -482,7 +482,7 @@ export const ownRoutes: RouteModule = (app, { context }) => {
     },
     async (request) => {
       const user = requireRole(request, 'reviewer');
-      await own.refuse(request.params.id, request.body.reason);
+      await own.refuse(request.params.id, request.body.reason, user.id);
       await context.services.admin.record(user.id, 'ownbook.refuse', `book:${request.params.id}`, null, {
         reason: request.body.reason,
       });
@@ -502,7 +502,7 @@ export const ownRoutes: RouteModule = (app, { context }) => {
     },
     async (request) => {
       const user = requireRole(request, 'reviewer');
-      await own.withdraw(request.params.id, request.body.reason);
+      await own.withdraw(request.params.id, request.body.reason, user.id);
       await context.services.admin.record(user.id, 'ownbook.withdraw', `book:${request.params.id}`, null, {
         reason: request.body.reason,
       });
