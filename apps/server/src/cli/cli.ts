@@ -23,6 +23,7 @@ import {
   type ImageSource,
 } from '../services/import-package.ts';
 import { withTempDir } from '../storage/temp.ts';
+import { ocrCommand } from './ocr-command.ts';
 
 const USAGE = `用法: guji <命令> [选项]
   serve                 启动网站与 API（默认同时在进程内运行后台任务；JOBS_IN_PROCESS=false 关闭）
@@ -33,6 +34,8 @@ const USAGE = `用法: guji <命令> [选项]
   demo-accounts         创建演示账号（见 README）
   demo                  排印并导入演示书库（可重复执行），并生成全部金字塔图像
   reindex               由各页的 OCR 文字重建全文检索索引
+  ocr FILE… [--format text|json|alto|hocr] [--out DIR]
+                        识别图像文件（PNG、JPEG、TIFF 含多页与黑白 CCITT）并输出正文（每列一行）或 JSON/ALTO/hOCR
   import <metadata.json | metadata.csv | package.zip>
                         导入古籍：元数据文件与各卷图像目录，或含 metadata.json/csv 的 zip；可重复执行
 `;
@@ -56,6 +59,8 @@ export async function runCli(argv: string[], config: Config): Promise<number | u
       return createAdmin(config, rest);
     case 'import':
       return importCommand(config, rest);
+    case 'ocr':
+      return ocrCommand(rest, config.dataDir);
     case 'demo': {
       const context = await createContext(config);
       try {
