@@ -212,6 +212,7 @@ test('an own book: created, a volume uploaded as a zip, proofread, refused with 
   const mine = list.getByRole('listitem').filter({ hasText: title });
   await expect(mine.getByText('已公开')).toBeVisible();
   await expect(mine.getByRole('button', { name: /编\s*辑/ })).toBeDisabled();
+  await expect(mine.getByRole('button', { name: /删\s*除/ })).toBeDisabled();
   await browser.setViewportSize({ width: 390, height: 844 });
   const overflow = await browser.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

@@ -147,7 +147,10 @@ export function OwnBooksPage() {
                       )
                     }
                   >
-                    <Button danger>删除</Button>
+                    {/* A published book is withdrawn before it can be deleted (the server refuses it too). */}
+                    <Button danger disabled={book.auditStatus === '2'}>
+                      删除
+                    </Button>
                   </Popconfirm>
                 </div>
               </li>
