@@ -13,6 +13,8 @@ import { SettingsRepository } from './repositories/settings.repository.ts';
 import { SsoNonceRepository } from './repositories/sso-nonce.repository.ts';
 import { JobRepository } from './repositories/job.repository.ts';
 import { CatalogRepository } from './repositories/catalog.repository.ts';
+import { NoteRepository } from './repositories/note.repository.ts';
+import { PrintRepository } from './repositories/print.repository.ts';
 import { CatalogService } from './services/catalog.service.ts';
 import { IiifImageService } from './iiif/image.service.ts';
 import { IngestService } from './services/ingest.service.ts';
@@ -64,6 +66,8 @@ export interface AppContext {
     ssoNonces: SsoNonceRepository;
     jobs: JobRepository;
     catalog: CatalogRepository;
+    notes: NoteRepository;
+    print: PrintRepository;
   };
   services: {
     captcha: CaptchaService;
@@ -136,6 +140,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ssoNonces: new SsoNonceRepository(db),
     jobs: new JobRepository(db, dialect),
     catalog: new CatalogRepository(db, dialect),
+    notes: new NoteRepository(db),
+    print: new PrintRepository(db),
   };
   const captcha = new CaptchaService(repos.captchas, secret, clock);
   const sms = new SmsService(
@@ -162,7 +168,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   );
   const profile = new ProfileService(repos.users, sms, storage);
   const queue = new JobQueue(repos.jobs);
-  const personal = new PersonalService(db, repos.catalog, catalog, clock);
+  const personal = new PersonalService(db, repos.catalog, repos.notes, catalog, clock);
   const ingest = new IngestService(
     db,
     repos.catalog,
@@ -202,6 +208,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       uploads: new UploadGate(),
       print: new PrintService(
         db,
+        repos.print,
         repos.catalog,
         catalog,
         downloads,

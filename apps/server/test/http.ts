@@ -154,3 +154,40 @@ export function multipartFiles(field: string, files: Array<[string, Buffer]>, ty
     contentType: `multipart/form-data; boundary=${boundary}`,
   };
 }
+
+/** Posts a multipart body (from multipartFile / multipartFiles) as the user of a session cookie. */
+export function postForm(
+  h: HttpHarness,
+  url: string,
+  cookie: string,
+  form: { payload: Buffer; contentType: string },
+): Promise<LightMyRequestResponse> {
+  return h.request({
+    method: 'POST',
+    url,
+    cookie,
+    headers: { 'content-type': form.contentType },
+    payload: form.payload,
+  });
+}
+
+/** A new own book of the user of a session cookie, with one empty volume named 卷一; their ids. */
+export async function createOwnVolume(
+  h: HttpHarness,
+  cookie: string,
+  book: { title: string; actualVolume: number; author: string; publishDynasty: string; editionType: string },
+): Promise<{ bookId: number; volumeId: number }> {
+  const created = (await h.request({ method: 'POST', url: '/api/own/books', body: book, cookie })).json<{
+    catalogId: number;
+  }>();
+  await h.request({
+    method: 'POST',
+    url: `/api/own/books/${created.catalogId}/volumes`,
+    body: { name: '卷一' },
+    cookie,
+  });
+  const [volume] = (
+    await h.request({ method: 'GET', url: `/api/own/books/${created.catalogId}/volumes`, cookie })
+  ).json<Array<{ fascicleId: number }>>();
+  return { bookId: created.catalogId, volumeId: volume!.fascicleId };
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
-import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../test/http.ts';
+import { createHttpHarness, createOwnVolume, GOOD_PASSWORD, type HttpHarness } from '../../test/http.ts';
 
 /**
  * Issue 13 item 8: a multipart body that ends early (no closing boundary, or an unterminated part)
@@ -45,24 +45,14 @@ describe('truncated multipart bodies', () => {
       roles: ['reader', 'catalogAdmin'],
     });
     staff = (await h.login('truncimporter', GOOD_PASSWORD)).cookie;
-    const book = (
-      await h.request({
-        method: 'POST',
-        url: '/api/own/books',
-        cookie: reader,
-        body: { title: '殘卷', actualVolume: 1, author: '佚名', publishDynasty: '清', editionType: '抄本' },
-      })
-    ).json<{ catalogId: number }>();
-    await h.request({
-      method: 'POST',
-      url: `/api/own/books/${book.catalogId}/volumes`,
-      cookie: reader,
-      body: { name: '卷一' },
+    const { volumeId } = await createOwnVolume(h, reader, {
+      title: '殘卷',
+      actualVolume: 1,
+      author: '佚名',
+      publishDynasty: '清',
+      editionType: '抄本',
     });
-    const [volume] = (
-      await h.request({ method: 'GET', url: `/api/own/books/${book.catalogId}/volumes`, cookie: reader })
-    ).json<Array<{ fascicleId: number }>>();
-    volumeUrl = `/api/own/volumes/${volume!.fascicleId}`;
+    volumeUrl = `/api/own/volumes/${volumeId}`;
   });
   afterAll(async () => h.close());
 

@@ -102,6 +102,27 @@ export class CatalogRepository {
   }
 
   /**
+   * Takes an owner's book in review ('1') or published ('2') back to a hidden draft ('0'); false when
+   * it is not such a book of theirs (the library's own books and lonely imports never are).
+   */
+  async unpublishOwnBook(
+    bookId: number,
+    ownerId: number,
+    now: string,
+    tx: DbOrTx = this.db,
+  ): Promise<boolean> {
+    const updated = await tx
+      .updateTable('books')
+      .set({ audit_status: '0', is_visible: 0, updated_at: now })
+      .where('id', '=', bookId)
+      .where('owner_id', '=', ownerId)
+      .where('is_lonely', '=', 0)
+      .where('audit_status', 'in', ['1', '2'])
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) > 0;
+  }
+
+  /**
    * Whether readers have anything of theirs on a book (collections, notes, comments, reservations,
    * print items): such a book is never deleted, so nothing a reader saved or paid for is lost.
    */

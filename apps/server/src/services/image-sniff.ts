@@ -11,11 +11,3 @@ export function sniffImage(data: Buffer): SniffedImage | undefined {
   if (head === 'RIFF' && data.subarray(8, 12).toString('latin1') === 'WEBP') return 'webp';
   return undefined;
 }
-
-/** Width and height from a BMP header (BITMAPINFOHEADER or later), or undefined when malformed. */
-export function bmpSize(data: Buffer): { width: number; height: number } | undefined {
-  if (data.length < 26) return undefined;
-  const headerSize = data.readUInt32LE(14);
-  if (headerSize < 40 || data.length < 14 + headerSize) return undefined;
-  return { width: Math.abs(data.readInt32LE(18)), height: Math.abs(data.readInt32LE(22)) };
-}

@@ -284,16 +284,8 @@ export class OwnBookService {
   async unpublish(userId: number, bookId: number): Promise<OwnBook> {
     await this.own(userId, bookId);
     await this.db.transaction().execute(async (tx) => {
-      const updated = await tx
-        .updateTable('books')
-        .set({ audit_status: '0', is_visible: 0, updated_at: nowIso(this.clock.now()) })
-        .where('id', '=', bookId)
-        .where('owner_id', '=', userId)
-        .where('is_lonely', '=', 0)
-        .where('audit_status', 'in', ['1', '2'])
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0)
-        throw conflict('OWN_NOT_UNPUBLISHABLE', MSG.ownNotUnpublishable);
+      const unpublished = await this.catalog.unpublishOwnBook(bookId, userId, nowIso(this.clock.now()), tx);
+      if (!unpublished) throw conflict('OWN_NOT_UNPUBLISHABLE', MSG.ownNotUnpublishable);
       await this.fullText.removeBook(bookId, tx);
     });
     return this.get(userId, bookId);

@@ -18,6 +18,7 @@ import { nowIso } from '../db/database.ts';
 import type { BookRow } from '../db/schema.ts';
 import { forbidden, notFound } from '../errors.ts';
 import type { CatalogRepository } from '../repositories/catalog.repository.ts';
+import type { NoteRepository, NoteWithPage } from '../repositories/note.repository.ts';
 import { isCatalogStaff } from './access.ts';
 import { thumbnailUrl, type CatalogService, type Viewer } from './catalog.service.ts';
 import type { Clock } from './clock.ts';
@@ -40,6 +41,7 @@ export class PersonalService {
   constructor(
     private readonly db: Db,
     private readonly catalogRepo: CatalogRepository,
+    private readonly notes: NoteRepository,
     private readonly catalog: CatalogService,
     private readonly clock: Clock,
   ) {}
@@ -364,37 +366,19 @@ export class PersonalService {
   async myNotes(userId: number, pageNum: number, pageSize = PERSONAL_PAGE_SIZE): Promise<Paged<MyNote>> {
     const base = this.db.selectFrom('notes').where('notes.user_id', '=', userId);
     const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await this.noteRows(userId)
-      .orderBy('notes.id', 'desc')
-      .limit(pageSize)
-      .offset((pageNum - 1) * pageSize)
-      .execute();
+    const rows = await this.notes.listOwnWithPage(userId, pageSize, (pageNum - 1) * pageSize);
     return pagedOf(pageNum, pageSize, Number(n), await this.toMyNotes(rows));
   }
 
   /** One of one's own notes with its page and volume; another user's note is "not found". */
   async myNote(userId: number, id: number): Promise<MyNote> {
-    const row = await this.noteRows(userId).where('notes.id', '=', id).executeTakeFirst();
+    const row = await this.notes.findOwnWithPage(userId, id);
     const [note] = row ? await this.toMyNotes([row]) : [];
     if (!note) throw NOT_FOUND();
     return note;
   }
 
-  private noteRows(userId: number) {
-    return this.db
-      .selectFrom('notes')
-      .where('notes.user_id', '=', userId)
-      .innerJoin('pages', 'pages.id', 'notes.page_id')
-      .innerJoin('volumes', 'volumes.id', 'pages.volume_id')
-      .selectAll('notes')
-      .select(['pages.seq', 'pages.volume_id', 'volumes.name as volume_name']);
-  }
-
-  private async toMyNotes(
-    rows: Array<
-      Parameters<typeof toNote>[0] & { book_id: number; seq: number; volume_id: number; volume_name: string }
-    >,
-  ): Promise<MyNote[]> {
+  private async toMyNotes(rows: NoteWithPage[]): Promise<MyNote[]> {
     const books = await this.books(rows.map((r) => r.book_id));
     return rows.flatMap((r) => {
       const book = books.get(r.book_id);

@@ -17,7 +17,6 @@ import {
   type PrintItem,
   type PrintOrder,
   type PrintPrice,
-  type Role,
   type ScanPayment,
   type SandboxPaymentInfo,
 } from '@guji/shared';
@@ -25,6 +24,7 @@ import type { Db, DbOrTx } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { likeText, type CatalogRepository } from '../repositories/catalog.repository.ts';
+import type { PrintRepository } from '../repositories/print.repository.ts';
 import { thumbnailUrl, type CatalogService, type Viewer } from './catalog.service.ts';
 import type { Clock } from './clock.ts';
 import { sheetSvg, type DownloadService } from './download.service.ts';
@@ -126,6 +126,7 @@ const toItem = (r: ItemRow): PrintItem => ({
 export class PrintService {
   constructor(
     private readonly db: Db,
+    private readonly printRepo: PrintRepository,
     private readonly catalogRepo: CatalogRepository,
     private readonly catalog: CatalogService,
     private readonly downloads: DownloadService,
@@ -280,7 +281,7 @@ export class PrintService {
       if (rows.length !== new Set(ids).size) throw NOT_FOUND();
       if (rows.some((r) => r.pay_status !== 0)) throw badRequest('PRINT_PAID', MSG.printDeleteOnlyUnpaid);
       const orders = orderIdsOf(rows);
-      await this.lockOrders(tx, orders, now);
+      await this.printRepo.lockOrders(orders, now, tx);
       const deleted = await tx
         .deleteFrom('print_items')
         .where('id', 'in', ids)
@@ -296,57 +297,23 @@ export class PrintService {
   }
 
   /**
-   * Takes the rows of orders about to change, before their items or trades: every change of an order
-   * (checkout, delete, notice, desk) locks in this order, so concurrent ones wait instead of deadlocking.
-   */
-  private async lockOrders(tx: DbOrTx, orderIds: number[], now: string): Promise<void> {
-    if (orderIds.length === 0) return;
-    await tx
-      .updateTable('print_orders')
-      .set({ updated_at: now })
-      .where(
-        'id',
-        'in',
-        [...orderIds].sort((a, b) => a - b),
-      )
-      .execute();
-  }
-
-  /** Closes an order's open trade: a notice for it is refused from now on (one live trade per order). */
-  private async closeTrades(tx: DbOrTx, orderId: number): Promise<void> {
-    await tx
-      .updateTable('payments')
-      .set({ status: 'closed' })
-      .where('order_id', '=', orderId)
-      .where('status', '=', 'pending')
-      .execute();
-  }
-
-  /**
    * Orders whose items changed (taken into another checkout, or deleted): the total is summed again from
    * the items left and the open trade closed, since it was for the old total; an order left holding only
    * items paid at the desk is paid. Orders left empty were dropped already.
    */
   private async settleOrders(tx: DbOrTx, orderIds: number[], now: string): Promise<void> {
     for (const orderId of orderIds) {
-      const items = await tx
-        .selectFrom('print_items')
-        .select(['amount_fen', 'pay_status'])
-        .where('order_id', '=', orderId)
-        .execute();
+      const items = await this.printRepo.orderItemAmounts(orderId, tx);
       if (items.length === 0) continue;
-      await this.closeTrades(tx, orderId);
+      await this.printRepo.closeTrades(orderId, tx);
       const allPaid = items.every((item) => item.pay_status === 1);
-      await tx
-        .updateTable('print_orders')
-        .set({
-          total_fen: items.reduce((sum, item) => sum + item.amount_fen, 0),
-          updated_at: now,
-          ...(allPaid ? { pay_status: 1, paid_at: now } : {}),
-        })
-        .where('id', '=', orderId)
-        .where('pay_status', '=', 0)
-        .execute();
+      await this.printRepo.resettleOrder(
+        orderId,
+        items.reduce((sum, item) => sum + item.amount_fen, 0),
+        allPaid,
+        now,
+        tx,
+      );
     }
   }
 
@@ -414,16 +381,7 @@ export class PrintService {
     // Post is paid by scanning: cash is paid at the desk, which a posted order never passes.
     const payment = request.extract === 1 ? 1 : request.payment!;
     if (payment === 1 && !this.provider) throw badRequest('PAYMENT_UNAVAILABLE', MSG.scanPayUnavailable);
-    const selected = await this.db
-      .selectFrom('print_items')
-      .select('book_id')
-      .where('id', 'in', ids)
-      .where('user_id', '=', userId)
-      .execute();
-    await this.assertReadable(
-      viewer,
-      selected.map((item) => item.book_id),
-    );
+    await this.assertReadable(viewer, await this.printRepo.itemBookIds(userId, ids));
     const now = nowIso(this.clock.now());
     const orderNum = this.newOrderNum();
     await this.db.transaction().execute(async (tx) => {
@@ -437,7 +395,7 @@ export class PrintService {
       if (items.length !== ids.length) throw badRequest('ITEMS_UNAVAILABLE', MSG.checkoutItemsUnavailable);
       // Items taken from an unpaid order leave it: its total is summed again and its trade closed.
       const previous = orderIdsOf(items);
-      await this.lockOrders(tx, previous, now);
+      await this.printRepo.lockOrders(previous, now, tx);
       const total = items.reduce((sum, item) => sum + item.amount_fen, 0);
       const order = await tx
         .insertInto('print_orders')
@@ -543,28 +501,14 @@ export class PrintService {
     if (order.payment !== 1) throw badRequest('ORDER_CASH', '现金订单请到阅览室付款');
     const provider = this.provider;
     if (!provider) throw badRequest('PAYMENT_UNAVAILABLE', MSG.scanPayUnavailable);
-    const books = await this.db
-      .selectFrom('print_items')
-      .select('book_id')
-      .where('order_id', '=', order.id)
-      .execute();
-    await this.assertReadable(
-      viewer,
-      books.map((item) => item.book_id),
-    );
+    await this.assertReadable(viewer, await this.printRepo.orderBookIds(order.id));
     const tradeNo = randomBytes(12).toString('hex');
     const now = nowIso(this.clock.now());
     const amountFen = await this.db.transaction().execute(async (tx) => {
-      const locked = await tx
-        .updateTable('print_orders')
-        .set({ updated_at: now })
-        .where('id', '=', order.id)
-        .where('pay_status', '=', 0)
-        .returning('total_fen')
-        .executeTakeFirst();
+      const locked = await this.printRepo.lockUnpaidOrder(order.id, now, tx);
       // Paid, or emptied by another checkout, meanwhile.
       if (!locked) throw conflict('ORDER_CHANGED', MSG.paymentTradeClosed);
-      await this.closeTrades(tx, order.id);
+      await this.printRepo.closeTrades(order.id, tx);
       await tx
         .insertInto('payments')
         .values({
@@ -688,12 +632,7 @@ export class PrintService {
         .executeTakeFirst();
       if (Number(trade.numUpdatedRows) !== 1) {
         // Another notice of this trade paid it meanwhile (nothing to do), or it was closed (refused).
-        const again = await tx
-          .selectFrom('payments')
-          .select('status')
-          .where('id', '=', payment.id)
-          .executeTakeFirst();
-        if (again?.status === 'paid') return unchanged;
+        if ((await this.printRepo.tradeStatus(payment.id, tx)) === 'paid') return unchanged;
         throw TRADE_CLOSED();
       }
       // The order was paid another way (cash at the desk) while this trade was still open.
@@ -849,20 +788,15 @@ export class PrintService {
     const now = nowIso(this.clock.now());
     const selected = await this.deskItems(this.db, ids);
     for (const userId of new Set(selected.map((r) => r.user_id))) {
-      const roles = await this.db
-        .selectFrom('user_roles')
-        .select('role')
-        .where('user_id', '=', userId)
-        .execute();
       await this.assertReadable(
-        { userId, roles: roles.map((r) => r.role as Role), readingRoom: true },
+        { userId, roles: await this.printRepo.userRoles(userId), readingRoom: true },
         selected.filter((r) => r.user_id === userId).map((r) => r.book_id),
       );
     }
     await this.db.transaction().execute(async (tx) => {
       const rows = await this.deskItems(tx, ids);
       if (rows.some((r) => r.pay_status === 1)) throw badRequest('ALREADY_PAID', MSG.adminConfirmPaid);
-      await this.lockOrders(tx, orderIdsOf(rows), now);
+      await this.printRepo.lockOrders(orderIdsOf(rows), now, tx);
       const updated = await tx
         .updateTable('print_items')
         .set({ pay_status: 1 })
@@ -877,7 +811,7 @@ export class PrintService {
       if (Number(updated.numUpdatedRows) !== rows.length)
         throw badRequest('ALREADY_PAID', MSG.adminConfirmPaid);
       for (const orderId of new Set(rows.map((r) => r.order_id!))) {
-        await this.closeTrades(tx, orderId);
+        await this.printRepo.closeTrades(orderId, tx);
         const unpaid = await tx
           .selectFrom('print_items')
           .select('id')

@@ -4,6 +4,7 @@ import { createBook, ocrFor, pageImage } from '../../../test/catalog-factory.ts'
 import { DIALECTS } from '../../../test/helpers.ts';
 import {
   createHttpHarness,
+  createOwnVolume,
   GOOD_PASSWORD,
   multipartFile,
   multipartFiles,
@@ -64,23 +65,17 @@ describe.each(DIALECTS)('published own books are frozen for their owner (%s)', (
   /** A book of the owner with one volume of one page, submitted and approved. */
   async function publishedBook(title: string) {
     const a = as(owner);
-    const book = (await a.post('/api/own/books', { ...BOOK, title })).json<{ catalogId: number }>();
-    await a.post(`/api/own/books/${book.catalogId}/volumes`, { name: '卷一' });
-    const [volume] = (await a.get(`/api/own/books/${book.catalogId}/volumes`)).json<
-      Array<{ fascicleId: number }>
-    >();
-    const zip = await a.upload(`/api/own/volumes/${volume!.fascicleId}/zip`, [
+    const { bookId, volumeId } = await createOwnVolume(h, owner, { ...BOOK, title });
+    const zip = await a.upload(`/api/own/volumes/${volumeId}/zip`, [
       ['p.zip', makeZip({ '1.png': await pageImage(1, 600, 400) })],
     ]);
     expect(zip.statusCode).toBe(200);
-    const [page] = (await a.get(`/api/own/volumes/${volume!.fascicleId}/pages`)).json<
-      Array<{ imageId: number }>
-    >();
+    const [page] = (await a.get(`/api/own/volumes/${volumeId}/pages`)).json<Array<{ imageId: number }>>();
     // Its text as recognised before review.
     await h.context.services.ocr.saveVersion(page!.imageId, ocrFor('宗祠碑記', 600, 400), 'original', null);
-    expect((await a.post('/api/own/books/submit', { ids: [book.catalogId] })).statusCode).toBe(200);
-    expect((await as(reviewer).post(`/api/admin/own-books/${book.catalogId}/approve`)).statusCode).toBe(200);
-    return { bookId: book.catalogId, volumeId: volume!.fascicleId, pageId: page!.imageId };
+    expect((await a.post('/api/own/books/submit', { ids: [bookId] })).statusCode).toBe(200);
+    expect((await as(reviewer).post(`/api/admin/own-books/${bookId}/approve`)).statusCode).toBe(200);
+    return { bookId, volumeId, pageId: page!.imageId };
   }
 
   beforeAll(async () => {

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { pageImage } from '../../../test/catalog-factory.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
-import { createHttpHarness, GOOD_PASSWORD, multipartFile, type HttpHarness } from '../../../test/http.ts';
+import {
+  createHttpHarness,
+  createOwnVolume,
+  GOOD_PASSWORD,
+  multipartFile,
+  postForm,
+  type HttpHarness,
+} from '../../../test/http.ts';
 import { makeZip } from '../../../test/zip.ts';
 
 /**
@@ -27,25 +34,13 @@ describe.each(DIALECTS)('own books: no self-review, no deletion of a used book (
   /** A book of the owner with one page, submitted for review. */
   async function submittedBook(title: string) {
     const a = as(owner);
-    const book = (await a.post('/api/own/books', { ...BOOK, title })).json<{ catalogId: number }>();
-    await a.post(`/api/own/books/${book.catalogId}/volumes`, { name: '卷一' });
-    const [volume] = (await a.get(`/api/own/books/${book.catalogId}/volumes`)).json<
-      Array<{ fascicleId: number }>
-    >();
+    const { bookId, volumeId } = await createOwnVolume(h, owner, { ...BOOK, title });
     const form = multipartFile('file', 'p.zip', makeZip({ '1.png': await pageImage(1, 600, 400) }));
-    const zip = await h.request({
-      method: 'POST',
-      url: `/api/own/volumes/${volume!.fascicleId}/zip`,
-      cookie: owner,
-      headers: { 'content-type': form.contentType },
-      payload: form.payload,
-    });
+    const zip = await postForm(h, `/api/own/volumes/${volumeId}/zip`, owner, form);
     expect(zip.statusCode, zip.body).toBe(200);
-    const [page] = (await a.get(`/api/own/volumes/${volume!.fascicleId}/pages`)).json<
-      Array<{ imageId: number }>
-    >();
-    expect((await a.post('/api/own/books/submit', { ids: [book.catalogId] })).statusCode).toBe(200);
-    return { bookId: book.catalogId, pageId: page!.imageId };
+    const [page] = (await a.get(`/api/own/volumes/${volumeId}/pages`)).json<Array<{ imageId: number }>>();
+    expect((await a.post('/api/own/books/submit', { ids: [bookId] })).statusCode).toBe(200);
+    return { bookId, pageId: page!.imageId };
   }
   const statusOf = async (bookId: number) =>
     (await as(owner).get(`/api/own/books/${bookId}`)).json<{ auditStatus: string }>().auditStatus;

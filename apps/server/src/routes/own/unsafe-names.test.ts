@@ -3,9 +3,11 @@ import { MSG } from '@guji/shared';
 import { createBook, pageImage } from '../../../test/catalog-factory.ts';
 import {
   createHttpHarness,
+  createOwnVolume,
   GOOD_PASSWORD,
   multipartFile,
   multipartFiles,
+  postForm,
   type HttpHarness,
 } from '../../../test/http.ts';
 import { makeZip } from '../../../test/zip.ts';
@@ -126,13 +128,7 @@ describe('names and free text refuse markup, bidi overrides and control characte
       await h.request({ method: 'GET', url: `/api/own/books/${book.catalogId}/volumes`, cookie: owner })
     ).json<Array<{ fascicleId: number }>>();
     const form = multipartFile('file', 'p.zip', makeZip({ '1.png': await pageImage(1) }), 'application/zip');
-    await h.request({
-      method: 'POST',
-      url: `/api/own/volumes/${volume!.fascicleId}/zip`,
-      cookie: owner,
-      headers: { 'content-type': form.contentType },
-      payload: form.payload,
-    });
+    await postForm(h, `/api/own/volumes/${volume!.fascicleId}/zip`, owner, form);
     const [page] = (
       await h.request({ method: 'GET', url: `/api/own/volumes/${volume!.fascicleId}/pages`, cookie: owner })
     ).json<Array<{ imageId: number }>>();
@@ -150,40 +146,27 @@ describe('names and free text refuse markup, bidi overrides and control characte
   });
 
   it('uploaded file names (zip entries, page images, single images) refuse them, naming the file readably', async () => {
-    const book = (await send('POST', '/api/own/books', BOOK)).json<{ catalogId: number }>();
-    await send('POST', `/api/own/books/${book.catalogId}/volumes`, { name: '卷一' });
-    const [volume] = (
-      await h.request({ method: 'GET', url: `/api/own/books/${book.catalogId}/volumes`, cookie: owner })
-    ).json<Array<{ fascicleId: number }>>();
+    const { volumeId } = await createOwnVolume(h, owner, BOOK);
     const post = (url: string, form: { payload: Buffer; contentType: string }) =>
-      h.request({
-        method: 'POST',
-        url,
-        cookie: owner,
-        headers: { 'content-type': form.contentType },
-        payload: form.payload,
-      });
+      postForm(h, url, owner, form);
     const png = await pageImage(1);
 
     const zip = makeZip({ [`scan${RLO}gnp.png`]: png });
     const zipRefusal = await message(
-      post(
-        `/api/own/volumes/${volume!.fascicleId}/zip`,
-        multipartFile('file', 'p.zip', zip, 'application/zip'),
-      ),
+      post(`/api/own/volumes/${volumeId}/zip`, multipartFile('file', 'p.zip', zip, 'application/zip')),
     );
     expect(zipRefusal).toBe(`${MSG.fileNameUnsafe}：scanU+202Egnp.png`);
     expect(
       await message(
         post(
-          `/api/own/volumes/${volume!.fascicleId}/zip`,
+          `/api/own/volumes/${volumeId}/zip`,
           multipartFile('file', 'p.zip', makeZip({ '<b>1.png': png }), 'application/zip'),
         ),
       ),
     ).toBe(`${MSG.fileNameUnsafe}：<b>1.png`);
     expect(
       await message(
-        post(`/api/own/volumes/${volume!.fascicleId}/images`, multipartFiles('file', [['a\u0007.png', png]])),
+        post(`/api/own/volumes/${volumeId}/images`, multipartFiles('file', [['a\u0007.png', png]])),
       ),
     ).toBe(`${MSG.fileNameUnsafe}：aU+0007.png`);
     expect(await message(post('/api/own/singles', multipartFiles('file', [[`碑${RLO}.png`, png]])))).toBe(
@@ -191,7 +174,7 @@ describe('names and free text refuse markup, bidi overrides and control characte
     );
     const pages = await h.request({
       method: 'GET',
-      url: `/api/own/volumes/${volume!.fascicleId}/pages`,
+      url: `/api/own/volumes/${volumeId}/pages`,
       cookie: owner,
     });
     expect(pages.json()).toEqual([]);
