@@ -193,6 +193,19 @@ export function analyse(
       top: frameRows[0]![1],
       bottom: frameRows[frameRows.length - 1]![0],
     };
+    // The rest of a frame line that is thick or not quite level lies inside: rows right below (above)
+    // it still inked across a good part of the frame's width are not text.
+    const rowInk = (j: number) => {
+      let ink = 0;
+      for (let i = frame.left; i < frame.right; i++) ink += mask[j * width + i]!;
+      return ink;
+    };
+    const reach = Math.round(height * 0.01);
+    const wide = (frame.right - frame.left) * 0.4;
+    const top = frame.top;
+    const bottom = frame.bottom;
+    while (frame.top < top + reach && rowInk(frame.top) > wide) frame.top++;
+    while (frame.bottom > bottom - reach && rowInk(frame.bottom - 1) > wide) frame.bottom--;
   } else {
     const inkedX = runs(px, (v) => v > 0);
     const inkedY = runs(py, (v) => v > 0);
@@ -259,21 +272,46 @@ export function analyse(
   spans = spans.filter(([a, b]) => b - a >= Math.max(4, widest * 0.3));
   const widths = spans.map(([a, b]) => b - a);
   const typical = [...widths].sort((a, b) => a - b)[Math.floor(widths.length / 2)] ?? 0;
-  const middle = width / 2;
-  let centreIndex = -1;
-  if (ruled && spans.length >= 2) {
-    const nearest = spans
-      .map(([a, b], i) => ({ i, d: Math.abs((a + b) / 2 - middle) }))
-      .sort((p, q) => p.d - q.d)[0]!;
-    if (nearest.d < width * 0.06) centreIndex = nearest.i;
-  }
+  // The centre strip (版心), by its shape wherever it lies (the middle of a whole leaf, the edge of a
+  // half leaf): a fish-tail (魚尾), a solid black band across the strip, or a strip much narrower than
+  // the columns at the edge of the frame or in the middle of a ruled page.
+  const inside = { top: frame.top + frameHeight * 0.03, bottom: frame.bottom - frameHeight * 0.03 };
+  const coverage = (j: number, [a, b]: [number, number]) => {
+    let ink = 0;
+    for (let i = a; i < b; i++) ink += mask[j * width + i]!;
+    return ink / Math.max(1, b - a);
+  };
+  // A band that runs on across the frame is a frame line or a stain, not a fish-tail.
+  const frameSpan: [number, number] = [frame.left, frame.right];
+  const fishTail = (k: number) => {
+    if (!ruled) return false;
+    const span = spans[k]!;
+    let solid = 0;
+    for (let j = Math.round(inside.top); j < Math.round(inside.bottom); j++) {
+      const alone = coverage(j, span) >= 0.7 && coverage(j, frameSpan) < 0.4;
+      solid = alone ? solid + 1 : 0;
+      if (solid >= Math.max(4, (span[1] - span[0]) * 0.12)) return true;
+    }
+    return false;
+  };
+  const order = spans.map((_, i) => i).sort((p, q) => spans[p]![0] - spans[q]![0]);
+  const nearestMiddle = spans
+    .map(([a, b], i) => ({ i, d: Math.abs((a + b) / 2 - width / 2) }))
+    .sort((p, q) => p.d - q.d)[0];
+  const centre = spans.map((span, i) => {
+    if (spans.length < 2) return false;
+    const narrow = span[1] - span[0] < typical * 0.6;
+    const atEdge = i === order[0] || i === order.at(-1);
+    const inMiddle = ruled && nearestMiddle?.i === i && nearestMiddle.d < width * 0.06;
+    return fishTail(i) || (narrow && (atEdge || inMiddle));
+  });
 
   const columns: Column[] = spans.map(([a, b], i) => {
     const box: Box = { left: a, right: b, top: frame.top, bottom: frame.bottom };
     return {
       box,
-      centre: i === centreIndex,
-      cells: cellsOf(cellMask, width, box, i === centreIndex ? typical : b - a),
+      centre: centre[i]!,
+      cells: cellsOf(cellMask, width, box, centre[i] ? typical : b - a),
     };
   });
   // Reading order: right to left.
