@@ -294,14 +294,14 @@ export function analyse(
     }
     return false;
   };
-  const order = spans.map((_, i) => i).sort((p, q) => spans[p]![0] - spans[q]![0]);
   const nearestMiddle = spans
     .map(([a, b], i) => ({ i, d: Math.abs((a + b) / 2 - width / 2) }))
     .sort((p, q) => p.d - q.d)[0];
   const centre = spans.map((span, i) => {
     if (spans.length < 2) return false;
     const narrow = span[1] - span[0] < typical * 0.6;
-    const atEdge = i === order[0] || i === order.at(-1);
+    // (Spans run left to right.)
+    const atEdge = i === 0 || i === spans.length - 1;
     const inMiddle = ruled && nearestMiddle?.i === i && nearestMiddle.d < width * 0.06;
     return fishTail(i) || (narrow && (atEdge || inMiddle));
   });
@@ -512,8 +512,7 @@ export function noteZones(
       .map((block) => block.aspect)
       .sort((p, q) => p - q);
     const flat = shaped.length >= 2 && shaped[Math.floor(shaped.length / 2)]! <= 0.65;
-    const sideHeights = [...left, ...right].map(([p, q]) => q - p).sort((p, q) => p - q);
-    const sideTypical = sideHeights[Math.floor(sideHeights.length / 2)]! / (inner.right - inner.left);
+    const sideTypical = median([...left, ...right].map(([p, q]) => q - p)) / (inner.right - inner.left);
     const chained =
       kept.length <= 2 &&
       kept.some((block) => block.aspect >= 1.6) &&
