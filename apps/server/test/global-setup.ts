@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { loadLanguageModel } from '../src/ocr/language-model.ts';
 import { ensurePostgresBinaries } from './postgres-binaries.ts';
 
 declare module 'vitest' {
@@ -16,6 +17,9 @@ declare module 'vitest' {
  * repository tests, unless TEST_DATABASE_URL names an external server.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The OCR's language model is built once here (seconds, on a fresh clone), so the test files that
+  // start an engine load the kept model instead of building it side by side.
+  loadLanguageModel();
   const external = process.env.TEST_DATABASE_URL;
   if (external) {
     project.provide('postgresUrl', external);

