@@ -23,7 +23,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { pageText, type OcrJson } from '@guji/shared';
+import { contentWords, pageText, type OcrJson } from '@guji/shared';
 import { loadDemoBooks } from '../apps/server/src/demo/books.ts';
 import { CLASSICS_DIR } from '../apps/server/src/demo/demo.ts';
 import { loadGlyphs } from '../apps/server/src/demo/fonts.ts';
@@ -281,6 +281,16 @@ export async function runOcr(): Promise<BenchResult> {
           `(${realSummary.worst.page}); ${realSummary.empty} empty; ${realSummary.seconds.p50} s a page (p95 ${realSummary.seconds.p95})`,
       ]);
     else table.push(['real pages', `none found under ${REAL_DIR}`]);
+    if (realSummary) {
+      const wrong = realSummary.bands.reduce((sum, b) => sum + b.wrong, 0);
+      for (const band of realSummary.bands)
+        table.push([
+          `real pages, confidence ${band.name}`,
+          `${band.read} characters, ${band.wrong} wrong (error rate ${
+            band.read ? (band.wrong / band.read).toFixed(3) : '–'
+          }); ${wrong ? Math.round((band.wrong / wrong) * 100) : 0} % of the wrong characters`,
+        ]);
+    }
     const clean0 = rows[0];
     const renderedSeconds = summarize(rows.flatMap((r) => r.seconds));
     return {
@@ -347,6 +357,59 @@ interface RealPage {
   columnsTruth: number;
   notes: number;
   seconds: number;
+  /** Characters read and how many of them are wrong, per confidence band (spec §9 colours). */
+  bands: Band[];
+}
+
+/** Spec §9: confidence ≤ 0.5 is shown red, up to 0.7 yellow, above that as plain text. */
+const BANDS = [
+  { name: 'red (≤ 0.5)', upTo: 0.5 },
+  { name: 'yellow (0.5–0.7]', upTo: 0.7 },
+  { name: 'plain (> 0.7)', upTo: Infinity },
+] as const;
+interface Band {
+  name: string;
+  read: number;
+  wrong: number;
+}
+
+/**
+ * Which characters read are wrong, by a minimal edit alignment with the transcription (variant pairs
+ * folded): a character is right when the alignment matches it with the same character, wrong when it
+ * substitutes or is inserted. Counted per confidence band.
+ */
+function confidenceBands(truth: string, words: Array<{ word: string; confidence: number }>): Band[] {
+  const t = [...realFold(truth)];
+  const h = words.map((w) => realFold(w.word));
+  const n = t.length;
+  const m = h.length;
+  const cost = new Int32Array((n + 1) * (m + 1));
+  const at = (i: number, j: number) => i * (m + 1) + j;
+  for (let i = 0; i <= n; i++) cost[at(i, 0)] = i;
+  for (let j = 0; j <= m; j++) cost[at(0, j)] = j;
+  for (let i = 1; i <= n; i++)
+    for (let j = 1; j <= m; j++)
+      cost[at(i, j)] = Math.min(
+        cost[at(i - 1, j)]! + 1,
+        cost[at(i, j - 1)]! + 1,
+        cost[at(i - 1, j - 1)]! + (t[i - 1] === h[j - 1] ? 0 : 1),
+      );
+  const right = new Array<boolean>(m).fill(false);
+  for (let i = n, j = m; j > 0;) {
+    if (i > 0 && cost[at(i, j)] === cost[at(i - 1, j - 1)]! + (t[i - 1] === h[j - 1] ? 0 : 1)) {
+      right[j - 1] = t[i - 1] === h[j - 1];
+      i--;
+      j--;
+    } else if (i > 0 && cost[at(i, j)] === cost[at(i - 1, j)]! + 1) i--;
+    else j--;
+  }
+  const bands = BANDS.map((b) => ({ name: b.name, read: 0, wrong: 0 }));
+  words.forEach((w, j) => {
+    const band = bands[BANDS.findIndex((b) => w.confidence <= b.upTo)]!;
+    band.read++;
+    if (!right[j]) band.wrong++;
+  });
+  return bands;
 }
 
 /**
@@ -396,6 +459,7 @@ async function readRealPages(engine: VerticalPageEngine): Promise<RealPage[]> {
         columnsTruth: truthText.split('\n').filter((l) => l.trim() !== '').length,
         notes: read.ocr_res.content.flatMap((l) => l.words).filter((w) => w.type === 'note').length,
         seconds: Math.round(seconds * 100) / 100,
+        bands: confidenceBands(truth, contentWords(read)),
       };
       pages.push(page);
       log(`real ${name}: CER ${page.cer} (folded ${page.cerFolded}), ${page.seconds} s`);
@@ -414,6 +478,11 @@ function summarizeReal(pages: RealPage[]) {
     worst: pages.reduce((a, b) => (b.cer > a.cer ? b : a)),
     empty: pages.filter((p) => p.read === 0).length,
     seconds: summarize(pages.map((p) => p.seconds)),
+    bands: BANDS.map((band, i) => ({
+      name: band.name,
+      read: pages.reduce((sum, p) => sum + p.bands[i]!.read, 0),
+      wrong: pages.reduce((sum, p) => sum + p.bands[i]!.wrong, 0),
+    })),
   };
 }
 
