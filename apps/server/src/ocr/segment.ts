@@ -186,7 +186,9 @@ export function analyse(
   const frameCols = runs(px, (v) => v > height * 0.5);
   const ruled = frameCols.length >= 4;
   let frame: Box;
-  if (frameRows.length >= 2 && frameCols.length >= 2) {
+  /** Whether the frame is the box drawn round the text (not the ink's extent). */
+  const framed = frameRows.length >= 2 && frameCols.length >= 2;
+  if (framed) {
     frame = {
       left: frameCols[0]![1],
       right: frameCols[frameCols.length - 1]![0],
@@ -216,107 +218,167 @@ export function analyse(
       bottom: inkedY.at(-1)?.[1] ?? height,
     };
   }
-  const frameHeight = frame.bottom - frame.top;
-  const { x: fx } = profiles(mask, width, frame);
-
-  // Columns as inked runs of the smoothed x-profile between two positions; specks and marginal marks
-  // (runs much narrower than the others) are dropped.
-  const inkRuns = (from: number, to: number): Array<[number, number]> => {
-    const smooth = new Float64Array(to - from);
-    const r = 3;
-    for (let i = 0; i < smooth.length; i++) {
-      let sum = 0;
-      for (let k = -r; k <= r; k++)
-        sum += fx[Math.min(fx.length - 1, Math.max(0, from - frame.left + i + k))]!;
-      smooth[i] = sum / (2 * r + 1);
-    }
-    const peak = Math.max(0, ...smooth);
-    if (peak === 0) return [];
-    const found = runs(smooth, (v) => v > peak * 0.04).map(
-      ([a, b]) => [a + from, b + from] as [number, number],
-    );
-    const median = [...found.map(([a, b]) => b - a)].sort((a, b) => a - b)[Math.floor(found.length / 2)] ?? 0;
-    return found.filter(([a, b]) => b - a > median * 0.35);
-  };
-
-  let spans: Array<[number, number]>;
-  if (ruled) {
-    const lines = runs(fx, (v) => v > frameHeight * 0.6).map(
-      ([a, b]) => [a + frame.left, b + frame.left] as [number, number],
-    );
-    const edges: Array<[number, number]> = [
-      [frame.left - 1, frame.left],
-      ...lines,
-      [frame.right, frame.right + 1],
-    ];
-    spans = [];
-    for (let i = 0; i + 1 < edges.length; i++) {
-      const a = edges[i]![1];
-      const b = edges[i + 1]![0];
-      if (b - a <= 4) continue;
-      // A frame whose columns are not ruled (only the border and the centre strip are): the space
-      // between two lines then holds several columns, found by their ink.
-      // (Thin runs beside a column's text, left over from the rules, do not count.)
-      const found = inkRuns(a, b);
-      const widest = Math.max(0, ...found.map(([p, q]) => q - p));
-      const inside = found.filter(([p, q]) => q - p >= widest * 0.5);
-      if (inside.length > 1) spans.push(...inside);
-      else spans.push([a, b]);
-    }
-  } else {
-    spans = inkRuns(frame.left, frame.right);
-  }
-
-  // Specks in an empty ruled column make runs a few pixels wide: not columns.
-  const widest = Math.max(0, ...spans.map(([a, b]) => b - a));
-  spans = spans.filter(([a, b]) => b - a >= Math.max(4, widest * 0.3));
-  const widths = spans.map(([a, b]) => b - a);
-  const typical = [...widths].sort((a, b) => a - b)[Math.floor(widths.length / 2)] ?? 0;
-  // The centre strip (版心), by its shape wherever it lies (the middle of a whole leaf, the edge of a
-  // half leaf): a fish-tail (魚尾), a solid black band across the strip, or a strip much narrower than
-  // the columns at the edge of the frame or in the middle of a ruled page.
-  const inside = { top: frame.top + frameHeight * 0.03, bottom: frame.bottom - frameHeight * 0.03 };
-  const coverage = (j: number, [a, b]: [number, number]) => {
+  // Registers (上下欄, as on Tripitaka pages printed in two tiers): a frame crossed by a rule from side
+  // to side is read one register after the other, top first, each from right to left. Thin bands
+  // between rules (a double frame line) are no register.
+  const rowInkIn = (j: number, box: Box) => {
     let ink = 0;
-    for (let i = a; i < b; i++) ink += mask[j * width + i]!;
-    return ink / Math.max(1, b - a);
+    for (let i = box.left; i < box.right; i++) ink += mask[j * width + i]!;
+    return ink;
   };
-  // A band that runs on across the frame is a frame line or a stain, not a fish-tail.
-  const frameSpan: [number, number] = [frame.left, frame.right];
-  const fishTail = (k: number) => {
-    if (!ruled) return false;
-    const span = spans[k]!;
-    let solid = 0;
-    for (let j = Math.round(inside.top); j < Math.round(inside.bottom); j++) {
-      const alone = coverage(j, span) >= 0.7 && coverage(j, frameSpan) < 0.4;
-      solid = alone ? solid + 1 : 0;
-      if (solid >= Math.max(4, (span[1] - span[0]) * 0.12)) return true;
+  const registers: Box[] = [];
+  /**
+   * Whether the frame's side lines run down (90 % of the rows of) a register: what lies above or below
+   * the box drawn round the text (paper, the scanner's background) is cut off by its rule but is not
+   * a register.
+   */
+  const walled = (register: Box) =>
+    [frameCols[0]!, frameCols[frameCols.length - 1]!].every(([a, b]) => {
+      let rows = 0;
+      for (let j = register.top; j < register.bottom; j++) {
+        for (let i = Math.max(0, a - 2); i < Math.min(width, b + 2); i++)
+          if (mask[j * width + i]) {
+            rows++;
+            break;
+          }
+      }
+      return rows >= (register.bottom - register.top) * 0.9;
+    });
+  {
+    const whole = frame;
+    const minHeight = (whole.bottom - whole.top) * 0.1;
+    // Only a drawn frame is cut (where the frame is the ink's extent, its rules are the frame's own
+    // lines), and not by rules near its top or bottom (a double frame line).
+    const cuts = framed
+      ? frameRows.filter(([a, b]) => a > whole.top + minHeight && b < whole.bottom - minHeight)
+      : [];
+    let top = whole.top;
+    for (const [a, b] of [...cuts, [whole.bottom, whole.bottom] as [number, number]]) {
+      const register: Box = { ...whole, top, bottom: a };
+      // The rest of a rule that is thick or not quite level (as at the frame's own lines).
+      const wide = (whole.right - whole.left) * 0.4;
+      const reach = Math.round(height * 0.01);
+      if (top !== whole.top)
+        while (register.top < top + reach && rowInkIn(register.top, whole) > wide) register.top++;
+      if (a !== whole.bottom)
+        while (register.bottom > a - reach && rowInkIn(register.bottom - 1, whole) > wide) register.bottom--;
+      if (register.bottom - register.top >= minHeight && (!framed || walled(register)))
+        registers.push(register);
+      top = b;
     }
-    return false;
-  };
-  const nearestMiddle = spans
-    .map(([a, b], i) => ({ i, d: Math.abs((a + b) / 2 - width / 2) }))
-    .sort((p, q) => p.d - q.d)[0];
-  const centre = spans.map((span, i) => {
-    if (spans.length < 2) return false;
-    const narrow = span[1] - span[0] < typical * 0.6;
-    // (Spans run left to right.)
-    const atEdge = i === 0 || i === spans.length - 1;
-    const inMiddle = ruled && nearestMiddle?.i === i && nearestMiddle.d < width * 0.06;
-    return fishTail(i) || (narrow && (atEdge || inMiddle));
-  });
-
-  const columns: Column[] = spans.map(([a, b], i) => {
-    const box: Box = { left: a, right: b, top: frame.top, bottom: frame.bottom };
-    return {
-      box,
-      centre: centre[i]!,
-      cells: cellsOf(cellMask, width, box, centre[i] ? typical : b - a),
-    };
-  });
-  // Reading order: right to left.
-  columns.sort((p, q) => q.box.left - p.box.left);
+    if (registers.length === 0) registers.push(whole);
+  }
+  const columns = registers.flatMap((register) => columnsIn(register));
   return { ruled, columns: columns.filter((c) => c.cells.length > 0) };
+
+  /** The columns of one register of the frame (the whole frame, mostly), right to left. */
+  function columnsIn(frame: Box): Column[] {
+    const frameHeight = frame.bottom - frame.top;
+    const { x: fx } = profiles(mask, width, frame);
+
+    // Columns as inked runs of the smoothed x-profile between two positions; specks and marginal marks
+    // (runs much narrower than the others) are dropped.
+    const inkRuns = (from: number, to: number): Array<[number, number]> => {
+      const smooth = new Float64Array(to - from);
+      const r = 3;
+      for (let i = 0; i < smooth.length; i++) {
+        let sum = 0;
+        for (let k = -r; k <= r; k++)
+          sum += fx[Math.min(fx.length - 1, Math.max(0, from - frame.left + i + k))]!;
+        smooth[i] = sum / (2 * r + 1);
+      }
+      const peak = Math.max(0, ...smooth);
+      if (peak === 0) return [];
+      const found = runs(smooth, (v) => v > peak * 0.04).map(
+        ([a, b]) => [a + from, b + from] as [number, number],
+      );
+      const median =
+        [...found.map(([a, b]) => b - a)].sort((a, b) => a - b)[Math.floor(found.length / 2)] ?? 0;
+      return found.filter(([a, b]) => b - a > median * 0.35);
+    };
+
+    let spans: Array<[number, number]>;
+    if (ruled) {
+      const lines = runs(fx, (v) => v > frameHeight * 0.6).map(
+        ([a, b]) => [a + frame.left, b + frame.left] as [number, number],
+      );
+      const edges: Array<[number, number]> = [
+        [frame.left - 1, frame.left],
+        ...lines,
+        [frame.right, frame.right + 1],
+      ];
+      spans = [];
+      for (let i = 0; i + 1 < edges.length; i++) {
+        const a = edges[i]![1];
+        const b = edges[i + 1]![0];
+        if (b - a <= 4) continue;
+        // A frame whose columns are not ruled (only the border and the centre strip are): the space
+        // between two lines then holds several columns, found by their ink.
+        // (Thin runs beside a column's text, left over from the rules, do not count.)
+        const found = inkRuns(a, b);
+        const widest = Math.max(0, ...found.map(([p, q]) => q - p));
+        const inside = found.filter(([p, q]) => q - p >= widest * 0.5);
+        if (inside.length > 1) spans.push(...inside);
+        else spans.push([a, b]);
+      }
+    } else {
+      spans = inkRuns(frame.left, frame.right);
+    }
+
+    // Specks in an empty ruled column make runs a few pixels wide: not columns.
+    const widest = Math.max(0, ...spans.map(([a, b]) => b - a));
+    spans = spans.filter(([a, b]) => b - a >= Math.max(4, widest * 0.3));
+    const widths = spans.map(([a, b]) => b - a);
+    const typical = [...widths].sort((a, b) => a - b)[Math.floor(widths.length / 2)] ?? 0;
+    // The centre strip (版心), by its shape wherever it lies (the middle of a whole leaf, the edge of a
+    // half leaf): a fish-tail (魚尾), a solid black band across the strip, or a strip much narrower than
+    // the columns at the edge of the frame or in the middle of a ruled page.
+    const inside = { top: frame.top + frameHeight * 0.03, bottom: frame.bottom - frameHeight * 0.03 };
+    const coverage = (j: number, [a, b]: [number, number]) => {
+      let ink = 0;
+      for (let i = a; i < b; i++) ink += mask[j * width + i]!;
+      return ink / Math.max(1, b - a);
+    };
+    // A band that runs on across the frame is a frame line or a stain, not a fish-tail.
+    const frameSpan: [number, number] = [frame.left, frame.right];
+    const fishTail = (k: number) => {
+      if (!ruled) return false;
+      const span = spans[k]!;
+      let solid = 0;
+      for (let j = Math.round(inside.top); j < Math.round(inside.bottom); j++) {
+        const alone = coverage(j, span) >= 0.7 && coverage(j, frameSpan) < 0.4;
+        solid = alone ? solid + 1 : 0;
+        if (solid >= Math.max(4, (span[1] - span[0]) * 0.12)) return true;
+      }
+      return false;
+    };
+    const nearestMiddle = spans
+      .map(([a, b], i) => ({ i, d: Math.abs((a + b) / 2 - width / 2) }))
+      .sort((p, q) => p.d - q.d)[0];
+    const centre = spans.map((span, i) => {
+      if (spans.length < 2) return false;
+      const narrow = span[1] - span[0] < typical * 0.6;
+      // (Spans run left to right.)
+      const atEdge = i === 0 || i === spans.length - 1;
+      const inMiddle = ruled && nearestMiddle?.i === i && nearestMiddle.d < width * 0.06;
+      return fishTail(i) || (narrow && (atEdge || inMiddle));
+    });
+
+    const columns: Column[] = spans.map(([a, b], i) => {
+      const box: Box = { left: a, right: b, top: frame.top, bottom: frame.bottom };
+      const cells = cellsOf(cellMask, width, box, centre[i] ? typical : b - a);
+      // What is left of a frame line or rule that is thick, doubled or wavy: a flat cell at an end of
+      // the column with ink at the column's very end (text keeps a margin from the frame; an 一 there
+      // does not touch it).
+      const flat = (cell: Cell) => cell.bottom - cell.top < (b - a) * 0.35;
+      while (cells.length > 0 && flat(cells[0]!) && cells[0]!.top <= box.top + 1) cells.shift();
+      while (cells.length > 0 && flat(cells.at(-1)!) && cells.at(-1)!.bottom >= box.bottom - 1) cells.pop();
+      return { box, centre: centre[i]!, cells };
+    });
+    // Reading order: right to left.
+    columns.sort((p, q) => q.box.left - p.box.left);
+    return columns;
+  }
 }
 
 /**

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { analyse, type Box } from './segment.ts';
+
+/** A blank page as an ink mask (1 = ink) with helpers to draw on it. */
+function page(width: number, height: number) {
+  const mask = new Uint8Array(width * height);
+  const fill = (left: number, top: number, right: number, bottom: number) => {
+    for (let y = top; y < bottom; y++) mask.fill(1, y * width + left, y * width + right);
+  };
+  /** A frame: lines 3 px thick round the box. */
+  const frame = (box: Box) => {
+    fill(box.left, box.top, box.right, box.top + 3);
+    fill(box.left, box.bottom - 3, box.right, box.bottom);
+    fill(box.left, box.top, box.left + 3, box.bottom);
+    fill(box.right - 3, box.top, box.right, box.bottom);
+  };
+  /**
+   * A column of square characters 24 px wide, 6 px apart, from `top` down, centred on x. (Solid: a
+   * column of them must not be inked down half the page, or it would pass for a ruled line.)
+   */
+  const column = (x: number, top: number, count: number) => {
+    for (let k = 0; k < count; k++) fill(x - 12, top + k * 30, x + 12, top + k * 30 + 24);
+  };
+  return { mask, fill, frame, column };
+}
+
+describe('layout of a page', () => {
+  it('reads a frame crossed by a rule as two registers: the upper one first, each right to left', () => {
+    const { mask, fill, frame, column } = page(300, 500);
+    frame({ left: 20, top: 20, right: 280, bottom: 480 });
+    // The rule between the registers, from side to side.
+    fill(20, 248, 280, 251);
+    // Upper register: columns at x 240, 190, 140; lower register: at 220, 160, 100, 60 (other places).
+    for (const x of [240, 190, 140]) column(x, 35, 5);
+    for (const x of [220, 160, 100, 60]) column(x, 265, 5);
+    const { columns } = analyse(mask, 300, 500);
+    const centres = columns.map((c) => Math.round((c.box.left + c.box.right) / 2));
+    expect(columns).toHaveLength(7);
+    expect(centres.slice(0, 3).map((x) => Math.round(x / 10) * 10)).toEqual([240, 190, 140]);
+    expect(centres.slice(3).map((x) => Math.round(x / 10) * 10)).toEqual([220, 160, 100, 60]);
+    for (const c of columns.slice(0, 3)) expect(c.box.bottom).toBeLessThanOrEqual(248);
+    for (const c of columns.slice(3)) expect(c.box.top).toBeGreaterThanOrEqual(251);
+    expect(columns.every((c) => c.cells.length === 5)).toBe(true);
+  });
+
+  it('reads nothing above a frame that a line at the paper’s edge seems to enclose', () => {
+    const { mask, fill, frame, column } = page(300, 500);
+    // The paper's top edge: a line across most of the image, with a blot below it, outside the frame.
+    fill(10, 8, 290, 11);
+    fill(120, 30, 160, 60);
+    frame({ left: 20, top: 90, right: 280, bottom: 480 });
+    for (const x of [240, 190, 140, 90]) column(x, 110, 10);
+    const { columns } = analyse(mask, 300, 500);
+    expect(columns).toHaveLength(4);
+    expect(columns.every((c) => c.box.top >= 90 && c.cells.length === 10)).toBe(true);
+  });
+
+  it('drops what a thick frame line leaves at a column’s end, keeps a flat character with a margin', () => {
+    const { mask, fill, frame, column } = page(300, 400);
+    frame({ left: 20, top: 20, right: 280, bottom: 380 });
+    for (const x of [240, 190, 140, 90]) column(x, 40, 6);
+    // The frame line swells down into the first column (ink from the line on, 5 px deep).
+    fill(226, 23, 254, 28);
+    // 一 at the foot of the second column, a margin above the frame line.
+    fill(179, 340, 201, 345);
+    const { columns } = analyse(mask, 300, 400);
+    expect(columns).toHaveLength(4);
+    expect(columns[0]!.cells).toHaveLength(6);
+    expect(columns[0]!.cells[0]!.top).toBeGreaterThanOrEqual(40);
+    expect(columns[1]!.cells).toHaveLength(7);
+    expect(columns[1]!.cells.at(-1)!.top).toBeGreaterThanOrEqual(340);
+  });
+});
