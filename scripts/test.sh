@@ -23,18 +23,5 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
-# Debian's Tesseract with traditional Chinese, which the OCR engine merges with PP-OCRv4
-# (without it the engine runs PP-OCRv4 alone and /api/health says so; the tests pass either way).
-if ! tesseract --list-langs 2>/dev/null | grep -qx chi_tra; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "Installing Tesseract (chi_tra) from Debian"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tesseract-ocr tesseract-ocr-chi-tra >/dev/null ||
-      echo "Tesseract could not be installed: OCR runs PP-OCRv4 alone." >&2
-  else
-    echo "Tesseract chi_tra is missing (apt-get install tesseract-ocr tesseract-ocr-chi-tra): OCR runs PP-OCRv4 alone." >&2
-  fi
-fi
-
 npm ci --no-audit --no-fund
 npm test

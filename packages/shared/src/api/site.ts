@@ -76,7 +76,7 @@ export const HealthResponse = z.object({
   }),
   ocr: z.object({
     engine: z.string().describe('The OCR engine jobs use, e.g. vertical+ppocrv4'),
-    description: z.string().describe('What runs (and what does not, e.g. Tesseract)'),
+    description: z.string().describe('What runs: layout, recogniser and language model'),
   }),
   payment: z.object({
     provider: z

@@ -8,7 +8,7 @@ const VERSION = '0.1.0';
 
 /** GET /api/health: database reachability, the job queue's state, the OCR engine and the payment provider. */
 export const healthRoutes: RouteModule = (app, { context, worker }) => {
-  // What the OCR engine will run does not change while the server runs: ask once (it checks for Tesseract).
+  // What the OCR engine will run does not change while the server runs: ask once.
   const ocr = VerticalPageEngine.describe();
   app.withTypeProvider<ZodTypeProvider>().get(
     '/api/health',
