@@ -21,6 +21,8 @@ export interface OcrEngine {
   close(): Promise<void>;
 }
 
+/** Below this probability of its likeliest character a cell holds no character (bench/ocr, issue 14). */
+const NO_CHARACTER = 0.01;
 /** The recogniser's best characters per cell that the language model chooses among. */
 const TOP_K = 5;
 /** Weight of the language model's ln P against the recogniser's ln p. */
@@ -176,7 +178,14 @@ export class VerticalPageEngine implements OcrEngine {
       ocr_res: { header: [], footer: [], middleSeam: [], content: [], others: [] },
     };
     const read: Array<Awaited<ReturnType<VerticalPageEngine['readColumn']>>> = [];
-    for (const column of layout.columns) read.push(await this.readColumn(image, column.cells, threshold));
+    for (const column of layout.columns) {
+      const { chars } = await this.readColumn(image, column.cells, threshold);
+      // A cell in which the recogniser sees no character (its likeliest Han character under 1 %: the
+      // line's blank wins) is a speck, a piece of a rule or an empty stretch, not text.
+      const kept = chars.map((char) => (char.candidates[0]?.p ?? 0) >= NO_CHARACTER);
+      column.cells = column.cells.filter((_, i) => kept[i]);
+      read.push({ chars: chars.filter((_, i) => kept[i]) });
+    }
     // The characters in their traditional forms; with the language model, the likeliest reading of the
     // page's columns in reading order among each cell's candidates and forms.
     const text = layout.columns.flatMap((column, c) => (column.centre ? [] : read[c]!.chars));
