@@ -71,7 +71,8 @@ export async function runCli(argv: string[], config: Config): Promise<number | u
         while (await worker.runOnce()) jobs++;
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
         console.log(
-          `演示书库：${result.books} 部书，${result.leaves} 葉，${jobs} 个图像任务，用时 ${seconds} 秒`,
+          `演示书库：${result.books} 部书，排印 ${result.leaves} 葉、书影 ${result.scannedLeaves} 葉，` +
+            `${jobs} 个后台任务（图像金字塔、书影 OCR），用时 ${seconds} 秒`,
         );
         if (result.omittedCharacters.length)
           console.log(`字体缺字（排印时略去）：${result.omittedCharacters.join('')}`);

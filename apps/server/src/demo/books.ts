@@ -27,7 +27,7 @@ export const DEMO_CLASSIFICATION: DemoClass[] = [
       { code: 'JING.SHI', name: '詩類', children: [] },
     ],
   },
-  { code: 'SHI', name: '史部', children: [] },
+  { code: 'SHI', name: '史部', children: [{ code: 'SHI.ZHENGSHI', name: '正史類', children: [] }] },
   { code: 'ZI', name: '子部', children: [{ code: 'ZI.MENGXUE', name: '蒙學類', children: [] }] },
   { code: 'JI', name: '集部', children: [] },
 ];

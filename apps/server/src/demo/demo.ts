@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import type { IngestBook } from '../services/ingest.service.ts';
@@ -10,14 +11,30 @@ import { chineseNumeral } from './chinese-numeral.ts';
 /** The demo texts shipped with the project (public domain; MIT-licensed collection, see its README). */
 export const CLASSICS_DIR = path.resolve(import.meta.dirname, '../../demo-data/classics');
 
+/**
+ * A real scanned book (Apache-2.0, see its README): four leaves of 史記 卷一 from the 文淵閣 四庫全書
+ * manuscript, imported without text so that the OCR reads them (issue 14: a new user sees OCR on a real
+ * page, not only on the typeset leaves).
+ */
+export const SCANNED_DIR = path.resolve(import.meta.dirname, '../../demo-data/scans/shiji-wyg-juan1');
+const SCANNED_LEAVES = [
+  ['1a', '第一葉前半'],
+  ['1b', '第一葉後半'],
+  ['2a', '第二葉前半'],
+  ['2b', '第二葉後半'],
+] as const;
+
 const INTRODUCTION =
   '本站演示书库收录《論語》《孟子》《大學》《中庸》《詩經》《千字文》六部经典。书页由本系统依公有领域的传世文本排印为木刻版式：' +
   '四周双边、界行分栏、版心鱼尾，文字自右而左竖排，以演示古籍的检索、分卷目录、影像阅读与识别文字等功能。' +
-  '这些书页为本站排印的演示本，并非某一历史版本的扫描件。其中《孟子》《中庸》仅在阅览室开放阅读，其余各书登录后即可在线阅读。';
+  '这些书页为本站排印的演示本，并非某一历史版本的扫描件。另收《史記》卷一前二葉，为文淵閣《四庫全書》写本的真实书影，' +
+  '其文字由本站 OCR 自动识别，未经校对。其中《孟子》《中庸》仅在阅览室开放阅读，其余各书登录后即可在线阅读。';
 
 export interface DemoResult {
   books: number;
+  /** Typeset leaves (with ground-truth text) and scanned ones (read by the OCR). */
   leaves: number;
+  scannedLeaves: number;
   omittedCharacters: string[];
 }
 
@@ -92,7 +109,41 @@ export async function importDemoLibrary(
     });
     log(`《${book.title}》${volumes.length} 卷，${volumes.reduce((n, v) => n + v.pages.length, 0)} 葉`);
   }
+  // The scanned book: pages without text, whose OCR is queued here whatever OCR_ON_INGEST says (it is
+  // what the demo shows; with OCR_ON_INGEST the import queued the same jobs, and the keys dedupe them).
+  const scanned = await context.services.ingest.importBook({
+    sourceKey: 'demo:shiji-wyg',
+    title: '史記',
+    author: '（漢）司馬遷撰；（南朝宋）裴駰集解；（唐）司馬貞索隱；（唐）張守節正義',
+    publishDynasty: '西漢',
+    coverageDynasty: '清乾隆間文淵閣四庫全書寫本（書影，存卷一前二葉）',
+    editionType: '寫本',
+    callNumber: 'DEMO-史-001',
+    classCode: 'SHI.ZHENGSHI',
+    isVisible: true,
+    isOpen: true,
+    volumes: [
+      {
+        name: '卷一',
+        introduction: '五帝本紀第一（前二葉）',
+        pages: SCANNED_LEAVES.map(([file, name]) => ({
+          name,
+          source: `shiji-wyg-juan1/${file}.jpg`,
+          data: fs.readFileSync(path.join(SCANNED_DIR, `${file}.jpg`)),
+        })),
+        directory: [{ name: '五帝本紀第一', pageIndex: 0 }],
+      },
+    ],
+  });
+  for (const pageId of scanned.pageIds)
+    await context.queue.enqueue('ocr.page', { pageId }, { dedupeKey: `ocr:${pageId}` });
+  log(`《史記》1 卷，${SCANNED_LEAVES.length} 葉（真实书影，待 OCR 识别）`);
   const site = await context.services.settings.get();
   if (!site.introduction) await context.services.settings.update({ introduction: INTRODUCTION });
-  return { books: books.length, leaves, omittedCharacters: [...omitted] };
+  return {
+    books: books.length + 1,
+    leaves,
+    scannedLeaves: SCANNED_LEAVES.length,
+    omittedCharacters: [...omitted],
+  };
 }
