@@ -70,4 +70,19 @@ describe('layout of a page', () => {
     expect(columns[1]!.cells).toHaveLength(7);
     expect(columns[1]!.cells.at(-1)!.top).toBeGreaterThanOrEqual(340);
   });
+
+  it('drops what a rule across the top leaves in each column where the frame is the ink’s extent, keeps 一 of the text', () => {
+    const { mask, fill, column } = page(300, 400);
+    // No drawn box: a rule across the text's top with a speck above it (so the frame, the ink's extent,
+    // begins above the rule and the rule's pieces do not touch the columns' ends).
+    fill(150, 10, 153, 13);
+    fill(40, 60, 270, 66);
+    for (const x of [240, 190, 140, 90]) column(x, 130, 6);
+    // 一 heading the third column, a character above where the others begin: a stroke, not a line.
+    fill(128, 100, 152, 104);
+    const { columns } = analyse(mask, 300, 400);
+    expect(columns).toHaveLength(4);
+    expect(columns.map((c) => c.cells.length)).toEqual([6, 6, 7, 6]);
+    expect(columns.every((c) => c.cells[0]!.top >= 66)).toBe(true);
+  });
 });

@@ -370,9 +370,35 @@ export function analyse(
       // What is left of a frame line or rule that is thick, doubled or wavy: a flat cell at an end of
       // the column with ink at the column's very end (text keeps a margin from the frame; an 一 there
       // does not touch it).
-      const flat = (cell: Cell) => cell.bottom - cell.top < (b - a) * 0.35;
-      while (cells.length > 0 && flat(cells[0]!) && cells[0]!.top <= box.top + 1) cells.shift();
-      while (cells.length > 0 && flat(cells.at(-1)!) && cells.at(-1)!.bottom >= box.bottom - 1) cells.pop();
+      // Or a flat cell at an end through which a line runs on across the frame (the frame's edge then
+      // lies beyond it, as where the frame is the ink's extent); a character's stroke stays in its column.
+      const flat = (cell: Cell, ratio: number) => cell.bottom - cell.top < (b - a) * ratio;
+      // A line through the row: ink with at most 2 px gaps from half a column before the column to half a
+      // column after it (to the frame's edge at either end). A stroke ends inside its column, and the
+      // rules between columns are separated from it by paper.
+      const from = Math.max(frame.left, Math.round(a - (b - a) / 2));
+      const to = Math.min(frame.right, Math.round(b + (b - a) / 2));
+      const lineThrough = (j: number) => {
+        let gap = 0;
+        for (let i = from; i < to; i++) {
+          gap = cellMask[j * width + i] ? 0 : gap + 1;
+          if (gap > 2) return false;
+        }
+        return true;
+      };
+      // Or, where the line is wavy or broken, a row inked across 60 % of the frame (characters of
+      // other columns at the same height do not fill that much).
+      const crossed = (cell: Cell) => {
+        for (let j = cell.top; j < cell.bottom; j++)
+          if (lineThrough(j) || coverage(j, frameSpan) >= 0.6) return true;
+        return false;
+      };
+      // (Not a note's cell: a row of two small characters is flat, and rows of them line up across
+      // the columns.)
+      const remnant = (cell: Cell, touches: boolean) =>
+        (flat(cell, 0.35) && touches) || (!cell.note && flat(cell, 0.5) && crossed(cell));
+      while (cells.length > 0 && remnant(cells[0]!, cells[0]!.top <= box.top + 1)) cells.shift();
+      while (cells.length > 0 && remnant(cells.at(-1)!, cells.at(-1)!.bottom >= box.bottom - 1)) cells.pop();
       return { box, centre: centre[i]!, cells };
     });
     // Reading order: right to left.
