@@ -85,4 +85,21 @@ describe('layout of a page', () => {
     expect(columns.map((c) => c.cells.length)).toEqual([6, 6, 7, 6]);
     expect(columns.every((c) => c.cells[0]!.top >= 66)).toBe(true);
   });
+
+  it('cuts two touching characters of a short written hand apart, where the stroke between them is thinnest', () => {
+    const { mask, fill } = page(300, 400);
+    // Four columns of characters 24 px wide and 16 high, 8 px apart; in the second, the third and fourth
+    // characters touch through a thin stroke (a run of 34 px: less than two column widths).
+    for (const x of [240, 190, 140, 90])
+      for (let k = 0; k < 6; k++) {
+        const top = 60 + k * 24 - (x === 190 && k === 3 ? 6 : 0);
+        fill(x - 12, top, x + 12, top + 16);
+      }
+    fill(189, 60 + 2 * 24 + 16, 191, 60 + 2 * 24 + 18);
+    const { columns } = analyse(mask, 300, 400);
+    expect(columns.map((c) => c.cells.length)).toEqual([6, 6, 6, 6]);
+    const [, , third, fourth] = columns[1]!.cells;
+    expect(third!.bottom).toBeGreaterThanOrEqual(60 + 2 * 24 + 16);
+    expect(fourth!.top).toBeLessThanOrEqual(60 + 2 * 24 + 18);
+  });
 });

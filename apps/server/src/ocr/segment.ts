@@ -639,14 +639,28 @@ function runCells(mask: Uint8Array, width: number, inner: Box, pitch: number, sk
     } else joined.push([span[0], span[1]]);
   }
   spans = joined.filter(([a, b]) => b - a >= Math.max(3, size * 0.12));
+  // The height of this column's characters, from its runs that hold one (when there are enough): a
+  // written hand's characters can be much shorter than the column is wide, and two that touch then
+  // make a run of less than two pitches.
+  const single = spans.map(([a, b]) => b - a).filter((h) => h >= size * 0.5 && h <= size * 1.2);
+  const unit = single.length >= 3 ? Math.max(size * 0.6, Math.min(size, median(single) * 1.08)) : size;
   const cells: Cell[] = [];
   for (const [a, b] of spans) {
-    const n = Math.max(1, Math.round((b - a) / size));
-    for (let k = 0; k < n; k++) {
-      const top = Math.round(a + ((b - a) * k) / n);
-      const bottom = Math.round(a + ((b - a) * (k + 1)) / n);
-      cells.push({ left: inner.left, right: inner.right, top, bottom });
+    const n = Math.max(1, Math.round((b - a) / unit));
+    // Cuts where the least ink crosses the column near each even division (touching characters meet
+    // at a thin stroke).
+    const cuts = [a];
+    for (let k = 1; k < n; k++) {
+      const even = a + ((b - a) * k) / n;
+      const reach = ((b - a) / n) * 0.2;
+      let best = Math.round(even);
+      for (let j = Math.round(even - reach); j <= Math.round(even + reach); j++)
+        if (y[j - inner.top]! < y[best - inner.top]!) best = j;
+      cuts.push(best);
     }
+    cuts.push(b);
+    for (let k = 0; k < n; k++)
+      cells.push({ left: inner.left, right: inner.right, top: cuts[k]!, bottom: cuts[k + 1]! });
   }
   return cells;
 }
