@@ -102,4 +102,23 @@ describe('layout of a page', () => {
     expect(third!.bottom).toBeGreaterThanOrEqual(60 + 2 * 24 + 16);
     expect(fourth!.top).toBeLessThanOrEqual(60 + 2 * 24 + 18);
   });
+
+  it('finds a faint side of the frame that leans, and reads the columns beside it', () => {
+    const { mask, fill } = page(1000, 1500);
+    // Top and bottom lines, a solid right side, and a left side 2 px wide that leans 3 px over its
+    // height: at no single x is it inked down half the image.
+    fill(50, 100, 950, 104);
+    fill(50, 1396, 950, 1400);
+    fill(946, 100, 950, 1400);
+    for (let y = 100; y < 1400; y++)
+      fill(52 + Math.floor(((y - 100) * 4) / 1300), y, 54 + Math.floor(((y - 100) * 4) / 1300), y + 1);
+    // Two rules, and a column of six characters between each pair of lines.
+    fill(349, 104, 352, 1396);
+    fill(649, 104, 652, 1396);
+    for (const x of [800, 500, 200])
+      for (let k = 0; k < 6; k++) fill(x - 40, 150 + k * 110, x + 40, 230 + k * 110);
+    const { columns } = analyse(mask, 1000, 1500);
+    expect(columns.map((c) => Math.round((c.box.left + c.box.right) / 200) * 100)).toEqual([800, 500, 200]);
+    expect(columns.every((c) => c.cells.length === 6)).toBe(true);
+  });
 });

@@ -142,6 +142,25 @@ function profiles(mask: Uint8Array, width: number, box: Box): { x: Float64Array;
 }
 
 /**
+ * Per x of a region: the rows with ink within `reach` pixels of x. A ruled line that leans or wavers by a
+ * few pixels over the page's height is counted whole (the plain count splits it over neighbouring x).
+ */
+function lineProfile(mask: Uint8Array, width: number, box: Box, reach = 2): Float64Array {
+  const x = new Float64Array(box.right - box.left);
+  const hit = new Uint8Array(box.right - box.left);
+  for (let j = box.top; j < box.bottom; j++) {
+    const row = j * width;
+    hit.fill(0);
+    for (let i = box.left; i < box.right; i++)
+      if (mask[row + i])
+        for (let k = Math.max(box.left, i - reach); k <= Math.min(box.right - 1, i + reach); k++)
+          hit[k - box.left] = 1;
+    for (let i = 0; i < hit.length; i++) x[i]! += hit[i]!;
+  }
+  return x;
+}
+
+/**
  * The text frame and its columns. Ruled pages: vertical lines are x positions inked over most of the
  * frame's height; columns lie between them. Unruled pages: columns are the inked runs between gaps of
  * the smoothed x-profile. The column closest to the middle of a ruled page with a dark band (the
@@ -208,6 +227,45 @@ export function analyse(
     const bottom = frame.bottom;
     while (frame.top < top + reach && rowInk(frame.top) > wide) frame.top++;
     while (frame.bottom > bottom - reach && rowInk(frame.bottom - 1) > wide) frame.bottom--;
+    // A side of the frame (or a rule near it) that is faint or leans may be inked over less than half
+    // the image's height at any one x: beyond the sides found, a line down most of the frame that the
+    // frame's top and bottom lines reach is the true side.
+    const side = lineProfile(mask, width, { left: 0, right: width, top: frame.top, bottom: frame.bottom });
+    const [topLine, bottomLine] = [frameRows[0]!, frameRows[frameRows.length - 1]!];
+    const closes = (i: number) =>
+      [topLine, bottomLine].every(([a, b]) => {
+        for (let j = Math.max(0, a - 2); j < Math.min(height, b + 2); j++)
+          for (let k = Math.max(0, i - 3); k <= Math.min(width - 1, i + 3); k++)
+            if (mask[j * width + k]) return true;
+        return false;
+      });
+    // (A line is thin: a column of marginal text inked down the page is wider. And it lies columns away:
+    // a line just outside the side found is the outer line of a double border or a margin rule.)
+    const tall = (i: number) => side[i]! > (frame.bottom - frame.top) * 0.5;
+    const thin = Math.round(width * 0.006) + 4;
+    const away = Math.round((frame.right - frame.left) * 0.08);
+    // (Only a frame that is one: two lines of one double border a few pixels apart are not sides.)
+    const real = frame.right - frame.left >= width * 0.3;
+    for (let i = 0; real && i < frame.left - away; i++) {
+      if (!tall(i)) continue;
+      let end = i;
+      while (end + 1 < frame.left && tall(end + 1)) end++;
+      if (end - i + 1 <= thin && closes(Math.round((i + end) / 2))) {
+        frame.left = end + 1;
+        break;
+      }
+      i = end;
+    }
+    for (let i = width - 1; real && i > frame.right + away; i--) {
+      if (!tall(i)) continue;
+      let end = i;
+      while (end - 1 > frame.right && tall(end - 1)) end--;
+      if (i - end + 1 <= thin && closes(Math.round((i + end) / 2))) {
+        frame.right = end;
+        break;
+      }
+      i = end;
+    }
   } else {
     const inkedX = runs(px, (v) => v > 0);
     const inkedY = runs(py, (v) => v > 0);
@@ -233,7 +291,12 @@ export function analyse(
    * a register.
    */
   const walled = (register: Box) =>
-    [frameCols[0]!, frameCols[frameCols.length - 1]!].every(([a, b]) => {
+    (
+      [
+        [frame.left - 4, frame.left],
+        [frame.right, frame.right + 4],
+      ] as const
+    ).every(([a, b]) => {
       let rows = 0;
       for (let j = register.top; j < register.bottom; j++) {
         for (let i = Math.max(0, a - 2); i < Math.min(width, b + 2); i++)
