@@ -109,8 +109,9 @@ describe('OCR engine on real scans', () => {
     expect(Math.abs(read.ocr_res.content.length - columns)).toBeLessThanOrEqual(1);
     const text = pageText(read).replace(/\s+/g, '');
     expect(text.length).toBeGreaterThan(100);
-    // Today about 0.38 (bench/ocr gives every real page's figure); this pins that it reads, not how well.
-    expect(characterErrorRate(truth.replace(/\s+/g, ''), text)).toBeLessThan(0.55);
+    // Today about 0.18 (bench/ocr gives every real page's figure; 0.39 while touching characters of
+    // this hand were read as one).
+    expect(characterErrorRate(truth.replace(/\s+/g, ''), text)).toBeLessThan(0.3);
   });
 
   it('reads a Siku manuscript page of double-line notes: small characters typed note, right line first', async () => {
@@ -121,7 +122,7 @@ describe('OCR engine on real scans', () => {
     const words = read.ocr_res.content.flatMap((line) => line.words);
     // Nearly every character of this page is a note character (all but one short main-text phrase).
     expect(words.filter((w) => w.type === 'note').length).toBeGreaterThan(words.length * 0.8);
-    // Read right line first: today about 0.22; a page read left line first scores above 0.8.
+    // Read right line first: today about 0.19; a page read left line first scores above 0.8.
     expect(characterErrorRate(truth.replace(/\s+/g, ''), pageText(read).replace(/\s+/g, ''))).toBeLessThan(
       0.4,
     );
