@@ -25,6 +25,30 @@ const MIN_COUNT = 2;
 /** File format version: a change of layout or of the building rules makes old files stale. */
 export const LM_FORMAT = 1;
 
+/** 1 + the index of `key` in the ascending `keys`, or 0 (binary search). */
+function findKey(keys: ArrayLike<number>, key: number): number {
+  let lo = 0;
+  let hi = keys.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const k = keys[mid]!;
+    if (k === key) return mid + 1;
+    if (k < key) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
+}
+
+/** Each distinct key of an ascending array, with how many times it occurs. */
+function* runsOf(sorted: ArrayLike<number>): Generator<[number, number]> {
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j < sorted.length && sorted[j] === sorted[i]) j++;
+    yield [sorted[i]!, j - i];
+    i = j;
+  }
+}
+
 /** Han characters (CJK Unified Ideographs and Extensions A–H, compatibility ideographs) and 〇. */
 export function isHan(codePoint: number): boolean {
   return (
@@ -103,18 +127,7 @@ export class CharLanguageModel {
 
   /** 1 + the index of bigram (b, c), or 0. */
   private lookupBigram(b: number, c: number): number {
-    const key = b * this.chars.length + c;
-    const keys = this.biKeys;
-    let lo = 0;
-    let hi = keys.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const k = keys[mid]!;
-      if (k === key) return mid + 1;
-      if (k < key) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return 0;
+    return findKey(this.biKeys, b * this.chars.length + c);
   }
 
   /** ln P(c | a b): a or b < 0 means no such context (start of a text, or an unknown character). */
@@ -125,24 +138,9 @@ export class CharLanguageModel {
     if (context === 0) return Math.log(lower);
     const follow = this.biFollow[context - 1]!;
     if (follow === 0) return Math.log(lower);
-    let seen = 0;
-    if (c >= 0) {
-      const V = this.chars.length;
-      const key = (a * V + b) * V + c;
-      const keys = this.triKeys;
-      let lo = 0;
-      let hi = keys.length - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        const k = keys[mid]!;
-        if (k === key) {
-          seen = this.triCounts[mid]!;
-          break;
-        }
-        if (k < key) lo = mid + 1;
-        else hi = mid - 1;
-      }
-    }
+    const V = this.chars.length;
+    const found = c < 0 ? 0 : findKey(this.triKeys, (a * V + b) * V + c);
+    const seen = found > 0 ? this.triCounts[found - 1]! : 0;
     return Math.log(Math.max(seen - D, 0) / follow + (this.biBackoff[context - 1]! / follow) * lower);
   }
 
@@ -203,11 +201,7 @@ export class CharLanguageModel {
     const uniBackoff = new Float32Array(V);
     const biKeyList: number[] = [];
     const biCountList: number[] = [];
-    for (let i = 0; i < allBi.length;) {
-      const key = allBi[i]!;
-      let j = i;
-      while (j < allBi.length && allBi[j] === key) j++;
-      const count = j - i;
+    for (const [key, count] of runsOf(allBi)) {
       const a = Math.floor(key / V);
       uniFollow[a]! += count;
       if (count >= MIN_COUNT) {
@@ -215,7 +209,6 @@ export class CharLanguageModel {
         biCountList.push(count);
         uniBackoff[a]! += D;
       } else uniBackoff[a]! += count; // a pruned bigram's whole count goes down
-      i = j;
     }
     const biKeys = Uint32Array.from(biKeyList);
     const biCounts = Uint32Array.from(biCountList);
@@ -236,33 +229,16 @@ export class CharLanguageModel {
     const biBackoff = new Float32Array(biKeys.length);
     const triKeyList: number[] = [];
     const triCountList: number[] = [];
-    const model = new CharLanguageModel(
-      chars,
-      uni,
-      biKeys,
-      biCounts,
-      uniFollow,
-      uniBackoff,
-      biFollow,
-      biBackoff,
-      new Float64Array(0),
-      new Uint32Array(0),
-    );
-    for (let i = 0; i < allTri.length;) {
-      const key = allTri[i]!;
-      let j = i;
-      while (j < allTri.length && allTri[j] === key) j++;
-      const count = j - i;
-      const context = model.lookupBigram(Math.floor(key / V / V), Math.floor(key / V) % V);
-      if (context > 0) {
-        biFollow[context - 1]! += count;
-        if (count >= MIN_COUNT) {
-          triKeyList.push(key);
-          triCountList.push(count);
-          biBackoff[context - 1]! += D;
-        } else biBackoff[context - 1]! += count;
-      }
-      i = j;
+    for (const [key, count] of runsOf(allTri)) {
+      // The trigram's first two characters: its key ÷ V is their bigram's key.
+      const context = findKey(biKeys, Math.floor(key / V));
+      if (context === 0) continue;
+      biFollow[context - 1]! += count;
+      if (count >= MIN_COUNT) {
+        triKeyList.push(key);
+        triCountList.push(count);
+        biBackoff[context - 1]! += D;
+      } else biBackoff[context - 1]! += count;
     }
     return new CharLanguageModel(
       chars,
