@@ -200,6 +200,22 @@ export function analyse(
     cellMask = same ? mask : clear(cellMask);
     ({ x: px, y: py } = profiles(mask, width, page));
   }
+  /**
+   * From the edge `from` of a line (stepping down with `step` 1, up with −1; within 1 % of the height),
+   * past the rows inked across 40 % of `box`: the rest of a line that is thick or not quite level.
+   */
+  const pastLine = (from: number, step: 1 | -1, box: Box): number => {
+    const reach = Math.round(height * 0.01);
+    const wide = (box.right - box.left) * 0.4;
+    const inked = (j: number) => {
+      let ink = 0;
+      for (let i = box.left; i < box.right; i++) ink += mask[j * width + i]!;
+      return ink > wide;
+    };
+    let j = from;
+    while (Math.abs(j - from) < reach && inked(step > 0 ? j : j - 1)) j += step;
+    return j;
+  };
   // Horizontal frame lines: rows inked across most of the width.
   const frameRows = runs(py, (v) => v > width * 0.5);
   const frameCols = runs(px, (v) => v > height * 0.5);
@@ -216,17 +232,8 @@ export function analyse(
     };
     // The rest of a frame line that is thick or not quite level lies inside: rows right below (above)
     // it still inked across a good part of the frame's width are not text.
-    const rowInk = (j: number) => {
-      let ink = 0;
-      for (let i = frame.left; i < frame.right; i++) ink += mask[j * width + i]!;
-      return ink;
-    };
-    const reach = Math.round(height * 0.01);
-    const wide = (frame.right - frame.left) * 0.4;
-    const top = frame.top;
-    const bottom = frame.bottom;
-    while (frame.top < top + reach && rowInk(frame.top) > wide) frame.top++;
-    while (frame.bottom > bottom - reach && rowInk(frame.bottom - 1) > wide) frame.bottom--;
+    frame.top = pastLine(frame.top, 1, frame);
+    frame.bottom = pastLine(frame.bottom, -1, frame);
     // A side of the frame (or a rule near it) that is faint or leans may be inked over less than half
     // the image's height at any one x: beyond the sides found, a line down most of the frame that the
     // frame's top and bottom lines reach is the true side.
@@ -279,11 +286,6 @@ export function analyse(
   // Registers (上下欄, as on Tripitaka pages printed in two tiers): a frame crossed by a rule from side
   // to side is read one register after the other, top first, each from right to left. Thin bands
   // between rules (a double frame line) are no register.
-  const rowInkIn = (j: number, box: Box) => {
-    let ink = 0;
-    for (let i = box.left; i < box.right; i++) ink += mask[j * width + i]!;
-    return ink;
-  };
   const registers: Box[] = [];
   /**
    * Whether the frame's side lines run down (90 % of the rows of) a register: what lies above or below
@@ -319,12 +321,8 @@ export function analyse(
     for (const [a, b] of [...cuts, [whole.bottom, whole.bottom] as [number, number]]) {
       const register: Box = { ...whole, top, bottom: a };
       // The rest of a rule that is thick or not quite level (as at the frame's own lines).
-      const wide = (whole.right - whole.left) * 0.4;
-      const reach = Math.round(height * 0.01);
-      if (top !== whole.top)
-        while (register.top < top + reach && rowInkIn(register.top, whole) > wide) register.top++;
-      if (a !== whole.bottom)
-        while (register.bottom > a - reach && rowInkIn(register.bottom - 1, whole) > wide) register.bottom--;
+      if (top !== whole.top) register.top = pastLine(top, 1, whole);
+      if (a !== whole.bottom) register.bottom = pastLine(a, -1, whole);
       if (register.bottom - register.top >= minHeight && (!framed || walled(register)))
         registers.push(register);
       top = b;
