@@ -109,9 +109,9 @@ export async function importDemoLibrary(
     });
     log(`《${book.title}》${volumes.length} 卷，${volumes.reduce((n, v) => n + v.pages.length, 0)} 葉`);
   }
-  // The scanned book: pages without text, whose OCR is queued here whatever OCR_ON_INGEST says (it is
-  // what the demo shows; with OCR_ON_INGEST the import queued the same jobs, and the keys dedupe them).
-  const scanned = await context.services.ingest.importBook({
+  // The scanned book: pages without text, whose OCR is queued whatever OCR_ON_INGEST says (it is what
+  // the book is there to show).
+  await context.services.ingest.importBook({
     sourceKey: 'demo:shiji-wyg',
     title: '史記',
     author: '（漢）司馬遷撰；（南朝宋）裴駰集解；（唐）司馬貞索隱；（唐）張守節正義',
@@ -122,6 +122,7 @@ export async function importDemoLibrary(
     classCode: 'SHI.ZHENGSHI',
     isVisible: true,
     isOpen: true,
+    alwaysOcr: true,
     volumes: [
       {
         name: '卷一',
@@ -135,8 +136,6 @@ export async function importDemoLibrary(
       },
     ],
   });
-  for (const pageId of scanned.pageIds)
-    await context.queue.enqueue('ocr.page', { pageId }, { dedupeKey: `ocr:${pageId}` });
   log(`《史記》1 卷，${SCANNED_LEAVES.length} 葉（真实书影，待 OCR 识别）`);
   const site = await context.services.settings.get();
   if (!site.introduction) await context.services.settings.update({ introduction: INTRODUCTION });

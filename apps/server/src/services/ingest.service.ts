@@ -58,6 +58,8 @@ export interface IngestBook {
   isOpen: boolean;
   actualVolume?: number | null;
   bookNumber?: number | null;
+  /** Queue OCR for the pages that come without text even where OCR_ON_INGEST is off (a book shown for its OCR). */
+  alwaysOcr?: boolean;
   volumes: IngestVolume[];
 }
 
@@ -178,7 +180,7 @@ export class IngestService {
       for (const pageId of result.pageIds)
         await this.queue.enqueue('images.pyramid', { pageId }, { dedupeKey: `pyramid:${pageId}` });
       // Pages that came without text are read by the OCR engine.
-      if (this.ocrOnIngest) {
+      if (this.ocrOnIngest || book.alwaysOcr) {
         const withoutText = book.volumes
           .flatMap((volume) => volume.pages)
           .map((page) => page.ocrJson === undefined);
