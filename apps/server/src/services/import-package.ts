@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { parse } from 'csv-parse/sync';
 import yauzl from 'yauzl';
 import { z } from 'zod';
 import { isSafeName, MSG } from '@guji/shared';
@@ -123,7 +124,7 @@ export const CSV_COLUMNS = [
  * from its first row). `directory` is `名稱:頁碼|名稱:頁碼`; booleans are 1/0 or true/false.
  */
 export function parseCsvMetadata(text: string, file: string): BookInput[] {
-  const rows = parseCsv(text.replace(/^\uFEFF/, ''));
+  const rows = parseCsv(text, file);
   const header = rows.shift();
   if (!header) throw badRequest('IMPORT_METADATA', `${file}：文件为空`);
   const missing = ['sourceKey', 'title', 'volumeName', 'images'].filter((c) => !header.includes(c));
@@ -184,37 +185,24 @@ export function parseCsvMetadata(text: string, file: string): BookInput[] {
   });
 }
 
-/** A small RFC 4180 CSV reader: quoted fields, doubled quotes, CRLF or LF. */
-export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
+/**
+ * The rows of a CSV file (RFC 4180: quoted fields, doubled quotes, CRLF or LF, a byte-order mark), read by
+ * csv-parse; rows may differ in length. Malformed CSV (a quote left open, text after a closing quote) is
+ * refused with the line it is on.
+ */
+export function parseCsv(text: string, file = 'CSV'): string[][] {
+  try {
+    return parse(text, { bom: true, relax_column_count: true, skip_empty_lines: false });
+  } catch (error) {
+    const { code, lines } = error as { code?: string; lines?: number };
+    const what =
+      code === 'CSV_QUOTE_NOT_CLOSED'
+        ? '引号未闭合'
+        : code === 'CSV_INVALID_CLOSING_QUOTE'
+          ? '右引号后不应紧跟其他字符'
+          : '无法解析';
+    throw badRequest('IMPORT_METADATA', `${file}${lines ? `（第 ${lines} 行）` : ''}：CSV 格式错误，${what}`);
   }
-  if (field !== '' || row.length) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
 }
 
 /** Where page images come from: a folder on disk or a zip. Paths use forward slashes. */

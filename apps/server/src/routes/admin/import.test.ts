@@ -194,6 +194,18 @@ describe('CSV metadata', () => {
       ['1', '2', '3', '4'],
     ]);
   });
+  it('skips a byte-order mark and refuses malformed quoting with the line it is on', () => {
+    expect(parseCsv('\uFEFFsourceKey,title\r\nk,書\r\n')).toEqual([
+      ['sourceKey', 'title'],
+      ['k', '書'],
+    ]);
+    expect(() => parseCsvMetadata('sourceKey,title,volumeName,images\nk,"書,卷一,v1\n', 'b.csv')).toThrow(
+      'b.csv（第 2 行）：CSV 格式错误，引号未闭合',
+    );
+    expect(() => parseCsvMetadata('sourceKey,title,volumeName,images\nk,"書"經,卷一,v1\n', 'b.csv')).toThrow(
+      'b.csv（第 2 行）：CSV 格式错误，右引号后不应紧跟其他字符',
+    );
+  });
   it('names the row and column of an error', () => {
     expect(() => parseCsvMetadata('sourceKey,title,volumeName,images\nk,,卷一,v1\n', 'b.csv')).toThrow(
       'b.csv（第 2 行，字段 title）：请填写书名',
