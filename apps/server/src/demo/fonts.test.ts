@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadGlyphs, parseFontFaceCss } from './fonts.ts';
 
 describe('parseFontFaceCss', () => {
-  it('reads the .woff file and unicode ranges of each subset face', () => {
+  it('reads the .woff2 file and unicode ranges of each subset face', () => {
     const css = `
 /* noto-serif-tc-[0]-400-normal */
 @font-face {
@@ -15,7 +15,7 @@ describe('parseFontFaceCss', () => {
 }`;
     expect(parseFontFaceCss(css)).toEqual([
       {
-        file: 'a-0-400-normal.woff',
+        file: 'a-0-400-normal.woff2',
         ranges: [
           [0x3401, 0x3401],
           [0x3d18, 0x3d19],

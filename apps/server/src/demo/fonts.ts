@@ -1,31 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import zlib from 'node:zlib';
-
-/**
- * The few opentype.js calls used here. Declared locally because `@types/opentype.js` pulls the DOM
- * library into the whole server program (`/// <reference lib="dom" />`).
- */
-interface OpentypePath {
-  toPathData(decimalPlaces: number): string;
-}
-interface OpentypeGlyph {
-  advanceWidth?: number;
-  getPath(x: number, y: number, fontSize: number): OpentypePath;
-}
-interface OpentypeFont {
-  unitsPerEm: number;
-  tables: { os2?: { sTypoAscender?: number; sTypoDescender?: number } };
-  charToGlyphIndex(char: string): number;
-  glyphs: { get(index: number): OpentypeGlyph };
-}
-interface Opentype {
-  parse(buffer: ArrayBuffer): OpentypeFont;
-}
-
-const require = createRequire(import.meta.url);
-const opentype = require('opentype.js') as Opentype;
+import * as fontkit from 'fontkit';
 
 /** One `@font-face` of the package's `400.css`: a subset file and the code points it covers. */
 interface FontSubset {
@@ -52,7 +28,8 @@ interface SubsetIndex {
 export const DEFAULT_FONT_PACKAGE = '@fontsource/noto-serif-tc';
 
 const subsetIndexes = new Map<string, SubsetIndex>();
-const fontCache = new Map<string, Promise<OpentypeFont>>();
+const require = createRequire(import.meta.url);
+const fontCache = new Map<string, Promise<fontkit.Font>>();
 
 /** The folder of an installed fontsource package. */
 function fontPackageDir(fontPackage: string): string {
@@ -60,14 +37,14 @@ function fontPackageDir(fontPackage: string): string {
 }
 
 /**
- * Parses the `src` (.woff) and `unicode-range` of every `@font-face` in a fontsource CSS file.
+ * Parses the `src` (.woff2) and `unicode-range` of every `@font-face` in a fontsource CSS file.
  * Faces without a `unicode-range` are left out: they are whole-language fallbacks, not subsets.
  */
 export function parseFontFaceCss(css: string): FontSubset[] {
   const subsets: FontSubset[] = [];
   for (const face of css.matchAll(/@font-face\s*\{([^}]*)\}/g)) {
     const body = face[1] ?? '';
-    const file = /url\(\.\/files\/([^)]+\.woff)\)/.exec(body)?.[1];
+    const file = /url\(\.\/files\/([^)]+\.woff2)\)/.exec(body)?.[1];
     const range = /unicode-range:\s*([^;]+);/.exec(body)?.[1];
     if (!file || !range) continue;
     const ranges: [number, number][] = [];
@@ -90,7 +67,7 @@ function loadSubsetIndex(fontPackage: string): SubsetIndex {
   const known = subsetIndexes.get(fontPackage);
   if (known) return known;
   const css = fs.readFileSync(path.join(fontPackageDir(fontPackage), '400.css'), 'utf8');
-  const subsets = parseFontFaceCss(css).filter((s) => s.file.endsWith('-400-normal.woff'));
+  const subsets = parseFontFaceCss(css).filter((s) => s.file.endsWith('-400-normal.woff2'));
   const ranges: RangeEntry[] = [];
   subsets.forEach((s, subset) => {
     for (const [start, end] of s.ranges) ranges.push({ start, end, subset });
@@ -128,58 +105,17 @@ function subsetsFor(index: SubsetIndex, codePoint: number): number[] {
 }
 
 /**
- * Unpacks a WOFF 1.0 file into the plain sfnt (TrueType/OpenType) it wraps. opentype.js 0.7's
- * own WOFF reader (tiny-inflate) rejects some of these subsets with "Data error"; node's zlib reads
- * them all.
+ * One subset file, read by fontkit (WOFF2; its WOFF 1.0 reader rejects two of Noto Serif TC's subsets,
+ * and WOFF2 is the smaller, faster read).
  */
-export function woffToSfnt(woff: Buffer): Buffer<ArrayBuffer> {
-  if (woff.toString('latin1', 0, 4) !== 'wOFF') throw new Error('not a WOFF file');
-  const flavor = woff.readUInt32BE(4);
-  const numTables = woff.readUInt16BE(12);
-  const tables = Array.from({ length: numTables }, (_, i) => {
-    const entry = 44 + i * 20;
-    const offset = woff.readUInt32BE(entry + 4);
-    const compLength = woff.readUInt32BE(entry + 8);
-    const origLength = woff.readUInt32BE(entry + 12);
-    const stored = woff.subarray(offset, offset + compLength);
-    return {
-      tag: woff.subarray(entry, entry + 4),
-      checksum: woff.readUInt32BE(entry + 16),
-      data: compLength < origLength ? zlib.inflateSync(stored) : stored,
-    };
-  });
-  const headerSize = 12 + numTables * 16;
-  const padded = (n: number) => (n + 3) & ~3;
-  const total = tables.reduce((sum, t) => sum + padded(t.data.length), headerSize);
-  const out = Buffer.alloc(total);
-  const entrySelector = Math.floor(Math.log2(numTables));
-  const searchRange = 2 ** entrySelector * 16;
-  out.writeUInt32BE(flavor, 0);
-  out.writeUInt16BE(numTables, 4);
-  out.writeUInt16BE(searchRange, 6);
-  out.writeUInt16BE(entrySelector, 8);
-  out.writeUInt16BE(numTables * 16 - searchRange, 10);
-  let offset = headerSize;
-  tables.forEach((t, i) => {
-    const record = 12 + i * 16;
-    t.tag.copy(out, record);
-    out.writeUInt32BE(t.checksum, record + 4);
-    out.writeUInt32BE(offset, record + 8);
-    out.writeUInt32BE(t.data.length, record + 12);
-    t.data.copy(out, offset);
-    offset += padded(t.data.length);
-  });
-  return out;
-}
-
-function loadFont(fontPackage: string, file: string): Promise<OpentypeFont> {
+function loadFont(fontPackage: string, file: string): Promise<fontkit.Font> {
   const key = path.join(fontPackageDir(fontPackage), 'files', file);
   let font = fontCache.get(key);
   if (!font) {
-    font = fs.promises.readFile(key).then((woff) => {
-      const buf = woffToSfnt(woff);
-      const bytes = buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength);
-      return opentype.parse(bytes);
+    font = fs.promises.readFile(key).then((bytes) => {
+      const parsed = fontkit.create(bytes);
+      if (!('unitsPerEm' in parsed)) throw new Error(`${file}: a font collection, not one font`);
+      return parsed;
     });
     // A failed read is not remembered, so a later call can retry.
     font.catch(() => fontCache.delete(key));
@@ -209,7 +145,7 @@ export interface GlyphSet {
 }
 
 interface LoadedGlyph {
-  glyph: OpentypeGlyph;
+  glyph: fontkit.Glyph;
   unitsPerEm: number;
 }
 
@@ -234,7 +170,7 @@ export async function loadGlyphs(
 
   const candidates = [...wanted].map((ch) => ({ ch, subsets: subsetsFor(index, ch.codePointAt(0)!) }));
   const files = new Set(candidates.flatMap((c) => c.subsets.map((s) => index.subsets[s]!.file)));
-  const fonts = new Map<string, OpentypeFont>();
+  const fonts = new Map<string, fontkit.Font>();
   await Promise.all(
     [...files].map(async (file) => {
       fonts.set(file, await loadFont(fontPackage, file));
@@ -245,14 +181,13 @@ export async function loadGlyphs(
     let found = false;
     for (const s of subsets) {
       const font = fonts.get(index.subsets[s]!.file)!;
-      const glyphIndex = font.charToGlyphIndex(ch);
-      if (glyphIndex > 0) {
-        glyphs.set(ch, { glyph: font.glyphs.get(glyphIndex), unitsPerEm: font.unitsPerEm });
-        const os2 = font.tables.os2;
-        if (!emBoxFound && os2?.sTypoAscender !== undefined && os2.sTypoDescender !== undefined) {
+      if (font.hasGlyphForCodePoint(ch.codePointAt(0)!)) {
+        glyphs.set(ch, { glyph: font.glyphForCodePoint(ch.codePointAt(0)!), unitsPerEm: font.unitsPerEm });
+        const os2 = font['OS/2'];
+        if (!emBoxFound && os2?.typoAscender !== undefined && os2.typoDescender !== undefined) {
           emBox = {
-            ascent: os2.sTypoAscender / font.unitsPerEm,
-            descent: -os2.sTypoDescender / font.unitsPerEm,
+            ascent: os2.typoAscender / font.unitsPerEm,
+            descent: -os2.typoDescender / font.unitsPerEm,
           };
           emBoxFound = true;
         }
@@ -266,7 +201,11 @@ export async function loadGlyphs(
   return {
     has: (char) => glyphs.has(char),
     pathData(char, x, y, fontSize) {
-      return glyphs.get(char)?.glyph.getPath(x, y, fontSize).toPathData(1);
+      const g = glyphs.get(char);
+      if (!g) return undefined;
+      // Font units, y up → pixels, y down, origin at (x, y) on the baseline.
+      const k = fontSize / g.unitsPerEm;
+      return g.glyph.path.scale(k, -k).translate(x, y).toSVG();
     },
     advance(char) {
       const g = glyphs.get(char);
