@@ -11,7 +11,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { createContext } from '../apps/server/src/context.ts';
-import type { Clock } from '../apps/server/src/services/clock.ts';
+import type { Clock } from '../apps/server/src/lib/clock.ts';
 import {
   type BenchResult,
   fmtMs,

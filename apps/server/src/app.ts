@@ -13,20 +13,20 @@ import type { AppContext } from './context.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { registerSession } from './http/session.ts';
-import type { RouteDeps } from './routes/types.ts';
-import { healthRoutes } from './routes/health/health.route.ts';
-import { siteRoutes } from './routes/site/site.route.ts';
-import { authRoutes } from './routes/auth/auth.route.ts';
-import { meRoutes } from './routes/me/me.route.ts';
-import { adminRoutes, importRoutes, terminalRoutes } from './routes/admin/admin.route.ts';
-import { catalogRoutes } from './routes/catalog/catalog.route.ts';
-import { searchRoutes } from './routes/search/search.route.ts';
-import { ocrRoutes } from './routes/ocr/ocr.route.ts';
-import { iiifRoutes } from './routes/iiif/iiif.route.ts';
-import { personalRoutes } from './routes/personal/personal.route.ts';
-import { printRoutes } from './routes/print/print.route.ts';
-import { ownRoutes } from './routes/own/own.route.ts';
-import { consoleRoutes } from './routes/admin/console.route.ts';
+import type { RouteDeps } from './http/route-module.ts';
+import { healthRoutes } from './features/health/health.route.ts';
+import { siteRoutes } from './features/site/site.route.ts';
+import { authRoutes } from './features/accounts/auth.route.ts';
+import { meRoutes } from './features/profile/me.route.ts';
+import { adminRoutes, importRoutes, terminalRoutes } from './features/console/admin.route.ts';
+import { catalogRoutes } from './features/catalog/catalog.route.ts';
+import { searchRoutes } from './features/search/search.route.ts';
+import { ocrRoutes } from './features/ocr/ocr.route.ts';
+import { iiifRoutes } from './features/iiif/iiif.route.ts';
+import { personalRoutes } from './features/personal/personal.route.ts';
+import { printRoutes } from './features/print/print.route.ts';
+import { ownRoutes } from './features/own-books/own.route.ts';
+import { consoleRoutes } from './features/console/console.route.ts';
 
 export interface BuildAppOptions {
   /** Run jobs in this process (the default for `serve`). */

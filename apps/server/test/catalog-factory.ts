@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { OcrJson } from '@guji/shared';
 import pino from 'pino';
 import type { AppContext } from '../src/context.ts';
-import type { IngestBook } from '../src/services/ingest.service.ts';
+import type { IngestBook } from '../src/features/import/ingest.service.ts';
 
 let seq = 0;
 

@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import { loadConfig, type Config } from '../src/config.ts';
 import { createContext, type AppContext, type ContextOverrides } from '../src/context.ts';
 import type { Dialect } from '../src/db/database.ts';
-import type { Clock } from '../src/services/clock.ts';
+import type { Clock } from '../src/lib/clock.ts';
 
 /** Both dialects; repository tests run once per entry (DESIGN.md §12). */
 export const DIALECTS: Dialect[] = ['sqlite', 'postgres'];

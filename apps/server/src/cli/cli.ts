@@ -21,7 +21,7 @@ import {
   readPackageMetadata,
   type BookInput,
   type ImageSource,
-} from '../services/import-package.ts';
+} from '../features/import/import-package.ts';
 import { withTempDir } from '../storage/temp.ts';
 import { ocrCommand } from './ocr-command.ts';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context.ts';
-import type { IngestBook } from '../services/ingest.service.ts';
+import type { IngestBook } from '../features/import/ingest.service.ts';
 import { DEMO_CLASSIFICATION, loadDemoBooks, type DemoClass } from './books.ts';
 import { loadGlyphs } from './fonts.ts';
 import { layoutVolume } from './layout.ts';

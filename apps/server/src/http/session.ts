@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasRole, type Role } from '@guji/shared';
-import type { UserWithRoles } from '../repositories/user.repository.ts';
+import type { UserWithRoles } from '../features/accounts/user.repository.ts';
 import type { AppContext } from '../context.ts';
 import { forbidden, unauthorized } from '../errors.ts';
-import type { Viewer } from '../services/catalog.service.ts';
-import { TERMINAL_COOKIE } from '../services/terminal.service.ts';
+import type { Viewer } from '../features/catalog/catalog.service.ts';
+import { TERMINAL_COOKIE } from '../features/console/terminal.service.ts';
 
 export const SESSION_COOKIE = 'guji_session';
 

@@ -3,8 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { PageRow } from '../db/schema.ts';
-import { THUMBNAIL_REQUEST } from '../services/catalog.service.ts';
-import { MAX_PAGE_PIXELS } from '../services/ingest.service.ts';
+import { THUMBNAIL_REQUEST } from '../features/catalog/catalog.service.ts';
+import { MAX_PAGE_PIXELS } from '../features/import/ingest.service.ts';
 import { DiskCache } from './disk-cache.ts';
 import {
   canonicalPath,

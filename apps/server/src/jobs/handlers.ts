@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import { makePyramid } from '../iiif/image.service.ts';
 import { parseImageRequest } from '../iiif/image-request.ts';
-import { THUMBNAIL_REQUEST } from '../services/catalog.service.ts';
+import { THUMBNAIL_REQUEST } from '../features/catalog/catalog.service.ts';
 import { removeStaleTempDirs } from '../storage/temp.ts';
 import type { JobDataMap } from './registry.ts';
 import type { JobHandlers } from './worker.ts';

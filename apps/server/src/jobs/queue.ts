@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../db/database.ts';
-import type { JobRepository } from '../repositories/job.repository.ts';
+import type { JobRepository } from './job.repository.ts';
 import { RETRY, type JobDataMap, type JobName } from './registry.ts';
 
 /** Enqueues typed jobs; wakes the in-process worker when there is one. */

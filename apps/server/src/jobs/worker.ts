@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
-import type { JobRepository } from '../repositories/job.repository.ts';
+import type { JobRepository } from './job.repository.ts';
 import { nowIso } from '../db/database.ts';
 import { backoffDelayMs, RETRY } from './registry.ts';
 

@@ -6,7 +6,7 @@ import type { InferenceSession } from 'onnxruntime-node';
 import { ConverterBuilder, type ConverterFunction } from 'opencc-js/core';
 import * as cn2tPreset from 'opencc-js/preset/cn2t';
 import type { OcrJson, OcrLine } from '@guji/shared';
-import { MAX_PAGE_PIXELS } from '../services/ingest.service.ts';
+import { MAX_PAGE_PIXELS } from '../features/import/ingest.service.ts';
 import { decodeCells, traditionalForms, type Candidate } from './decode.ts';
 import { type CharLanguageModel, loadLanguageModel } from './language-model.ts';
 import { analyse, estimateSkew, inkMask, otsu, type Box, type Grey } from './segment.ts';

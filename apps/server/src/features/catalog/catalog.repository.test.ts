@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, DIALECTS, type TestContext } from '../../../test/helpers.ts';
+
+describe.each(DIALECTS)('catalogue repository on %s', (dialect) => {
+  let t: TestContext;
+  const ids: Record<string, number> = {};
+  beforeAll(async () => {
+    t = await createTestContext(dialect);
+    const cat = t.context.repos.catalog;
+    const jing = await cat.upsertClassification({ code: 'JING', name: '經部', parentId: null, sort: 0 });
+    await cat.upsertClassification({ code: 'JING.SISHU', name: '四書類', parentId: jing, sort: 0 });
+    await cat.upsertClassification({ code: 'JING.SISHU', name: '四書類（改）', parentId: jing, sort: 1 });
+    const add = async (title: string, fields: Record<string, unknown> = {}) =>
+      (ids[title] = await cat.createBook({
+        title,
+        class_code: 'JING.SISHU',
+        is_visible: 1,
+        is_open: 1,
+        ...fields,
+      }));
+    await add('論語集注');
+    await add('孟子集注', { is_open: 0, view_count: 5 });
+    await add('100% 真本', { class_code: 'JINGXX' });
+    await add('隱藏之書', { is_visible: 0 });
+    await add('審核中', { audit_status: '1' });
+    for (const title of ['論語集注', '孟子集注']) {
+      const volume = await cat.createVolume({
+        bookId: ids[title]!,
+        name: '卷一',
+        introduction: null,
+        sort: 0,
+      });
+      for (let seq = 1; seq <= 2; seq++) {
+        await cat.createPage({
+          volumeId: volume,
+          bookId: ids[title]!,
+          seq,
+          name: `第${seq}葉`,
+          width: 10,
+          height: 10,
+          masterKey: 'm',
+          ocrJson: null,
+        });
+      }
+    }
+  });
+  afterAll(async () => t.close());
+
+  it('renames a classification by code instead of duplicating it', async () => {
+    const rows = await t.context.repos.catalog.listClassifications();
+    expect(rows.map((r) => r.name)).toEqual(['經部', '四書類（改）']);
+  });
+
+  it('searches by title substring with exact totals, literal % and _, and a class with its children only', async () => {
+    const cat = t.context.repos.catalog;
+    const page = (search: Parameters<typeof cat.searchBooks>[0]) =>
+      cat.searchBooks(search).then((r) => ({ total: r.total, titles: r.rows.map((b) => b.title) }));
+    expect(await page({ title: '集注', visibleOnly: true, offset: 0, limit: 1 })).toEqual({
+      total: 2,
+      titles: ['論語集注'],
+    });
+    expect(await page({ title: '100%', visibleOnly: true, offset: 0, limit: 10 })).toEqual({
+      total: 1,
+      titles: ['100% 真本'],
+    });
+    expect((await page({ title: '0%_', visibleOnly: true, offset: 0, limit: 10 })).total).toBe(0);
+    expect(
+      (await page({ classCodes: ['JING'], visibleOnly: true, offset: 0, limit: 10 })).titles.sort(),
+    ).toEqual(['孟子集注', '論語集注']);
+    expect((await page({ visibleOnly: true, offset: 0, limit: 10 })).titles).not.toContain('隱藏之書');
+    expect((await page({ visibleOnly: true, offset: 0, limit: 10 })).titles).not.toContain('審核中');
+    expect((await page({ visibleOnly: false, offset: 0, limit: 10 })).total).toBe(5);
+  });
+
+  it('folds simplified and traditional forms, and keeps the search key in step with the title', async () => {
+    const cat = t.context.repos.catalog;
+    const find = async (title: string) =>
+      (await cat.searchBooks({ title, visibleOnly: false, offset: 0, limit: 10 })).rows.map((b) => b.title);
+    expect(await find('论语')).toEqual(['論語集注']);
+    expect(await find('論语集')).toEqual(['論語集注']);
+    expect(await find('语 集')).toEqual(['論語集注']);
+    await cat.updateBook(ids['審核中']!, { title: '四書章句' });
+    expect(await find('四书')).toEqual(['四書章句']);
+    expect(await find('審核')).toEqual([]);
+    await cat.deleteBook(ids['審核中']!);
+    expect(await find('四书')).toEqual([]);
+  });
+
+  it('lists the most-read visible books that have volumes, with page counts and covers', async () => {
+    const cat = t.context.repos.catalog;
+    const hot = await cat.hotBooks(0, 8);
+    expect(hot.rows.map((b) => b.title)).toEqual(['孟子集注', '論語集注']);
+    expect(hot.total).toBe(2);
+    await cat.incrementViews(ids['論語集注']!);
+    expect((await cat.findBook(ids['論語集注']!))?.view_count).toBe(1);
+    const volumes = await cat.listVolumes(ids['論語集注']!);
+    expect(volumes.map((v) => v.image_count)).toEqual([2]);
+    const covers = await cat.coverPageIds([ids['論語集注']!, ids['孟子集注']!, ids['100% 真本']!]);
+    expect(covers.size).toBe(2);
+    expect((await cat.coverPage(ids['論語集注']!))?.seq).toBe(1);
+  });
+
+  it('knows privileges only within their dates, and which books are public to IIIF clients', async () => {
+    const cat = t.context.repos.catalog;
+    const userId = await t.context.repos.users.create({ login_name: 'priv', password_hash: 'h' }, ['reader']);
+    await cat.grantPrivilege(
+      userId,
+      ids['孟子集注']!,
+      '2026-01-01T00:00:00.000Z',
+      '2026-01-02T00:00:00.000Z',
+    );
+    expect(await cat.hasActivePrivilege(userId, ids['孟子集注']!, '2026-01-01T12:00:00.000Z')).toBe(true);
+    expect(await cat.hasActivePrivilege(userId, ids['孟子集注']!, '2026-01-03T00:00:00.000Z')).toBe(false);
+    expect(await cat.hasActivePrivilege(userId, ids['論語集注']!, '2026-01-01T12:00:00.000Z')).toBe(false);
+    expect((await cat.publicBooks()).map((entry) => entry.book.title)).toEqual(['論語集注']);
+    await cat.addFootprint(userId, ids['論語集注']!, null);
+    expect(await cat.countFootprints(userId)).toBe(1);
+  });
+
+  it('deletes a book with its volumes and pages', async () => {
+    const cat = t.context.repos.catalog;
+    await cat.deleteBook(ids['孟子集注']!);
+    expect(await cat.findBook(ids['孟子集注']!)).toBeUndefined();
+    expect(await cat.listVolumes(ids['孟子集注']!)).toEqual([]);
+  });
+});

@@ -1,0 +1,189 @@
+import {
+  ADMIN_BOOK_PAGE_SIZE,
+  type AdminBook,
+  type CreateBookRequest,
+  type UpdateBookRequest,
+} from '@guji/shared';
+import type { Db } from '../../db/database.ts';
+import type { BookRow } from '../../db/schema.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import { likeText, type CatalogRepository } from '../catalog/catalog.repository.ts';
+import { titleSearchKey } from '../../search/fold.ts';
+import type { FullTextService } from '../search/full-text.service.ts';
+import type { IngestService } from '../import/ingest.service.ts';
+import { pagedOf, type Paged } from '../../lib/paged.ts';
+
+export const CLASS_UNKNOWN = '分类代码不存在，请先在分类字典中添加';
+export const BOOK_HAS_READER_DATA =
+  '该古籍已有读者的收藏、笔记、评论、借阅或打印记录，不能删除；如不再公开，请改为隐藏';
+
+/**
+ * The one rule for deleting any book, the library's or a reader's own: refused (409) while readers
+ * have collections, notes, comments, reservations or print items of it, with the given message.
+ */
+export async function refuseDeletionOfUsedBook(
+  catalog: CatalogRepository,
+  bookId: number,
+  message: string,
+): Promise<void> {
+  if (await catalog.hasReaderData(bookId)) throw conflict('BOOK_IN_USE', message);
+}
+
+/**
+ * The console's catalogue management: every book of the catalogue (hidden ones too; the library's
+ * books and published own books), a new book catalogued by hand, and deleting a book nobody has used.
+ * Fields and switches of an existing book change through the catalogue's own PATCH /api/books/{id};
+ * volumes, pages and directories through the volume screens, which catalogue staff may use on the
+ * library's books.
+ */
+export class CatalogAdminService {
+  constructor(
+    private readonly db: Db,
+    private readonly catalog: CatalogRepository,
+    private readonly fullText: FullTextService,
+    private readonly ingest: IngestService,
+  ) {}
+
+  async list(query: {
+    text?: string | undefined;
+    state?: 'visible' | 'hidden' | 'open' | 'closed' | undefined;
+    pageNum: number;
+  }): Promise<Paged<AdminBook>> {
+    let books = this.db
+      .selectFrom('books')
+      .where('is_lonely', '=', 0)
+      .where((eb) => eb.or([eb('owner_id', 'is', null), eb('audit_status', '=', '2')]));
+    const text = query.text?.trim();
+    if (text) {
+      // The folded title (论语 finds 論語) or the call number, as substrings.
+      books = books.where((eb) =>
+        eb.or([likeText('title_search', titleSearchKey(text)), likeText('call_number', text)]),
+      );
+    }
+    if (query.state === 'visible') books = books.where('is_visible', '=', 1);
+    if (query.state === 'hidden') books = books.where('is_visible', '=', 0);
+    if (query.state === 'open') books = books.where('is_open', '=', 1);
+    if (query.state === 'closed') books = books.where('is_open', '=', 0);
+    const [rows, count] = await Promise.all([
+      books
+        .selectAll()
+        .orderBy('id', 'desc')
+        .limit(ADMIN_BOOK_PAGE_SIZE)
+        .offset((query.pageNum - 1) * ADMIN_BOOK_PAGE_SIZE)
+        .execute(),
+      books.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return pagedOf(query.pageNum, ADMIN_BOOK_PAGE_SIZE, count.n, await this.toAdminBooks(rows));
+  }
+
+  async get(bookId: number): Promise<AdminBook> {
+    const row = await this.catalog.findBook(bookId);
+    if (!row || row.is_lonely === 1 || (row.owner_id !== null && row.audit_status !== '2'))
+      throw notFound('没有这本古籍', 'NO_DATA');
+    return (await this.toAdminBooks([row]))[0]!;
+  }
+
+  private async toAdminBooks(rows: BookRow[]): Promise<AdminBook[]> {
+    const ids = rows.map((r) => r.id);
+    const counts =
+      ids.length === 0
+        ? []
+        : await this.db
+            .selectFrom('volumes')
+            .leftJoin('pages', 'pages.volume_id', 'volumes.id')
+            .select((eb) => [
+              'volumes.book_id',
+              eb.fn.count<number>('volumes.id').distinct().as('volumes'),
+              eb.fn.count<number>('pages.id').as('pages'),
+            ])
+            .where('volumes.book_id', 'in', ids)
+            .groupBy('volumes.book_id')
+            .execute();
+    const ownerIds = rows.flatMap((r) => (r.owner_id === null ? [] : [r.owner_id]));
+    const owners = new Map(
+      ownerIds.length === 0
+        ? []
+        : (
+            await this.db
+              .selectFrom('users')
+              .select(['id', 'login_name', 'nick_name'])
+              .where('id', 'in', ownerIds)
+              .execute()
+          ).map((u) => [u.id, u.nick_name || u.login_name]),
+    );
+    return rows.map((row) => {
+      const count = counts.find((c) => c.book_id === row.id);
+      return {
+        catalogId: row.id,
+        title: row.title,
+        author: row.author,
+        publishDynasty: row.publish_dynasty,
+        coverageDynasty: row.coverage_dynasty,
+        editionType: row.edition_type,
+        callNumber: row.call_number,
+        classCode: row.class_code,
+        actualVolume: row.actual_volume,
+        bookNumber: row.book_number,
+        isVisible: row.is_visible === 1,
+        isOpen: row.is_open === 1,
+        volumeCount: Number(count?.volumes ?? 0),
+        pageCount: Number(count?.pages ?? 0),
+        owner: row.owner_id === null ? null : (owners.get(row.owner_id) ?? null),
+        updatedAt: row.updated_at,
+      };
+    });
+  }
+
+  /** Refuses a classification code the dictionary does not have. */
+  async checkClassCode(code: string | null | undefined): Promise<void> {
+    if (!code) return;
+    const found = await this.db
+      .selectFrom('classifications')
+      .select('id')
+      .where('code', '=', code)
+      .executeTakeFirst();
+    if (!found) throw badRequest('CLASS_UNKNOWN', CLASS_UNKNOWN);
+  }
+
+  async create(request: CreateBookRequest & { title: string }): Promise<AdminBook> {
+    await this.checkClassCode(request.classCode);
+    const id = await this.catalog.createBook({
+      source_key: null,
+      title: request.title,
+      author: request.author ?? null,
+      publish_dynasty: request.publishDynasty ?? null,
+      coverage_dynasty: request.coverageDynasty ?? null,
+      edition_type: request.editionType ?? null,
+      call_number: request.callNumber ?? null,
+      class_code: request.classCode ?? null,
+      actual_volume: request.actualVolume ?? null,
+      book_number: request.bookNumber ?? null,
+      owner_id: null,
+      audit_status: '2',
+      is_visible: request.isVisible ? 1 : 0,
+      is_open: request.isOpen ? 1 : 0,
+    });
+    return this.get(id);
+  }
+
+  /** Checks an edit's classification code before the catalogue's update runs. */
+  async checkUpdate(changes: UpdateBookRequest): Promise<void> {
+    await this.checkClassCode(changes.classCode);
+  }
+
+  /**
+   * Deletes a book with its volumes, pages and text; refused while readers have anything of theirs on
+   * it (collections, notes, comments, reservations, print items), so nothing a reader saved is lost.
+   */
+  async remove(bookId: number): Promise<AdminBook> {
+    const book = await this.get(bookId);
+    await refuseDeletionOfUsedBook(this.catalog, bookId, BOOK_HAS_READER_DATA);
+    const files = await this.ingest.pageFiles({ bookId });
+    await this.db.transaction().execute(async (tx) => {
+      await this.fullText.removeBook(bookId, tx);
+      await this.catalog.deleteBook(bookId, tx);
+    });
+    await this.ingest.removePageFiles(files);
+    return book;
+  }
+}

@@ -1,0 +1,47 @@
+import { sql } from 'kysely';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { HealthResponse } from '@guji/shared';
+import { VerticalPageEngine } from '../../ocr/engine.ts';
+import type { RouteModule } from '../../http/route-module.ts';
+
+const VERSION = '0.1.0';
+
+/** GET /api/health: database reachability, the job queue's state, the OCR engine and the payment provider. */
+export const healthRoutes: RouteModule = (app, { context, worker }) => {
+  // What the OCR engine will run does not change while the server runs: ask once.
+  const ocr = VerticalPageEngine.describe();
+  app.withTypeProvider<ZodTypeProvider>().get(
+    '/api/health',
+    {
+      schema: {
+        tags: ['system'],
+        summary: 'Health of the database and the job worker',
+        response: { 200: HealthResponse, 503: HealthResponse },
+      },
+    },
+    async (_request, reply) => {
+      let dbOk = true;
+      let counts = { queued: 0, running: 0, succeeded: 0, failed: 0 };
+      try {
+        await sql`select 1`.execute(context.database.db);
+        counts = await context.repos.jobs.countByStatus();
+      } catch {
+        dbOk = false;
+      }
+      const body: HealthResponse = {
+        status: dbOk ? 'ok' : 'degraded',
+        database: { ok: dbOk, dialect: context.database.dialect },
+        jobs: {
+          workerRunning: worker?.isRunning ?? false,
+          queued: counts.queued,
+          running: counts.running,
+          failed: counts.failed,
+        },
+        ocr,
+        payment: { provider: context.config.paymentProvider },
+        version: VERSION,
+      };
+      return reply.status(dbOk ? 200 : 503).send(body);
+    },
+  );
+};

@@ -1,0 +1,383 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { viewerOf } from '../../http/session.ts';
+import { accessError, iiifImageBase } from '../catalog/catalog.service.ts';
+import { AppError, tooMany } from '../../errors.ts';
+import { freeFormMaxArea, imageSizes, pageLimits, TILE_SIZE } from '../../iiif/image.service.ts';
+import {
+  canonicalPath,
+  IiifRequestError,
+  outputArea,
+  parseImageRequest,
+  rotatesArbitrarily,
+  upscales,
+  type ImageRequest,
+  type ResolvedRequest,
+} from '../../iiif/image-request.ts';
+import {
+  buildBookCollection,
+  buildManifest,
+  buildSearchResponse,
+  buildTextAnnotations,
+  buildTopCollection,
+} from './presentation.ts';
+import { parseOcr } from '../../ocr/parse.ts';
+import type { BookRow } from '../../db/schema.ts';
+import type { RouteModule } from '../../http/route-module.ts';
+
+const IMAGE_CONTEXT = 'http://iiif.io/api/image/3/context.json';
+/** Host names whose request origin is always fit for shared caches (nobody else can be sent them). */
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/**
+ * A Host header as RFC 3986 allows it here: a name of letters, digits, hyphens and dots, or a
+ * bracketed IPv6 literal, and an optional port of digits; nothing else (no `@`, `/`, spaces).
+ */
+const HOST = /^(?<name>[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i;
+/** Outputs up to one tile's pixels are cheap to render and never count against the render limit. */
+const LIGHT_RENDER_AREA = TILE_SIZE * TILE_SIZE;
+
+/**
+ * IIIF Image API 3.0 (level 2) and Presentation API 3.0. Every response passes the access rule:
+ * public books (visible, published, open) are served to anyone with CORS; others only to viewers
+ * the rule admits, privately cached. Access is decided before a request's parameters are judged, so
+ * a refused image tells nothing about itself.
+ */
+export const iiifRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { catalog } = context.services;
+  const repo = context.repos.catalog;
+  const images = context.iiifImages;
+  const { config } = context;
+  const publicHosts = new Set(config.publicHosts);
+  // Renders of sizes and regions no viewer grid asks for, per signed-in user or client address.
+  const renderLimit = app.createRateLimit({
+    max: config.iiifRenderRateLimitPerMinute,
+    timeWindow: '1 minute',
+    keyGenerator: (request) => (request.user ? `iiif-user:${request.user.id}` : `iiif-ip:${request.ip}`),
+  });
+
+  /**
+   * The origin of the ids in a IIIF document: PUBLIC_ORIGIN when configured, never the Host header
+   * then. Without it the request's own origin, answered with `Vary: Host`; and unless the host is
+   * a loopback name or listed in PUBLIC_HOSTS, only privately cacheable, so that a forged Host can
+   * never reach a shared cache.
+   */
+  function baseOf(request: FastifyRequest, reply: FastifyReply): string {
+    const configured = config.publicOrigin?.replace(/\/$/, '');
+    if (configured) return configured;
+    addVary(reply, 'host');
+    const host = String(request.host ?? '').toLowerCase();
+    const name = HOST.exec(host)?.groups?.name;
+    if (!name) {
+      // A malformed Host (`127.0.0.1:3391@evil.example`) never reaches an id: 400, cached by nobody.
+      void reply.header('cache-control', 'no-store');
+      reply.removeHeader('access-control-allow-origin');
+      throw new AppError(400, 'BAD_HOST', '请求头 Host 无效：应为域名或 IP 地址，可带端口');
+    }
+    const listed = LOOPBACK_HOSTS.has(name) || publicHosts.has(host);
+    if (!listed) {
+      const cache = String(reply.getHeader('cache-control') ?? '');
+      void reply.header('cache-control', cache.replace('public', 'private') || 'private, max-age=300');
+    }
+    return `${request.protocol}://${host}`;
+  }
+
+  /**
+   * Checks access to a book; sets CORS and caching headers for the answer. `exception` is asked only
+   * when the rule refuses, and lets the answer out publicly (a restricted book's cover thumbnail).
+   */
+  async function admit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    book: BookRow,
+    exception: () => Promise<boolean> = () => Promise.resolve(false),
+  ) {
+    const decision = await catalog.mayView(book, viewerOf(request));
+    const excepted = !decision.allowed && (await exception());
+    if (!decision.allowed && !excepted) throw accessError(decision.access);
+    if (decision.isPublic || excepted) {
+      void reply.header('access-control-allow-origin', '*');
+      void reply.header('cache-control', 'public, max-age=86400');
+    } else {
+      void reply.header('cache-control', 'private, max-age=3600');
+      addVary(reply, 'cookie');
+    }
+  }
+
+  async function pageAndBook(imageId: number) {
+    const page = await repo.findPage(imageId);
+    const book = page ? await repo.findBook(page.book_id) : undefined;
+    if (!page || !book) throw imageNotFound(String(imageId));
+    return { page, book };
+  }
+
+  // Any identifier that names no image is a 404, whatever its form (IIIF Image API §7).
+  const ImageId = z.object({ imageId: z.string() });
+
+  r.get(
+    '/iiif/3/:imageId',
+    {
+      schema: { tags: ['iiif'], summary: 'Image service base URI: redirects to info.json', params: ImageId },
+    },
+    (request, reply) => reply.redirect(`${iiifImageBase(imageIdOf(request.params.imageId))}/info.json`, 303),
+  );
+
+  r.get(
+    '/iiif/3/:imageId/info.json',
+    { schema: { tags: ['iiif'], summary: 'IIIF Image API 3.0 image information', params: ImageId } },
+    async (request, reply) => {
+      const { page, book } = await pageAndBook(imageIdOf(request.params.imageId));
+      await admit(request, reply, book);
+      const { sizes, scaleFactors } = imageSizes(page.width, page.height);
+      return reply.type('application/ld+json;profile="http://iiif.io/api/image/3/context.json"').send({
+        '@context': IMAGE_CONTEXT,
+        id: baseOf(request, reply) + iiifImageBase(page.id),
+        type: 'ImageService3',
+        protocol: 'http://iiif.io/api/image',
+        profile: 'level2',
+        width: page.width,
+        height: page.height,
+        maxWidth: pageLimits(page).maxWidth,
+        maxHeight: pageLimits(page).maxHeight,
+        maxArea: pageLimits(page).maxArea,
+        sizes,
+        tiles: [{ width: TILE_SIZE, height: TILE_SIZE, scaleFactors }],
+        extraQualities: ['color', 'gray', 'bitonal'],
+        extraFormats: ['png', 'webp'],
+        extraFeatures: [
+          'mirroring',
+          'rotationArbitrary',
+          'sizeUpscaling',
+          'regionSquare',
+          'sizeByConfinedWh',
+          'sizeByWh',
+          'cors',
+          'jsonldMediaType',
+          'baseUriRedirect',
+          'canonicalLinkHeader',
+          'profileLinkHeader',
+        ],
+      });
+    },
+  );
+
+  r.get(
+    '/iiif/3/:imageId/:region/:size/:rotation/:qualityFormat',
+    {
+      schema: {
+        tags: ['iiif'],
+        summary: 'IIIF Image API 3.0 image request: {region}/{size}/{rotation}/{quality}.{format}',
+        params: ImageId.extend({
+          region: z.string(),
+          size: z.string(),
+          rotation: z.string(),
+          qualityFormat: z.string(),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { region, size, rotation, qualityFormat } = request.params;
+      const { page, book } = await pageAndBook(imageIdOf(request.params.imageId));
+      let parsed: ImageRequest | undefined;
+      let invalid: unknown;
+      try {
+        parsed = parseImageRequest(region, size, rotation, qualityFormat);
+      } catch (error) {
+        invalid = error;
+      }
+      // A visible, published book's cover is public in lists: exactly its thumbnail, nothing else.
+      await admit(
+        request,
+        reply,
+        book,
+        async () =>
+          parsed !== undefined &&
+          book.is_visible === 1 &&
+          book.audit_status === '2' &&
+          images.isThumbnail(page, parsed) &&
+          (await repo.coverPage(book.id))?.id === page.id,
+      );
+      if (!parsed) throw invalid;
+      const resolved = images.resolve(page, parsed);
+      if (!images.keeps(page, parsed, resolved)) await limitRender(request, page, parsed, resolved);
+      const { etag } = images.describe(page, parsed);
+      void reply.header('etag', etag);
+      // The profile and the canonical form of this request (relative to this server), as info.json says.
+      const canonical = `${iiifImageBase(page.id)}/${canonicalPath(resolved, parsed, page.width, page.height)}`;
+      void reply.header(
+        'link',
+        `<http://iiif.io/api/image/3/level2.json>;rel="profile", <${canonical}>;rel="canonical"`,
+      );
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+      const image = await images.render(page, parsed);
+      void reply.header('x-image-source', image.source);
+      return reply.type(image.contentType).send(image.data);
+    },
+  );
+
+  /**
+   * Requests outside the viewers' grid: upscaled or freely rotated output is capped in pixels (after
+   * rotation) by freeFormMaxArea, lower for clients without a session; every render larger than a
+   * tile counts against the per-client render limit.
+   */
+  async function limitRender(
+    request: FastifyRequest,
+    page: { width: number; height: number },
+    parsed: ImageRequest,
+    resolved: ResolvedRequest,
+  ) {
+    const area = outputArea(resolved, parsed);
+    const freeForm = upscales(resolved) || rotatesArbitrarily(parsed);
+    const cap = freeFormMaxArea(page, Boolean(request.user));
+    if (freeForm && area > cap) {
+      throw new IiifRequestError(
+        400,
+        request.user
+          ? `放大（^）或非 90° 倍数旋转的输出不得超过 ${cap} 像素（本请求 ${area} 像素）；请缩小尺寸`
+          : `未登录时放大（^）或非 90° 倍数旋转的输出不得超过 ${cap} 像素（本请求 ${area} 像素）；请缩小尺寸或登录后再试`,
+      );
+    }
+    if (!freeForm && area <= LIGHT_RENDER_AREA) return;
+    const limit = await renderLimit(request);
+    if (!limit.isAllowed && limit.isExceeded)
+      throw tooMany('图像渲染请求过于频繁，请稍后再试（浏览图块不受此限）', limit.ttlInSeconds);
+  }
+
+  const VolumeId = z.object({ volumeId: z.coerce.number().int().positive() });
+
+  r.get(
+    '/iiif/presentation/volumes/:volumeId/manifest.json',
+    { schema: { tags: ['iiif'], summary: 'IIIF Presentation 3.0 Manifest of a volume', params: VolumeId } },
+    async (request, reply) => {
+      const volume = await repo.findVolume(request.params.volumeId);
+      const book = volume ? await repo.findBook(volume.book_id) : undefined;
+      if (!volume || !book) throw new AppError(404, 'NOT_FOUND', `卷册不存在：${request.params.volumeId}`);
+      await admit(request, reply, book);
+      // The search service is offered only to clients it will answer; such a manifest is theirs alone.
+      const searchable = context.services.fullText.allowsSearch(viewerOf(request));
+      if (searchable) {
+        void reply.header('cache-control', 'private, max-age=3600');
+        addVary(reply, 'cookie');
+      }
+      const [pages, volumes, directory] = await Promise.all([
+        repo.listPages(volume.id),
+        repo.listVolumes(book.id),
+        catalog.directory(volume.id, { userId: null, roles: ['catalogAdmin'], readingRoom: false }),
+      ]);
+      return reply.type('application/ld+json;profile="http://iiif.io/api/presentation/3/context.json"').send(
+        buildManifest({
+          base: baseOf(request, reply),
+          searchable,
+          book,
+          volume,
+          volumeCount: volumes.length,
+          pages,
+          directory,
+        }),
+      );
+    },
+  );
+
+  r.get(
+    '/iiif/presentation/books/:catalogId/collection.json',
+    {
+      schema: {
+        tags: ['iiif'],
+        summary: 'IIIF Presentation 3.0 Collection of a book’s volumes',
+        params: z.object({ catalogId: z.coerce.number().int().positive() }),
+      },
+    },
+    async (request, reply) => {
+      const book = await repo.findBook(request.params.catalogId);
+      if (!book) throw new AppError(404, 'NOT_FOUND', `古籍不存在：${request.params.catalogId}`);
+      await admit(request, reply, book);
+      const volumes = await repo.listVolumes(book.id);
+      return reply
+        .type('application/ld+json')
+        .send(buildBookCollection(baseOf(request, reply), book, volumes));
+    },
+  );
+
+  r.get(
+    '/iiif/presentation/pages/:imageId/text.json',
+    {
+      schema: {
+        tags: ['iiif'],
+        summary: 'A page’s recognised text as an AnnotationPage (one supplementing annotation per column)',
+        params: ImageId,
+      },
+    },
+    async (request, reply) => {
+      const { page, book } = await pageAndBook(imageIdOf(request.params.imageId));
+      await admit(request, reply, book);
+      const ocr = parseOcr(page.ocr_json);
+      if (!ocr) throw new AppError(404, 'NO_OCR', `本页暂无识别文字：${page.id}`);
+      return reply
+        .type('application/ld+json;profile="http://iiif.io/api/presentation/3/context.json"')
+        .send(buildTextAnnotations(baseOf(request, reply), page, ocr));
+    },
+  );
+
+  r.get(
+    '/iiif/search/volumes/:volumeId',
+    {
+      schema: {
+        tags: ['iiif'],
+        summary: 'IIIF Content Search 2.0 over a volume’s recognised text (reading room only, DESIGN.md §7)',
+        params: VolumeId,
+        querystring: z
+          .object({ q: z.string({ error: '缺少检索词 q' }).trim().min(1, '缺少检索词 q').max(50) })
+          .catchall(z.string()),
+      },
+    },
+    async (request, reply) => {
+      const volume = await repo.findVolume(request.params.volumeId);
+      const book = volume ? await repo.findBook(volume.book_id) : undefined;
+      if (!volume || !book) throw new AppError(404, 'NOT_FOUND', `卷册不存在：${request.params.volumeId}`);
+      await admit(request, reply, book);
+      // The answer (a refusal too) depends on who asks and from where: never kept by a shared cache.
+      void reply.header('cache-control', 'private, no-store');
+      addVary(reply, 'cookie');
+      const viewer = viewerOf(request);
+      // Signed in, in the reading room, a book the user may read: the rule of in-book search.
+      const hits = await context.services.fullText.volumeMatches(viewer, volume.id, request.query.q, catalog);
+      const ignored = Object.keys(request.query).filter((key) => key !== 'q');
+      const base = baseOf(request, reply);
+      return reply
+        .type('application/ld+json')
+        .send(buildSearchResponse(base, base + request.url, volume.id, hits, ignored));
+    },
+  );
+
+  r.get(
+    '/iiif/collection/top',
+    { schema: { tags: ['iiif'], summary: 'IIIF Collection of all public books' } },
+    async (request, reply) => {
+      void reply.header('access-control-allow-origin', '*');
+      void reply.header('cache-control', 'public, max-age=300');
+      return reply
+        .type('application/ld+json')
+        .send(buildTopCollection(baseOf(request, reply), await repo.publicBooks()));
+    },
+  );
+};
+
+const imageNotFound = (id: string) => new AppError(404, 'NOT_FOUND', `图像不存在：${id.slice(0, 80)}`);
+
+/** An image identifier as a page id; anything else names no image (404, never 400). */
+function imageIdOf(text: string): number {
+  const id = /^[1-9]\d{0,15}$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(id)) throw imageNotFound(text);
+  return id;
+}
+
+/** Adds a field to the Vary header, keeping those already named. */
+function addVary(reply: FastifyReply, field: string): void {
+  const current = String(reply.getHeader('vary') ?? '')
+    .split(',')
+    .map((f) => f.trim())
+    .filter(Boolean);
+  if (!current.some((f) => f.toLowerCase() === field))
+    void reply.header('vary', [...current, field].join(', '));
+}

@@ -1,0 +1,356 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { Db } from '../../db/database.ts';
+import type { FullTextService } from '../search/full-text.service.ts';
+import type { CatalogRepository } from '../catalog/catalog.repository.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import { badRequest } from '../../errors.ts';
+import { sniffImage } from '../../lib/image-sniff.ts';
+
+/**
+ * Ceiling for decoding a stored master (OCR, pyramids, downloads), in pixels: masters stored before
+ * the upload cap was lowered may be this large. New images are held to UPLOAD_MAX_PIXELS (default
+ * DEFAULT_UPLOAD_MAX_PIXELS) when they arrive.
+ */
+export const MAX_PAGE_PIXELS = 200_000_000;
+
+/**
+ * What a page scan needs: 60 million pixels is a large leaf (about 38 × 28 cm) at 600 dpi, 9000 × 6600.
+ * A decoded page costs 3 bytes a pixel (180 MB at the cap) in the OCR engine.
+ */
+export const DEFAULT_UPLOAD_MAX_PIXELS = 60_000_000;
+
+export interface IngestPage {
+  name: string;
+  /** Where the image comes from, named in error messages. */
+  source: string;
+  data: Buffer;
+  /** Ground-truth or imported OCR JSON (spec §3), stored as is. */
+  ocrJson?: unknown;
+}
+
+export interface IngestDirectoryEntry {
+  name: string;
+  /** 0-based index of the page the entry opens, or null for a heading. */
+  pageIndex: number | null;
+  children?: IngestDirectoryEntry[];
+}
+
+export interface IngestVolume {
+  name: string;
+  introduction?: string | null;
+  pages: IngestPage[];
+  directory: IngestDirectoryEntry[];
+}
+
+export interface IngestBook {
+  /** Stable key: importing the same key again replaces the book instead of adding a second. */
+  sourceKey: string;
+  title: string;
+  author?: string | null;
+  publishDynasty?: string | null;
+  coverageDynasty?: string | null;
+  editionType?: string | null;
+  callNumber?: string | null;
+  classCode?: string | null;
+  isVisible: boolean;
+  isOpen: boolean;
+  actualVolume?: number | null;
+  bookNumber?: number | null;
+  /** Queue OCR for the pages that come without text even where OCR_ON_INGEST is off (a book shown for its OCR). */
+  alwaysOcr?: boolean;
+  volumes: IngestVolume[];
+}
+
+const EXTENSIONS: Record<string, string> = { jpeg: 'jpg', png: 'png', tiff: 'tif' };
+
+/**
+ * Imports a book: checks every page first (type by content, size, pixel limit) so a bad file stops the
+ * import before anything is written, stores the masters, writes all rows in one transaction, then
+ * queues the pyramid of every page. Importing the same source key again replaces the earlier book.
+ */
+export class IngestService {
+  constructor(
+    private readonly db: Db,
+    private readonly catalog: CatalogRepository,
+    private readonly queue: JobQueue,
+    private readonly dataDir: string,
+    private readonly fullText: FullTextService,
+    private readonly ocrOnIngest = true,
+    /** Largest image accepted, in pixels (decompression bombs; config UPLOAD_MAX_PIXELS). */
+    private readonly maxPixels = DEFAULT_UPLOAD_MAX_PIXELS,
+  ) {}
+
+  /** Checks every page and directory entry of a book without writing anything. */
+  async validate(book: IngestBook): Promise<Array<Array<{ kind: string; width: number; height: number }>>> {
+    const checked = await Promise.all(
+      book.volumes.map((volume) => Promise.all(volume.pages.map((page) => checkPage(page, this.maxPixels)))),
+    );
+    for (const volume of book.volumes) checkDirectory(volume);
+    return checked;
+  }
+
+  async importBook(book: IngestBook): Promise<{ bookId: number; pageIds: number[] }> {
+    const checked = await this.validate(book);
+
+    const stamp = Date.now().toString(36);
+    const written: string[] = [];
+    const masterKey = (v: number, p: number, kind: string) =>
+      `masters/${safeKey(book.sourceKey)}-${stamp}/${v + 1}/${String(p + 1).padStart(4, '0')}.${EXTENSIONS[kind]}`;
+    try {
+      for (const [v, volume] of book.volumes.entries()) {
+        for (const [p, page] of volume.pages.entries()) {
+          const key = masterKey(v, p, checked[v]![p]!.kind);
+          await fs.mkdir(path.dirname(path.join(this.dataDir, key)), { recursive: true });
+          await fs.writeFile(path.join(this.dataDir, key), page.data);
+          written.push(key);
+        }
+      }
+      const previous = await this.catalog.findBookBySourceKey(book.sourceKey);
+      const result = await this.db.transaction().execute(async (tx) => {
+        if (previous) await this.catalog.deleteBook(previous.id, tx);
+        const bookId = await this.catalog.createBook(
+          {
+            source_key: book.sourceKey,
+            title: book.title,
+            author: book.author ?? null,
+            publish_dynasty: book.publishDynasty ?? null,
+            coverage_dynasty: book.coverageDynasty ?? null,
+            edition_type: book.editionType ?? null,
+            call_number: book.callNumber ?? null,
+            class_code: book.classCode ?? null,
+            is_visible: book.isVisible ? 1 : 0,
+            is_open: book.isOpen ? 1 : 0,
+            actual_volume: book.actualVolume ?? book.volumes.length,
+            book_number: book.bookNumber ?? book.volumes.length,
+            view_count: previous?.view_count ?? 0,
+          },
+          tx,
+        );
+        const pageIds: number[] = [];
+        for (const [v, volume] of book.volumes.entries()) {
+          const volumeId = await this.catalog.createVolume(
+            { bookId, name: volume.name, introduction: volume.introduction ?? null, sort: v },
+            tx,
+          );
+          const ids: number[] = [];
+          for (const [p, page] of volume.pages.entries()) {
+            const info = checked[v]![p]!;
+            ids.push(
+              await this.catalog.createPage(
+                {
+                  volumeId,
+                  bookId,
+                  seq: p + 1,
+                  name: page.name,
+                  width: info.width,
+                  height: info.height,
+                  masterKey: masterKey(v, p, info.kind),
+                  ocrJson: page.ocrJson === undefined ? null : JSON.stringify(page.ocrJson),
+                },
+                tx,
+              ),
+            );
+          }
+          let sort = 0;
+          const addEntries = async (entries: IngestDirectoryEntry[], parentId: number | null) => {
+            for (const entry of entries) {
+              const id = await this.catalog.createDirectoryEntry(
+                {
+                  volumeId,
+                  bookId,
+                  parentId,
+                  name: entry.name,
+                  pageId: entry.pageIndex === null ? null : ids[entry.pageIndex]!,
+                  sort: sort++,
+                },
+                tx,
+              );
+              await addEntries(entry.children ?? [], id);
+            }
+          };
+          await addEntries(volume.directory, null);
+          pageIds.push(...ids);
+        }
+        // The book's text goes into the full-text index with the book, in the same transaction.
+        await this.fullText.indexBook(bookId, tx);
+        return { bookId, pageIds };
+      });
+      for (const pageId of result.pageIds)
+        await this.queue.enqueue('images.pyramid', { pageId }, { dedupeKey: `pyramid:${pageId}` });
+      // Pages that came without text are read by the OCR engine.
+      if (this.ocrOnIngest || book.alwaysOcr) {
+        const withoutText = book.volumes
+          .flatMap((volume) => volume.pages)
+          .map((page) => page.ocrJson === undefined);
+        for (const [i, pageId] of result.pageIds.entries()) {
+          if (withoutText[i])
+            await this.queue.enqueue('ocr.page', { pageId }, { dedupeKey: `ocr:${pageId}` });
+        }
+      }
+      if (previous) await this.removeOldFiles(previous.id, written);
+      return result;
+    } catch (error) {
+      await Promise.all(written.map((key) => fs.rm(path.join(this.dataDir, key), { force: true })));
+      throw error;
+    }
+  }
+
+  /**
+   * Adds pages at the end of an existing volume (an own book's zip upload): every page is checked
+   * first, so one bad file changes nothing; then masters, rows, pyramid jobs and (when configured) OCR.
+   */
+  async appendPages(volumeId: number, pages: IngestPage[]): Promise<number[]> {
+    const volume = await this.catalog.findVolume(volumeId);
+    if (!volume) throw badRequest('INGEST_VOLUME', '卷册不存在');
+    if (pages.length === 0) throw badRequest('INGEST_EMPTY_VOLUME', `${volume.name}：没有页面图像`);
+    const checked = await Promise.all(pages.map((page) => checkPage(page, this.maxPixels)));
+    const stamp = Date.now().toString(36);
+    const written: string[] = [];
+    try {
+      const keys = pages.map(
+        (_, i) =>
+          `masters/own-${volume.book_id}-${volumeId}-${stamp}/${String(i + 1).padStart(4, '0')}.${EXTENSIONS[checked[i]!.kind]}`,
+      );
+      for (const [i, page] of pages.entries()) {
+        await fs.mkdir(path.dirname(path.join(this.dataDir, keys[i]!)), { recursive: true });
+        await fs.writeFile(path.join(this.dataDir, keys[i]!), page.data);
+        written.push(keys[i]!);
+      }
+      const ids = await this.db.transaction().execute(async (tx) => {
+        const last = await tx
+          .selectFrom('pages')
+          .select((eb) => eb.fn.max('seq').as('seq'))
+          .where('volume_id', '=', volumeId)
+          .executeTakeFirst();
+        const start = Number(last?.seq ?? 0);
+        const created: number[] = [];
+        for (const [i, page] of pages.entries()) {
+          created.push(
+            await this.catalog.createPage(
+              {
+                volumeId,
+                bookId: volume.book_id,
+                seq: start + i + 1,
+                name: page.name,
+                width: checked[i]!.width,
+                height: checked[i]!.height,
+                masterKey: keys[i]!,
+                ocrJson: null,
+              },
+              tx,
+            ),
+          );
+        }
+        return created;
+      });
+      for (const pageId of ids) {
+        await this.queue.enqueue('images.pyramid', { pageId }, { dedupeKey: `pyramid:${pageId}` });
+        if (this.ocrOnIngest)
+          await this.queue.enqueue('ocr.page', { pageId }, { dedupeKey: `ocr:${pageId}` });
+      }
+      return ids;
+    } catch (error) {
+      await Promise.all(written.map((key) => fs.rm(path.join(this.dataDir, key), { force: true })));
+      throw error;
+    }
+  }
+
+  /**
+   * Removes the files of pages whose rows are gone: the master, the pyramid and the cached IIIF
+   * answers. Called after the deleting transaction, so a failed delete never loses a file.
+   */
+  async removePageFiles(
+    pages: ReadonlyArray<{ id: number; master_key: string; pyramid_key: string | null }>,
+  ): Promise<void> {
+    const root = path.resolve(this.dataDir);
+    const remove = async (relative: string, recursive = false) => {
+      const full = path.resolve(root, relative);
+      if (full.startsWith(root + path.sep)) await fs.rm(full, { force: true, recursive });
+    };
+    for (const page of pages) {
+      await remove(page.master_key);
+      if (page.pyramid_key) await remove(page.pyramid_key);
+      await remove(path.join('cache', 'iiif', String(page.id)), true);
+    }
+  }
+
+  /** The file keys of the pages of a book or a volume, read before they are deleted. */
+  async pageFiles(
+    where: { bookId: number } | { volumeId: number },
+  ): Promise<Array<{ id: number; master_key: string; pyramid_key: string | null }>> {
+    const query = this.db.selectFrom('pages').select(['id', 'master_key', 'pyramid_key']);
+    return 'bookId' in where
+      ? query.where('book_id', '=', where.bookId).execute()
+      : query.where('volume_id', '=', where.volumeId).execute();
+  }
+
+  /** Deletes master and pyramid folders of a replaced book that the new import does not use. */
+  private async removeOldFiles(oldBookId: number, keep: string[]): Promise<void> {
+    await fs.rm(path.join(this.dataDir, 'pyramids', String(oldBookId)), { recursive: true, force: true });
+    const keepDirs = new Set(keep.map((key) => key.split('/').slice(0, 2).join('/')));
+    const mastersRoot = path.join(this.dataDir, 'masters');
+    const prefix = keep[0]?.split('/')[1]?.replace(/-[^-]+$/, '');
+    if (!prefix) return;
+    for (const entry of await fs.readdir(mastersRoot).catch(() => [] as string[])) {
+      if (entry.startsWith(`${prefix}-`) && !keepDirs.has(`masters/${entry}`)) {
+        await fs.rm(path.join(mastersRoot, entry), { recursive: true, force: true });
+      }
+    }
+  }
+}
+
+/**
+ * Type by content, then size from the header alone (nothing is decoded here): an image over the pixel
+ * cap is refused naming its size and the cap, before any job would decode it.
+ */
+async function checkPage(
+  page: IngestPage,
+  maxPixels: number,
+): Promise<{ kind: string; width: number; height: number }> {
+  const kind = sniffImage(page.data);
+  if (!kind || !(kind in EXTENSIONS))
+    throw badRequest('INGEST_IMAGE_TYPE', `${page.source}：不是 JPEG、PNG 或 TIFF 图像`);
+  let meta;
+  try {
+    // The header only: the cap is checked below with a message that names it.
+    meta = await sharp(page.data, { limitInputPixels: false }).metadata();
+  } catch {
+    throw badRequest('INGEST_IMAGE_BROKEN', `${page.source}：图像已损坏，无法读取`);
+  }
+  if (!meta.width || !meta.height)
+    throw badRequest('INGEST_IMAGE_BROKEN', `${page.source}：无法读取图像尺寸`);
+  if (meta.width * meta.height > maxPixels)
+    throw badRequest(
+      'INGEST_IMAGE_TOO_LARGE',
+      `${page.source}：图像为 ${meta.width}×${meta.height}（${pixelCount(meta.width * meta.height)}像素），超过每页 ${pixelCount(maxPixels)}像素的上限`,
+    );
+  return { kind, width: meta.width, height: meta.height };
+}
+
+/** 60000000 → "6000 万", 196000000 → "1.96 亿". */
+export function pixelCount(pixels: number): string {
+  if (pixels >= 100_000_000) return `${Number((pixels / 100_000_000).toFixed(2))} 亿`;
+  if (pixels >= 10_000) return `${Number((pixels / 10_000).toFixed(1))} 万`;
+  return String(pixels);
+}
+
+function checkDirectory(volume: IngestVolume): void {
+  const walk = (entries: IngestDirectoryEntry[]) => {
+    for (const entry of entries) {
+      if (!entry.name.trim()) throw badRequest('INGEST_DIRECTORY', `${volume.name}：目录条目缺少名称`);
+      if (entry.pageIndex !== null && (entry.pageIndex < 0 || entry.pageIndex >= volume.pages.length)) {
+        throw badRequest(
+          'INGEST_DIRECTORY',
+          `${volume.name}：目录“${entry.name}”指向不存在的第 ${entry.pageIndex + 1} 页`,
+        );
+      }
+      walk(entry.children ?? []);
+    }
+  };
+  if (volume.pages.length === 0) throw badRequest('INGEST_EMPTY_VOLUME', `${volume.name}：没有页面图像`);
+  walk(volume.directory);
+}
+
+const safeKey = (key: string): string => key.replace(/[^A-Za-z0-9_-]/g, '_');

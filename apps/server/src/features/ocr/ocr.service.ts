@@ -1,0 +1,223 @@
+import { pageText, type OcrJson, type OcrVersionList, type SavedOcr } from '@guji/shared';
+import type { Db } from '../../db/database.ts';
+import { nowIso } from '../../db/database.ts';
+import type { BookRow, PageRow } from '../../db/schema.ts';
+import { badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
+import { OcrFormatError, readOcrFile, toAlto, toHocr, toText, type OcrFormat } from '../../ocr/formats.ts';
+import { parseOcr } from '../../ocr/parse.ts';
+import type { CatalogRepository } from '../catalog/catalog.repository.ts';
+import { isCatalogStaff } from '../catalog/access.ts';
+import { isOwner, type CatalogService, type Viewer } from '../catalog/catalog.service.ts';
+import type { FullTextService } from '../search/full-text.service.ts';
+import type { JobQueue } from '../../jobs/queue.ts';
+import { assertChangeable } from '../own-books/own-book.service.ts';
+
+const NO_PAGE = () => notFound('图像不存在', 'NOT_FOUND');
+
+/**
+ * A page's OCR text over time: every save is a new version (the first save keeps what was there as
+ * version 1), the page shows the latest, and the full-text index follows in the same transaction.
+ * Proofreading is for catalogue staff and for the owner of an own book (spec §6); exports for anyone
+ * who may read the page.
+ */
+export class OcrService {
+  constructor(
+    private readonly db: Db,
+    private readonly catalog: CatalogRepository,
+    private readonly catalogService: CatalogService,
+    private readonly fullText: FullTextService,
+  ) {}
+
+  async versions(pageId: number, viewer: Viewer): Promise<OcrVersionList> {
+    await this.editable(pageId, viewer, false);
+    const rows = await this.db
+      .selectFrom('ocr_versions as v')
+      .leftJoin('users as u', 'u.id', 'v.created_by')
+      .select(['v.version', 'v.source', 'v.created_at', 'v.ocr_json', 'u.login_name'])
+      .where('v.page_id', '=', pageId)
+      .orderBy('v.version', 'desc')
+      .execute();
+    return {
+      imageId: pageId,
+      versions: rows.map((row) => {
+        const ocr = parseOcr(row.ocr_json);
+        return {
+          version: row.version,
+          source: row.source,
+          createdBy: row.login_name ?? null,
+          createdAt: row.created_at,
+          characters: ocr ? [...pageText(ocr)].length : 0,
+        };
+      }),
+    };
+  }
+
+  /** Saves a corrected (or imported) result as the page's newest version. */
+  async save(pageId: number, ocr: OcrJson, viewer: Viewer, source = 'proofread'): Promise<SavedOcr> {
+    const { page } = await this.editable(pageId, viewer);
+    return this.storeVersion(page, ocr, source, viewer.userId);
+  }
+
+  /** Stores a result as the page's newest version (OCR jobs call this directly). */
+  async saveVersion(pageId: number, ocr: OcrJson, source: string, userId: number | null): Promise<SavedOcr> {
+    const page = await this.catalog.findPage(pageId);
+    if (!page) throw NO_PAGE();
+    return this.storeVersion(page, ocr, source, userId);
+  }
+
+  private async storeVersion(
+    page: PageRow,
+    ocr: OcrJson,
+    source: string,
+    userId: number | null,
+  ): Promise<SavedOcr> {
+    const pageId = page.id;
+    if (ocr.imginfo.width !== page.width || ocr.imginfo.height !== page.height) {
+      throw badRequest(
+        'OCR_SIZE_MISMATCH',
+        `识别结果的图像尺寸（${ocr.imginfo.width}×${ocr.imginfo.height}）与本页（${page.width}×${page.height}）不符`,
+      );
+    }
+    const version = await this.db.transaction().execute(async (tx) => {
+      const last = await tx
+        .selectFrom('ocr_versions')
+        .select((eb) => eb.fn.max<number>('version').as('v'))
+        .where('page_id', '=', pageId)
+        .executeTakeFirst();
+      let next = Number(last?.v ?? 0) + 1;
+      const now = nowIso();
+      if (next === 1 && page.ocr_json) {
+        // What the page had before its first save stays as version 1.
+        await tx
+          .insertInto('ocr_versions')
+          .values({
+            page_id: pageId,
+            version: 1,
+            source: 'original',
+            ocr_json: page.ocr_json,
+            created_by: null,
+            created_at: now,
+          })
+          .execute();
+        next = 2;
+      }
+      const json = JSON.stringify(ocr);
+      await tx
+        .insertInto('ocr_versions')
+        .values({
+          page_id: pageId,
+          version: next,
+          source,
+          ocr_json: json,
+          created_by: userId,
+          created_at: now,
+        })
+        .execute();
+      await tx.updateTable('pages').set({ ocr_json: json }).where('id', '=', pageId).execute();
+      await this.fullText.indexPage(pageId, tx);
+      return next;
+    });
+    return { imageId: pageId, version, ocr };
+  }
+
+  /**
+   * Queues OCR for a page, a volume or a book (catalogue staff or the owner): one job per page, so
+   * progress and failures are per page; a page already queued is not queued twice.
+   */
+  async run(
+    scope: 'page' | 'volume' | 'book',
+    id: number,
+    viewer: Viewer,
+    queue: JobQueue,
+  ): Promise<{ queued: number }> {
+    if (viewer.userId === null) throw unauthorized();
+    const column = scope === 'page' ? 'id' : scope === 'volume' ? 'volume_id' : 'book_id';
+    const pages = await this.db
+      .selectFrom('pages')
+      .select(['id'])
+      .where(column, '=', id)
+      .orderBy('id')
+      .execute();
+    if (pages.length === 0) throw notFound('没有可识别的图像', 'NOT_FOUND');
+    await this.editable(pages[0]!.id, viewer);
+    for (const page of pages)
+      await queue.enqueue('ocr.page', { pageId: page.id }, { dedupeKey: `ocr:${page.id}` });
+    return { queued: pages.length };
+  }
+
+  /** Makes an earlier version the page's text again (as a new version, so nothing is lost). */
+  async restore(pageId: number, version: number, viewer: Viewer): Promise<SavedOcr> {
+    const { page } = await this.editable(pageId, viewer);
+    const row = await this.db
+      .selectFrom('ocr_versions')
+      .select('ocr_json')
+      .where('page_id', '=', pageId)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    const ocr = parseOcr(row?.ocr_json ?? null);
+    if (!ocr) throw notFound(`版本 ${version} 不存在`, 'NOT_FOUND');
+    return this.storeVersion(page, ocr, `restore:${version}`, viewer.userId);
+  }
+
+  async importText(
+    pageId: number,
+    format: 'alto' | 'hocr',
+    content: string,
+    viewer: Viewer,
+  ): Promise<SavedOcr> {
+    // Who may change the page is settled before the file is read: nobody else costs a parse.
+    const { page } = await this.editable(pageId, viewer);
+    let ocr: OcrJson;
+    try {
+      ocr = await readOcrFile(format, content, { pageSize: { width: page.width, height: page.height } });
+    } catch (error) {
+      if (error instanceof OcrFormatError) throw badRequest('OCR_IMPORT_INVALID', error.message);
+      throw error;
+    }
+    return this.save(pageId, ocr, viewer, `import:${format}`);
+  }
+
+  /** The page's text as ALTO, hOCR or plain text, for whoever may read the page. */
+  async exportText(
+    pageId: number,
+    format: OcrFormat,
+    viewer: Viewer,
+  ): Promise<{ body: string; contentType: string; fileName: string }> {
+    const { ocr } = await this.catalogService.pageOcr(pageId, viewer);
+    if (!ocr) throw notFound('本页暂无识别文字', 'NO_OCR');
+    const base = `page-${pageId}`;
+    switch (format) {
+      case 'alto':
+        return {
+          body: toAlto(ocr, `${base}.jpg`),
+          contentType: 'application/xml; charset=utf-8',
+          fileName: `${base}.alto.xml`,
+        };
+      case 'hocr':
+        return {
+          body: toHocr(ocr, `${base}.jpg`),
+          contentType: 'text/html; charset=utf-8',
+          fileName: `${base}.hocr.html`,
+        };
+      case 'txt':
+        return { body: toText(ocr), contentType: 'text/plain; charset=utf-8', fileName: `${base}.txt` };
+    }
+  }
+
+  /** The page and its book, when the viewer may proofread it: catalogue staff, or the book's owner. */
+  private async editable(
+    pageId: number,
+    viewer: Viewer,
+    change = true,
+  ): Promise<{ page: PageRow; book: BookRow }> {
+    if (viewer.userId === null) throw unauthorized();
+    const page = await this.catalog.findPage(pageId);
+    const book = page ? await this.catalog.findBook(page.book_id) : undefined;
+    if (!page || !book) throw NO_PAGE();
+    const staff = isCatalogStaff(viewer.roles);
+    if (!staff && !isOwner(book, viewer)) throw forbidden('只有编目人员或本书的上传者可以校对文字');
+    // An owner's book under review or published is frozen for them (OwnBookService rule).
+    if (change && !staff) assertChangeable(book);
+    return { page, book };
+  }
+}

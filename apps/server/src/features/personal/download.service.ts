@@ -1,0 +1,189 @@
+import path from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import sharp from 'sharp';
+import { MSG, type OcrJson } from '@guji/shared';
+import { loadGlyphs } from '../../demo/fonts.ts';
+import { forbidden, notFound } from '../../errors.ts';
+import { parseOcr } from '../../ocr/parse.ts';
+import type { CatalogRepository } from '../catalog/catalog.repository.ts';
+import type { PageRow } from '../../db/schema.ts';
+import type { CatalogService, Viewer } from '../catalog/catalog.service.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { PersonalService } from './personal.service.ts';
+import type { SettingsService } from '../site/settings.service.ts';
+import { MAX_PAGE_PIXELS } from '../import/ingest.service.ts';
+
+export interface DownloadFile {
+  data: Buffer;
+  contentType: string;
+  /** A file name for Content-Disposition (UTF-8). */
+  fileName: string;
+}
+
+type Downloader = Viewer & { userId: number; name: string };
+
+/**
+ * Downloads (issue 5): a page as a JPEG no larger than the site's limit with a line at its foot naming
+ * the site, the reader and the date; a page's OCR text; a whole volume as a PDF of such pages when the
+ * site allows it. Each obeys the access rule (DESIGN.md §7) and is recorded in the reader's downloads.
+ */
+export class DownloadService {
+  constructor(
+    private readonly dataDir: string,
+    private readonly catalogRepo: CatalogRepository,
+    private readonly catalog: CatalogService,
+    private readonly personal: PersonalService,
+    private readonly settings: SettingsService,
+    private readonly clock: Clock,
+  ) {}
+
+  async pageImage(viewer: Downloader, pageId: number): Promise<DownloadFile> {
+    const { page, book } = await this.catalog.readablePage(pageId, viewer);
+    const site = await this.settings.get();
+    const data = await this.stampedJpeg(page, site.downloadMaxSide, this.footer(site.siteName, viewer.name));
+    await this.personal.recordDownload(viewer.userId, {
+      bookId: book.id,
+      volumeId: page.volume_id,
+      pageId: page.id,
+      kind: 'image',
+    });
+    return { data, contentType: 'image/jpeg', fileName: `${book.title}-${page.seq}.jpg` };
+  }
+
+  async pageText(viewer: Downloader, pageId: number): Promise<DownloadFile> {
+    const { page, book } = await this.catalog.readablePage(pageId, viewer);
+    const ocr: OcrJson | undefined = parseOcr(page.ocr_json) ?? undefined;
+    // One line per column, in reading order.
+    const text = ocr
+      ? ocr.ocr_res.content.map((line) => line.words.map((w) => w.word).join('')).join('\n')
+      : '';
+    await this.personal.recordDownload(viewer.userId, {
+      bookId: book.id,
+      volumeId: page.volume_id,
+      pageId: page.id,
+      kind: 'text',
+    });
+    return {
+      data: Buffer.from(`${text}\n`, 'utf8'),
+      contentType: 'text/plain; charset=utf-8',
+      fileName: `${book.title}-${page.seq}.txt`,
+    };
+  }
+
+  async volumePdf(viewer: Downloader, volumeId: number): Promise<DownloadFile> {
+    const site = await this.settings.get();
+    if (!site.downloadVolumePdf) throw forbidden(MSG.downloadVolumeOff, 'DOWNLOAD_OFF');
+    const volume = await this.catalogRepo.findVolume(volumeId);
+    if (!volume) throw notFound(MSG.noData, 'NO_DATA');
+    const pages = await this.catalogRepo.listPages(volume.id);
+    if (pages.length === 0) throw notFound(MSG.noData, 'NO_DATA');
+    // The access rule is the book's: checking the first page checks it for all.
+    const { book } = await this.catalog.readablePage(pages[0]!.id, viewer);
+    const footer = this.footer(site.siteName, viewer.name);
+    const pdf = await PDFDocument.create();
+    pdf.setTitle(`${book.title} ${volume.name}`);
+    pdf.setCreator(site.siteName);
+    // Pages are placed at 150 dpi: a 2400-pixel side prints 40 cm long.
+    const side = Math.min(site.downloadMaxSide, 2000);
+    for (const page of pages) {
+      const jpeg = await pdf.embedJpg(await this.stampedJpeg(page, side, footer));
+      const width = (jpeg.width * 72) / 150;
+      const height = (jpeg.height * 72) / 150;
+      pdf.addPage([width, height]).drawImage(jpeg, { x: 0, y: 0, width, height });
+    }
+    const data = Buffer.from(await pdf.save());
+    await this.personal.recordDownload(viewer.userId, {
+      bookId: book.id,
+      volumeId: volume.id,
+      pageId: null,
+      kind: 'pdf',
+    });
+    return { data, contentType: 'application/pdf', fileName: `${book.title}-${volume.name}.pdf` };
+  }
+
+  private footer(siteName: string, user: string): string {
+    const date = new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium' }).format(this.clock.now());
+    return `${siteName} · ${user} · ${date}`;
+  }
+
+  /** The page no larger than `maxSide`, with a band at its foot carrying `line`, as JPEG. */
+  async stampedJpeg(page: PageRow, maxSide: number, line: string): Promise<Buffer> {
+    const image = sharp(path.join(this.dataDir, page.master_key), { limitInputPixels: MAX_PAGE_PIXELS })
+      .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' });
+    const { data, info } = await image.toBuffer({ resolveWithObject: true });
+    const band = Math.max(24, Math.round(info.width * 0.022));
+    const fontSize = Math.round(band * 0.6);
+    const svg = await lineSvg(line, info.width, band, fontSize);
+    return sharp(data)
+      .extend({ bottom: band, background: '#ffffff' })
+      .composite([{ input: Buffer.from(svg), left: 0, top: info.height }])
+      .jpeg({ quality: 88 })
+      .toBuffer();
+  }
+}
+
+/**
+ * A line of text as SVG outlines (from the demo typeface, so no system font is needed), centred in a
+ * band; characters the typeface lacks are skipped.
+ */
+export async function lineSvg(
+  text: string,
+  width: number,
+  height: number,
+  fontSize: number,
+): Promise<string> {
+  const glyphs = await loadGlyphs(text);
+  const chars = [...text].filter((ch) => ch === ' ' || glyphs.has(ch));
+  const advances = chars.map((ch) => (ch === ' ' ? 0.3 : glyphs.advance(ch)) * fontSize);
+  const total = advances.reduce((a, b) => a + b, 0);
+  let x = Math.max(4, (width - total) / 2);
+  const baseline = height / 2 + fontSize * 0.35;
+  const paths: string[] = [];
+  chars.forEach((ch, i) => {
+    const d = ch === ' ' ? undefined : glyphs.pathData(ch, x, baseline, fontSize);
+    if (d) paths.push(`<path d="${d}"/>`);
+    x += advances[i]!;
+  });
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+    `<rect width="${width}" height="${height}" fill="#ffffff"/>` +
+    `<line x1="0" y1="0.5" x2="${width}" y2="0.5" stroke="#999999"/>` +
+    `<g fill="#333333">${paths.join('')}</g></svg>`
+  );
+}
+
+/**
+ * Lines of text as SVG outlines on a white sheet (a print order's cover sheet), left-aligned from a
+ * margin; lines past the sheet's foot are left out.
+ */
+export async function sheetSvg(
+  lines: string[],
+  width: number,
+  height: number,
+  fontSize: number,
+): Promise<string> {
+  const glyphs = await loadGlyphs(lines.join(''));
+  const margin = Math.round(width * 0.08);
+  const pitch = Math.round(fontSize * 1.6);
+  const paths: string[] = [];
+  lines.forEach((line, i) => {
+    const baseline = margin + fontSize + i * pitch;
+    if (baseline > height - margin) return;
+    let x = margin;
+    for (const ch of line) {
+      if (ch === ' ') {
+        x += fontSize * 0.3;
+        continue;
+      }
+      if (!glyphs.has(ch)) continue;
+      const d = glyphs.pathData(ch, x, baseline, i === 0 ? fontSize * 1.3 : fontSize);
+      if (d) paths.push(`<path d="${d}"/>`);
+      x += glyphs.advance(ch) * (i === 0 ? fontSize * 1.3 : fontSize);
+    }
+  });
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
+    `<rect width="${width}" height="${height}" fill="#ffffff"/><g fill="#000000">${paths.join('')}</g></svg>`
+  );
+}

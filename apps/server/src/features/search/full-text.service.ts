@@ -1,0 +1,278 @@
+import {
+  contentWords,
+  makeSnippet,
+  MSG,
+  type OcrJson,
+  pageText,
+  type OcrPoints,
+  type PageMatches,
+  type TextHit,
+  type TextHitPage,
+} from '@guji/shared';
+import type { Db, DbOrTx } from '../../db/database.ts';
+import type { BookRow } from '../../db/schema.ts';
+import { AppError, forbidden, notFound } from '../../errors.ts';
+import type { CatalogRepository } from '../catalog/catalog.repository.ts';
+import { parseOcr } from '../../ocr/parse.ts';
+import { findMatch, tokenChars, type TextIndex } from '../../search/text-index.ts';
+import type { SearchHit } from '../iiif/presentation.ts';
+import { accessError, type CatalogService, type Viewer } from '../catalog/catalog.service.ts';
+
+/** A book whose pages may be found by full-text search: visible and published (own books: approved). */
+const searchable = (book: BookRow): boolean => book.is_visible === 1 && book.audit_status === '2';
+
+/**
+ * Full-text search, in-book search and the text boxes of a match (DESIGN.md §6), and keeping the index
+ * in step with the books' text and visibility.
+ *
+ * Who gets text (DESIGN.md §7, issue 13 item 11): full-text search, in-book search, match boxes and
+ * IIIF Content Search answer only in the reading room and only to a signed-in user (the spec asks
+ * for a login to read; anonymous visitors get no snippet of any book, public ones included), and only
+ * from books that user may read by the access rule (`decideAccess`). The index holds only searchable
+ * books (visible, published, with pages, hence a volume), each of which a signed-in user in the
+ * reading room may read, so full-text search filters nothing out and its counts stay exact.
+ */
+export class FullTextService {
+  constructor(
+    private readonly db: Db,
+    private readonly catalog: CatalogRepository,
+    private readonly index: TextIndex,
+  ) {}
+
+  /** Puts a book's pages with OCR text into the index when it is searchable, and takes them out otherwise. */
+  /** Takes a book out of the index (deleted, or no longer public). */
+  async removeBook(bookId: number, tx: DbOrTx = this.db): Promise<void> {
+    await this.index.removeBook(bookId, tx);
+  }
+
+  async indexBook(bookId: number, tx: DbOrTx = this.db): Promise<number> {
+    await this.index.removeBook(bookId, tx);
+    const book = await this.catalog.findBook(bookId, tx);
+    if (!book || !searchable(book)) return 0;
+    const rows = await tx
+      .selectFrom('pages')
+      .select(['id', 'book_id', 'volume_id', 'ocr_json'])
+      .where('book_id', '=', bookId)
+      .where('ocr_json', 'is not', null)
+      .orderBy('id')
+      .execute();
+    const pages = rows.flatMap((row) => {
+      const ocr = parseOcr(row.ocr_json);
+      return ocr
+        ? [{ pageId: row.id, bookId: row.book_id, volumeId: row.volume_id, text: pageText(ocr) }]
+        : [];
+    });
+    await this.index.upsert(pages, tx);
+    return pages.length;
+  }
+
+  /** Brings one page's entry up to date (its OCR text changed). */
+  async indexPage(pageId: number, tx: DbOrTx = this.db): Promise<void> {
+    const page = await this.catalog.findPage(pageId, tx);
+    const book = page ? await this.catalog.findBook(page.book_id, tx) : undefined;
+    const ocr = parseOcr(page?.ocr_json ?? null);
+    if (!page || !book || !searchable(book) || !ocr) {
+      await this.index.remove([pageId], tx);
+      return;
+    }
+    await this.index.upsert([{ pageId, bookId: book.id, volumeId: page.volume_id, text: pageText(ocr) }], tx);
+  }
+
+  /** Rebuilds the whole index from the pages' OCR text (the `reindex` command). */
+  async reindexAll(
+    onBook?: (done: number, total: number) => void,
+  ): Promise<{ books: number; pages: number }> {
+    const books = await this.db.selectFrom('books').select('id').orderBy('id').execute();
+    let pages = 0;
+    for (const [i, book] of books.entries()) {
+      pages += await this.db.transaction().execute((tx) => this.indexBook(book.id, tx));
+      onBook?.(i + 1, books.length);
+    }
+    return { books: books.length, pages };
+  }
+
+  /** Full-text search over every searchable book (signed in, in the reading room). */
+  async search(viewer: Viewer, text: string, pageNum: number, pageSize: number): Promise<TextHitPage> {
+    requireSearcher(viewer);
+    const result = await this.index.search({ text, offset: (pageNum - 1) * pageSize, limit: pageSize });
+    return this.page(result.hits, result.total, pageNum, pageSize);
+  }
+
+  /** Search within one book (signed in, in the reading room, a book the viewer may read). */
+  async searchInBook(
+    viewer: Viewer,
+    bookId: number,
+    text: string,
+    pageNum: number,
+    pageSize: number,
+    catalog: CatalogService,
+  ): Promise<TextHitPage> {
+    requireSearcher(viewer);
+    const book = await this.catalog.findBook(bookId);
+    if (!book || !searchable(book)) throw notFound(MSG.noData, 'NO_DATA');
+    await this.requireReadable(book, viewer, catalog);
+    const result = await this.index.search({
+      text,
+      bookId,
+      offset: (pageNum - 1) * pageSize,
+      limit: pageSize,
+    });
+    return this.page(result.hits, result.total, pageNum, pageSize);
+  }
+
+  /**
+   * The boxes of every occurrence of a text on a page (reading room only, and only where the page may
+   * be read), so the reader can frame what a search found.
+   */
+  async pageMatches(
+    viewer: Viewer,
+    pageId: number,
+    text: string,
+    catalog: CatalogService,
+  ): Promise<PageMatches> {
+    requireSearcher(viewer);
+    const page = await this.catalog.findPage(pageId);
+    const book = page ? await this.catalog.findBook(page.book_id) : undefined;
+    if (!page || !book) throw notFound(MSG.noData, 'NO_DATA');
+    await this.requireReadable(book, viewer, catalog);
+    const ocr = parseOcr(page.ocr_json);
+    return { imageId: pageId, matches: ocr ? matchBoxes(ocr, tokenChars(text)) : [] };
+  }
+
+  /**
+   * Whether a viewer may use text search at all (the rule every search here enforces), so that a
+   * IIIF manifest advertises its search service only to clients it will answer.
+   */
+  allowsSearch(viewer: Viewer): boolean {
+    try {
+      requireSearcher(viewer);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Every occurrence of a text in one volume, for IIIF Content Search: the page, the boxes of the
+   * matched characters and the text around them. The same rule as in-book search.
+   */
+  async volumeMatches(
+    viewer: Viewer,
+    volumeId: number,
+    text: string,
+    catalog: CatalogService,
+    limit = 500,
+  ): Promise<SearchHit[]> {
+    requireSearcher(viewer);
+    const volume = await this.catalog.findVolume(volumeId);
+    const book = volume ? await this.catalog.findBook(volume.book_id) : undefined;
+    if (!volume || !book || !searchable(book)) throw notFound(MSG.noData, 'NO_DATA');
+    await this.requireReadable(book, viewer, catalog);
+    const query = tokenChars(text);
+    const result = await this.index.search({ text, bookId: volume.book_id, offset: 0, limit: 10_000 });
+    const hits: SearchHit[] = [];
+    for (const hit of result.hits.filter((h) => h.volumeId === volumeId)) {
+      const page = await this.catalog.findPage(hit.pageId);
+      const ocr = parseOcr(page?.ocr_json ?? null);
+      if (!page || !ocr) continue;
+      const chars = [...pageText(ocr)];
+      let from = 0;
+      for (const boxes of matchBoxes(ocr, query)) {
+        const match = findMatch(chars.slice(from).join(''), query);
+        if (!match) break;
+        const start = from + match.start;
+        hits.push({
+          page,
+          boxes,
+          exact: chars.slice(start, start + match.length).join(''),
+          prefix: chars.slice(Math.max(0, start - 10), start).join(''),
+          suffix: chars.slice(start + match.length, start + match.length + 10).join(''),
+        });
+        from = start + Math.max(1, match.length);
+        if (hits.length >= limit) return hits;
+      }
+    }
+    return hits;
+  }
+
+  /** Throws the reader's refusal unless the viewer may read the book (DESIGN.md §7). */
+  private async requireReadable(book: BookRow, viewer: Viewer, catalog: CatalogService): Promise<void> {
+    const access = await catalog.access(book, await this.catalog.countVolumes(book.id), viewer);
+    if (!access.canRead) throw accessError(access);
+  }
+
+  private async page(
+    hits: Awaited<ReturnType<TextIndex['search']>>['hits'],
+    total: number,
+    pageNum: number,
+    pageSize: number,
+  ): Promise<TextHitPage> {
+    const records: TextHit[] = [];
+    for (const hit of hits) {
+      const [book, volume, page] = await Promise.all([
+        this.catalog.findBook(hit.bookId),
+        this.catalog.findVolume(hit.volumeId),
+        this.catalog.findPage(hit.pageId),
+      ]);
+      // The index holds searchable books only; an entry left behind by a change is never shown.
+      if (!book || !volume || !page || !searchable(book)) continue;
+      const entry = await this.entryOf(volume.id, page.seq);
+      records.push({
+        catalogId: book.id,
+        catalogName: book.title,
+        fascicleId: volume.id,
+        fascicleName: volume.name,
+        directoryId: entry?.id ?? null,
+        directoryName: entry?.name ?? null,
+        imageId: page.id,
+        pageNumber: page.seq,
+        snippet: makeSnippet(hit.text, hit.matchStart, hit.matchLength),
+      });
+    }
+    return { pageNum, pageSize, total, pages: Math.ceil(total / pageSize), records };
+  }
+
+  /** The directory entry a page lies under: the last entry of its volume starting at or before it. */
+  private async entryOf(volumeId: number, seq: number): Promise<{ id: number; name: string } | undefined> {
+    return this.db
+      .selectFrom('directories as d')
+      .innerJoin('pages as p', 'p.id', 'd.page_id')
+      .select(['d.id', 'd.name'])
+      .where('d.volume_id', '=', volumeId)
+      .where('p.seq', '<=', seq)
+      .orderBy('p.seq', 'desc')
+      .orderBy('d.sort', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+}
+
+/** Text search is for the reading room, and there for signed-in users only (the reading room first). */
+function requireSearcher(viewer: Viewer): void {
+  if (!viewer.readingRoom) throw forbidden(MSG.fullTextReadingRoomOnly, 'READING_ROOM_ONLY');
+  if (viewer.userId === null) throw new AppError(401, 'LOGIN_REQUIRED', MSG.loginRequiredNotice);
+}
+
+/** The character boxes of every occurrence of the folded query characters in a page's body text. */
+export function matchBoxes(ocr: OcrJson, query: string[]): OcrPoints[][] {
+  if (query.length === 0) return [];
+  const words = contentWords(ocr);
+  // One entry per code point of the page text, naming the word it belongs to.
+  const wordOf: number[] = [];
+  words.forEach((word, i) => {
+    for (const _ of word.word) wordOf.push(i);
+  });
+  const text = words.map((w) => w.word).join('');
+  const chars = [...text];
+  const matches: OcrPoints[][] = [];
+  let from = 0;
+  while (from < chars.length) {
+    const match = findMatch(chars.slice(from).join(''), query);
+    if (!match) break;
+    const start = from + match.start;
+    const indexes = new Set(wordOf.slice(start, start + match.length));
+    matches.push([...indexes].map((i) => words[i]!.points));
+    from = start + Math.max(1, match.length);
+  }
+  return matches;
+}
