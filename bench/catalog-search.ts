@@ -112,7 +112,7 @@ const leaves = (nodes: ClassNode[]): ClassNode[] =>
 
 async function addClassifications(context: AppContext, nodes: ClassNode[], parentId: number | null) {
   for (const [sort, node] of nodes.entries()) {
-    const id = await context.repos.catalog.upsertClassification({
+    const id = await context.repos.classifications.upsert({
       code: node.code,
       name: node.name,
       parentId,

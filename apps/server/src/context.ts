@@ -13,6 +13,12 @@ import { SettingsRepository } from './features/site/settings.repository.ts';
 import { SsoNonceRepository } from './features/accounts/sso-nonce.repository.ts';
 import { JobRepository } from './jobs/job.repository.ts';
 import { CatalogRepository } from './features/catalog/catalog.repository.ts';
+import { ClassificationRepository } from './features/catalog/classification.repository.ts';
+import { AuditRepository } from './features/console/audit.repository.ts';
+import { TerminalRepository } from './features/console/terminal.repository.ts';
+import { OcrVersionRepository } from './features/ocr/ocr-version.repository.ts';
+import { ClassificationService } from './features/console/classification.service.ts';
+import { transactor } from './db/query.ts';
 import { NoteRepository } from './features/personal/note.repository.ts';
 import { PrintRepository } from './features/print/print.repository.ts';
 import { CatalogService } from './features/catalog/catalog.service.ts';
@@ -66,6 +72,10 @@ export interface AppContext {
     ssoNonces: SsoNonceRepository;
     jobs: JobRepository;
     catalog: CatalogRepository;
+    classifications: ClassificationRepository;
+    audit: AuditRepository;
+    terminals: TerminalRepository;
+    ocrVersions: OcrVersionRepository;
     notes: NoteRepository;
     print: PrintRepository;
   };
@@ -90,6 +100,7 @@ export interface AppContext {
     print: PrintService;
     ownBooks: OwnBookService;
     admin: AdminService;
+    classifications: ClassificationService;
     /** Each user's uploads in progress (issue 13 item 5). */
     uploads: UploadGate;
   };
@@ -140,6 +151,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ssoNonces: new SsoNonceRepository(db),
     jobs: new JobRepository(db, dialect),
     catalog: new CatalogRepository(db, dialect),
+    classifications: new ClassificationRepository(db),
+    audit: new AuditRepository(db),
+    terminals: new TerminalRepository(db),
+    ocrVersions: new OcrVersionRepository(db),
     notes: new NoteRepository(db),
     print: new PrintRepository(db),
   };
@@ -152,7 +167,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   );
   const textIndex: TextIndex = dialect === 'sqlite' ? new SqliteTextIndex(db) : new PostgresTextIndex(db);
   const fullText = new FullTextService(db, repos.catalog, textIndex);
-  const catalog = new CatalogService(repos.catalog, clock, fullText);
+  const catalog = new CatalogService(repos.catalog, repos.classifications, clock, fullText);
   const sessions = new SessionService(repos.sessions, repos.users, config.sessionTtlMs, clock);
   const settings = new SettingsService(repos.settings, config);
   const auth = new AuthService(
@@ -178,6 +193,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     config.ocrOnIngest,
     config.uploadMaxPixels,
   );
+  const admin = new AdminService(repos.audit, repos.jobs, repos.users, clock);
   const downloads = new DownloadService(config.dataDir, repos.catalog, catalog, personal, settings, clock);
   const context: AppContext = {
     config,
@@ -195,15 +211,23 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       catalog,
       ingest,
       fullText,
-      ocr: new OcrService(db, repos.catalog, catalog, fullText),
-      terminals: new TerminalService(db, clock),
+      ocr: new OcrService(repos.ocrVersions, transactor(db), repos.catalog, catalog, fullText),
+      terminals: new TerminalService(repos.terminals, clock),
       readingRoom: new ReadingRoomAddresses(repos.settings, config.readingRoomCidrs),
       personal,
       reservations: new ReservationService(db, clock, async () => (await settings.get()).timeZone),
       usage: new UsageService(db, clock, async () => (await settings.get()).timeZone),
-      catalogAdmin: new CatalogAdminService(db, repos.catalog, fullText, ingest),
+      catalogAdmin: new CatalogAdminService(
+        repos.catalog,
+        repos.classifications,
+        repos.users,
+        fullText,
+        ingest,
+        transactor(db),
+      ),
       downloads,
-      admin: new AdminService(db, clock),
+      admin,
+      classifications: new ClassificationService(repos.classifications, admin, transactor(db)),
       ownBooks: new OwnBookService(db, repos.catalog, ingest, fullText, clock, settings),
       uploads: new UploadGate(),
       print: new PrintService(

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from './schema.ts';
 
@@ -14,7 +14,20 @@ export type DbOrTx = Kysely<Database> | Transaction<Database>;
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
+  /** Throws when the database cannot answer a query (GET /api/health). */
+  ping(): Promise<void>;
   destroy(): Promise<void>;
+}
+
+function handle(db: Db, dialect: Dialect): DatabaseHandle {
+  return {
+    db,
+    dialect,
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    destroy: () => db.destroy(),
+  };
 }
 
 /** Opens the configured database: SQLite (WAL) by default, PostgreSQL for postgres:// URLs. */
@@ -27,7 +40,7 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
       console.warn(`PostgreSQL closed an idle connection: ${error.message}`);
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', destroy: () => db.destroy() };
+    return handle(db, 'postgres');
   }
   if (database.file !== ':memory:') fs.mkdirSync(path.dirname(database.file), { recursive: true });
   const sqlite = new BetterSqlite3(database.file);
@@ -36,7 +49,7 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', destroy: () => db.destroy() };
+  return handle(db, 'sqlite');
 }
 
 /**

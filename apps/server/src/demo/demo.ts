@@ -46,10 +46,14 @@ export async function importDemoLibrary(
   context: AppContext,
   log: (line: string) => void = () => {},
 ): Promise<DemoResult> {
-  const cat = context.repos.catalog;
   const addClasses = async (nodes: DemoClass[], parentId: number | null) => {
     for (const [sort, node] of nodes.entries()) {
-      const id = await cat.upsertClassification({ code: node.code, name: node.name, parentId, sort });
+      const id = await context.repos.classifications.upsert({
+        code: node.code,
+        name: node.name,
+        parentId,
+        sort,
+      });
       await addClasses(node.children, id);
     }
   };

@@ -140,4 +140,63 @@ export class JobRepository {
     }
     return counts;
   }
+
+  /** One page of jobs, newest first, optionally of one status; with the count of all. */
+  async page(
+    query: { status?: string | undefined; offset: number; limit: number },
+    tx: DbOrTx = this.db,
+  ): Promise<{ rows: JobRow[]; total: number }> {
+    let base = tx.selectFrom('jobs');
+    if (query.status) base = base.where('status', '=', query.status);
+    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await base
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(query.limit)
+      .offset(query.offset)
+      .execute();
+    return { rows, total: Number(n) };
+  }
+
+  /** Jobs of each name that succeeded since the time given. */
+  async succeededSince(since: string, tx: DbOrTx = this.db): Promise<Record<string, number>> {
+    const rows = await tx
+      .selectFrom('jobs')
+      .select((eb) => ['name', eb.fn.countAll<number>().as('n')])
+      .where('status', '=', 'succeeded')
+      .where('finished_at', '>=', since)
+      .groupBy('name')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.name, Number(r.n)]));
+  }
+
+  /** A failed job queued again from its first attempt; false when the job is not failed. */
+  async requeueFailed(id: number, now: string, tx: DbOrTx = this.db): Promise<boolean> {
+    const result = await tx
+      .updateTable('jobs')
+      .set({
+        status: 'queued',
+        attempts: 0,
+        run_at: now,
+        locked_by: null,
+        locked_at: null,
+        updated_at: now,
+        finished_at: null,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'failed')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** A queued job ended as failed with the reason; false when the job is not queued. */
+  async cancelQueued(id: number, reason: string, now: string, tx: DbOrTx = this.db): Promise<boolean> {
+    const result = await tx
+      .updateTable('jobs')
+      .set({ status: 'failed', last_error: reason, updated_at: now, finished_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'queued')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
+import { escapeLike } from '../db/query.ts';
 import {
   tokenChars,
   hitsFrom,
@@ -65,7 +66,7 @@ export class PostgresTextIndex implements TextIndex {
     if (chars.length === 0) return { total: 0, hits: [] };
     const matches =
       chars.length >= 3
-        ? sql`folded like ${`%${chars.join('').replace(/[\\%_]/g, (c) => `\\${c}`)}%`}`
+        ? sql`folded like ${`%${escapeLike(chars.join(''))}%`}`
         : sql`tsv @@ phraseto_tsquery('simple', ${chars.join(' ')})`;
     const inBook = query.bookId === undefined ? sql`` : sql`and book_id = ${query.bookId}`;
     const count = await sql<{

@@ -3,6 +3,7 @@ import type { Role } from '@guji/shared';
 import { ROLES } from '@guji/shared';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import { nowIso } from '../../db/database.ts';
+import { likeText } from '../../db/query.ts';
 import type { LoginFailuresTable, NewUser, UserRow, UserUpdate } from '../../db/schema.ts';
 
 export type LoginFailureRow = Selectable<LoginFailuresTable>;
@@ -19,6 +20,66 @@ export class UserRepository {
 
   async isEmpty(tx: DbOrTx = this.db): Promise<boolean> {
     return (await tx.selectFrom('users').select('id').limit(1).executeTakeFirst()) === undefined;
+  }
+
+  /**
+   * One page of users for the console, newest first: a text found in the login name, nickname, real
+   * name, phone or email, and a reader category; with their roles and the count of all.
+   */
+  async page(
+    query: { text?: string | undefined; flag?: string | undefined; offset: number; limit: number },
+    tx: DbOrTx = this.db,
+  ): Promise<{ rows: UserWithRoles[]; total: number }> {
+    let base = tx.selectFrom('users');
+    const text = query.text;
+    if (text) {
+      base = base.where((eb) =>
+        eb.or(
+          ['login_name', 'nick_name', 'real_name', 'phone', 'email'].map((column) => likeText(column, text)),
+        ),
+      );
+    }
+    if (query.flag) base = base.where('reader_flag', '=', query.flag);
+    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await base
+      .selectAll()
+      .orderBy('id', 'desc')
+      .limit(query.limit)
+      .offset(query.offset)
+      .execute();
+    const roles =
+      rows.length === 0
+        ? []
+        : await tx
+            .selectFrom('user_roles')
+            .selectAll()
+            .where(
+              'user_id',
+              'in',
+              rows.map((r) => r.id),
+            )
+            .execute();
+    return {
+      rows: rows.map((row) => ({
+        ...row,
+        roles: roles
+          .filter((r) => r.user_id === row.id)
+          .map((r) => r.role)
+          .filter(isRole),
+      })),
+      total: Number(n),
+    };
+  }
+
+  /** The name each user is shown by (nickname, else login name), by id. */
+  async displayNames(ids: number[], tx: DbOrTx = this.db): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await tx
+      .selectFrom('users')
+      .select(['id', 'login_name', 'nick_name'])
+      .where('id', 'in', ids)
+      .execute();
+    return new Map(rows.map((u) => [u.id, u.nick_name || u.login_name]));
   }
 
   async findById(id: number, tx: DbOrTx = this.db): Promise<UserWithRoles | undefined> {

@@ -7,9 +7,24 @@ describe.each(DIALECTS)('catalogue repository on %s', (dialect) => {
   beforeAll(async () => {
     t = await createTestContext(dialect);
     const cat = t.context.repos.catalog;
-    const jing = await cat.upsertClassification({ code: 'JING', name: '經部', parentId: null, sort: 0 });
-    await cat.upsertClassification({ code: 'JING.SISHU', name: '四書類', parentId: jing, sort: 0 });
-    await cat.upsertClassification({ code: 'JING.SISHU', name: '四書類（改）', parentId: jing, sort: 1 });
+    const jing = await t.context.repos.classifications.upsert({
+      code: 'JING',
+      name: '經部',
+      parentId: null,
+      sort: 0,
+    });
+    await t.context.repos.classifications.upsert({
+      code: 'JING.SISHU',
+      name: '四書類',
+      parentId: jing,
+      sort: 0,
+    });
+    await t.context.repos.classifications.upsert({
+      code: 'JING.SISHU',
+      name: '四書類（改）',
+      parentId: jing,
+      sort: 1,
+    });
     const add = async (title: string, fields: Record<string, unknown> = {}) =>
       (ids[title] = await cat.createBook({
         title,
@@ -47,7 +62,7 @@ describe.each(DIALECTS)('catalogue repository on %s', (dialect) => {
   afterAll(async () => t.close());
 
   it('renames a classification by code instead of duplicating it', async () => {
-    const rows = await t.context.repos.catalog.listClassifications();
+    const rows = await t.context.repos.classifications.list();
     expect(rows.map((r) => r.name)).toEqual(['經部', '四書類（改）']);
   });
 

@@ -2,14 +2,8 @@ import { sql } from 'kysely';
 import type { Db, DbOrTx, Dialect } from '../../db/database.ts';
 import { titleSearchKey } from '../../search/fold.ts';
 import { nowIso } from '../../db/database.ts';
-import type {
-  BookRow,
-  BooksTable,
-  ClassificationRow,
-  DirectoryRow,
-  PageRow,
-  VolumeRow,
-} from '../../db/schema.ts';
+import { escapeLike, likeText } from '../../db/query.ts';
+import type { BookRow, BooksTable, DirectoryRow, PageRow, VolumeRow } from '../../db/schema.ts';
 import type { Insertable, Updateable } from 'kysely';
 
 export interface VolumeWithCount extends VolumeRow {
@@ -33,39 +27,72 @@ export interface BookCondition {
   join: 'and' | 'or';
 }
 
-/** Books, volumes, pages, directory entries and classifications. */
+/** Books, volumes, pages and directory entries (classifications: classification.repository.ts). */
 export class CatalogRepository {
   constructor(
     private readonly db: Db,
     private readonly dialect: Dialect,
   ) {}
 
-  // Classifications
-
-  async listClassifications(tx: DbOrTx = this.db): Promise<ClassificationRow[]> {
-    return tx.selectFrom('classifications').selectAll().orderBy('sort').orderBy('id').execute();
-  }
-
-  /** Creates or renames a classification by code; returns its id. */
-  async upsertClassification(
-    entry: { code: string; name: string; parentId: number | null; sort: number },
-    tx: DbOrTx = this.db,
-  ): Promise<number> {
-    const row = await tx
-      .insertInto('classifications')
-      .values({ code: entry.code, name: entry.name, parent_id: entry.parentId, sort: entry.sort })
-      .onConflict((oc) =>
-        oc.column('code').doUpdateSet({ name: entry.name, parent_id: entry.parentId, sort: entry.sort }),
-      )
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
-
   // Books
 
   async hasBooks(tx: DbOrTx = this.db): Promise<boolean> {
     return (await tx.selectFrom('books').select('id').limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  /**
+   * The console's list of the catalogue: the library's books and published own books (hidden ones too),
+   * by folded title or call number as substrings and by state, newest first; with the count of all.
+   */
+  async adminBooks(
+    query: {
+      text?: string | undefined;
+      state?: 'visible' | 'hidden' | 'open' | 'closed' | undefined;
+      offset: number;
+      limit: number;
+    },
+    tx: DbOrTx = this.db,
+  ): Promise<{ rows: BookRow[]; total: number }> {
+    let books = tx
+      .selectFrom('books')
+      .where('is_lonely', '=', 0)
+      .where((eb) => eb.or([eb('owner_id', 'is', null), eb('audit_status', '=', '2')]));
+    const text = query.text;
+    if (text) {
+      // The folded title (论语 finds 論語) or the call number, as substrings.
+      books = books.where((eb) =>
+        eb.or([likeText('title_search', titleSearchKey(text)), likeText('call_number', text)]),
+      );
+    }
+    if (query.state === 'visible') books = books.where('is_visible', '=', 1);
+    if (query.state === 'hidden') books = books.where('is_visible', '=', 0);
+    if (query.state === 'open') books = books.where('is_open', '=', 1);
+    if (query.state === 'closed') books = books.where('is_open', '=', 0);
+    const [rows, count] = await Promise.all([
+      books.selectAll().orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
+      books.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  }
+
+  /** Each book's number of volumes and pages. */
+  async volumeAndPageCounts(
+    bookIds: number[],
+    tx: DbOrTx = this.db,
+  ): Promise<Map<number, { volumes: number; pages: number }>> {
+    if (bookIds.length === 0) return new Map();
+    const rows = await tx
+      .selectFrom('volumes')
+      .leftJoin('pages', 'pages.volume_id', 'volumes.id')
+      .select((eb) => [
+        'volumes.book_id',
+        eb.fn.count<number>('volumes.id').distinct().as('volumes'),
+        eb.fn.count<number>('pages.id').as('pages'),
+      ])
+      .where('volumes.book_id', 'in', bookIds)
+      .groupBy('volumes.book_id')
+      .execute();
+    return new Map(rows.map((r) => [r.book_id, { volumes: Number(r.volumes), pages: Number(r.pages) }]));
   }
 
   async findBook(id: number, tx: DbOrTx = this.db): Promise<BookRow | undefined> {
@@ -556,13 +583,3 @@ export class CatalogRepository {
     return Number(row.n);
   }
 }
-
-/** Escapes LIKE wildcards so a search for "100%" matches the text literally. */
-export const escapeLike = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/**
- * `column LIKE pattern ESCAPE '\'` with the text's own % and _ taken literally (SQLite has no default
- * escape character, so the ESCAPE clause is needed there). `contains` or `prefix` of the text.
- */
-export const likeText = (column: string, text: string, mode: 'contains' | 'prefix' = 'contains') =>
-  sql<boolean>`${sql.ref(column)} like ${mode === 'contains' ? `%${escapeLike(text)}%` : `${escapeLike(text)}%`} escape '\\'`;

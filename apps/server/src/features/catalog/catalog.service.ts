@@ -16,6 +16,7 @@ import {
   MSG,
 } from '@guji/shared';
 import type { BookRow, PageRow } from '../../db/schema.ts';
+import type { ClassificationRepository } from './classification.repository.ts';
 import type { CatalogRepository, VolumeWithCount } from './catalog.repository.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { FullTextService } from '../search/full-text.service.ts';
@@ -45,12 +46,13 @@ const NO_DATA = () => notFound(MSG.noData, 'NO_DATA');
 export class CatalogService {
   constructor(
     private readonly catalog: CatalogRepository,
+    private readonly classes: ClassificationRepository,
     private readonly clock: Clock,
     private readonly fullText?: FullTextService,
   ) {}
 
   async classificationTree(): Promise<Classification[]> {
-    const rows = await this.catalog.listClassifications();
+    const rows = await this.classes.list();
     const nodes = new Map<number, Classification>();
     for (const row of rows)
       nodes.set(row.id, {

@@ -18,9 +18,19 @@ describe('catalogue over HTTP', () => {
   beforeAll(async () => {
     h = await createHttpHarness('sqlite', { READING_ROOM_CIDRS: '10.8.0.0/16' });
     const cat = h.context.repos.catalog;
-    const jing = await cat.upsertClassification({ code: 'JING', name: '經部', parentId: null, sort: 1 });
-    await cat.upsertClassification({ code: 'JING.SISHU', name: '四書類', parentId: jing, sort: 1 });
-    await cat.upsertClassification({ code: 'ZI', name: '子部', parentId: null, sort: 3 });
+    const jing = await h.context.repos.classifications.upsert({
+      code: 'JING',
+      name: '經部',
+      parentId: null,
+      sort: 1,
+    });
+    await h.context.repos.classifications.upsert({
+      code: 'JING.SISHU',
+      name: '四書類',
+      parentId: jing,
+      sort: 1,
+    });
+    await h.context.repos.classifications.upsert({ code: 'ZI', name: '子部', parentId: null, sort: 3 });
     open = await createBook(h.context, {
       title: '論語集注',
       classCode: 'JING.SISHU',

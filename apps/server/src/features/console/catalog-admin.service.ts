@@ -4,11 +4,12 @@ import {
   type CreateBookRequest,
   type UpdateBookRequest,
 } from '@guji/shared';
-import type { Db } from '../../db/database.ts';
+import type { Transact } from '../../db/query.ts';
 import type { BookRow } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
-import { likeText, type CatalogRepository } from '../catalog/catalog.repository.ts';
-import { titleSearchKey } from '../../search/fold.ts';
+import type { UserRepository } from '../accounts/user.repository.ts';
+import type { CatalogRepository } from '../catalog/catalog.repository.ts';
+import type { ClassificationRepository } from '../catalog/classification.repository.ts';
 import type { FullTextService } from '../search/full-text.service.ts';
 import type { IngestService } from '../import/ingest.service.ts';
 import { pagedOf, type Paged } from '../../lib/paged.ts';
@@ -38,10 +39,12 @@ export async function refuseDeletionOfUsedBook(
  */
 export class CatalogAdminService {
   constructor(
-    private readonly db: Db,
     private readonly catalog: CatalogRepository,
+    private readonly classes: ClassificationRepository,
+    private readonly users: UserRepository,
     private readonly fullText: FullTextService,
     private readonly ingest: IngestService,
+    private readonly transact: Transact,
   ) {}
 
   async list(query: {
@@ -49,31 +52,13 @@ export class CatalogAdminService {
     state?: 'visible' | 'hidden' | 'open' | 'closed' | undefined;
     pageNum: number;
   }): Promise<Paged<AdminBook>> {
-    let books = this.db
-      .selectFrom('books')
-      .where('is_lonely', '=', 0)
-      .where((eb) => eb.or([eb('owner_id', 'is', null), eb('audit_status', '=', '2')]));
-    const text = query.text?.trim();
-    if (text) {
-      // The folded title (论语 finds 論語) or the call number, as substrings.
-      books = books.where((eb) =>
-        eb.or([likeText('title_search', titleSearchKey(text)), likeText('call_number', text)]),
-      );
-    }
-    if (query.state === 'visible') books = books.where('is_visible', '=', 1);
-    if (query.state === 'hidden') books = books.where('is_visible', '=', 0);
-    if (query.state === 'open') books = books.where('is_open', '=', 1);
-    if (query.state === 'closed') books = books.where('is_open', '=', 0);
-    const [rows, count] = await Promise.all([
-      books
-        .selectAll()
-        .orderBy('id', 'desc')
-        .limit(ADMIN_BOOK_PAGE_SIZE)
-        .offset((query.pageNum - 1) * ADMIN_BOOK_PAGE_SIZE)
-        .execute(),
-      books.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return pagedOf(query.pageNum, ADMIN_BOOK_PAGE_SIZE, count.n, await this.toAdminBooks(rows));
+    const { rows, total } = await this.catalog.adminBooks({
+      text: query.text?.trim(),
+      state: query.state,
+      limit: ADMIN_BOOK_PAGE_SIZE,
+      offset: (query.pageNum - 1) * ADMIN_BOOK_PAGE_SIZE,
+    });
+    return pagedOf(query.pageNum, ADMIN_BOOK_PAGE_SIZE, total, await this.toAdminBooks(rows));
   }
 
   async get(bookId: number): Promise<AdminBook> {
@@ -84,35 +69,12 @@ export class CatalogAdminService {
   }
 
   private async toAdminBooks(rows: BookRow[]): Promise<AdminBook[]> {
-    const ids = rows.map((r) => r.id);
-    const counts =
-      ids.length === 0
-        ? []
-        : await this.db
-            .selectFrom('volumes')
-            .leftJoin('pages', 'pages.volume_id', 'volumes.id')
-            .select((eb) => [
-              'volumes.book_id',
-              eb.fn.count<number>('volumes.id').distinct().as('volumes'),
-              eb.fn.count<number>('pages.id').as('pages'),
-            ])
-            .where('volumes.book_id', 'in', ids)
-            .groupBy('volumes.book_id')
-            .execute();
-    const ownerIds = rows.flatMap((r) => (r.owner_id === null ? [] : [r.owner_id]));
-    const owners = new Map(
-      ownerIds.length === 0
-        ? []
-        : (
-            await this.db
-              .selectFrom('users')
-              .select(['id', 'login_name', 'nick_name'])
-              .where('id', 'in', ownerIds)
-              .execute()
-          ).map((u) => [u.id, u.nick_name || u.login_name]),
+    const counts = await this.catalog.volumeAndPageCounts(rows.map((r) => r.id));
+    const owners = await this.users.displayNames(
+      rows.flatMap((r) => (r.owner_id === null ? [] : [r.owner_id])),
     );
     return rows.map((row) => {
-      const count = counts.find((c) => c.book_id === row.id);
+      const count = counts.get(row.id);
       return {
         catalogId: row.id,
         title: row.title,
@@ -126,8 +88,8 @@ export class CatalogAdminService {
         bookNumber: row.book_number,
         isVisible: row.is_visible === 1,
         isOpen: row.is_open === 1,
-        volumeCount: Number(count?.volumes ?? 0),
-        pageCount: Number(count?.pages ?? 0),
+        volumeCount: count?.volumes ?? 0,
+        pageCount: count?.pages ?? 0,
         owner: row.owner_id === null ? null : (owners.get(row.owner_id) ?? null),
         updatedAt: row.updated_at,
       };
@@ -137,11 +99,7 @@ export class CatalogAdminService {
   /** Refuses a classification code the dictionary does not have. */
   async checkClassCode(code: string | null | undefined): Promise<void> {
     if (!code) return;
-    const found = await this.db
-      .selectFrom('classifications')
-      .select('id')
-      .where('code', '=', code)
-      .executeTakeFirst();
+    const found = await this.classes.findByCode(code);
     if (!found) throw badRequest('CLASS_UNKNOWN', CLASS_UNKNOWN);
   }
 
@@ -179,7 +137,7 @@ export class CatalogAdminService {
     const book = await this.get(bookId);
     await refuseDeletionOfUsedBook(this.catalog, bookId, BOOK_HAS_READER_DATA);
     const files = await this.ingest.pageFiles({ bookId });
-    await this.db.transaction().execute(async (tx) => {
+    await this.transact(async (tx) => {
       await this.fullText.removeBook(bookId, tx);
       await this.catalog.deleteBook(bookId, tx);
     });

@@ -36,6 +36,7 @@ const IdParams = z.object({ id: z.coerce.number().int().positive() });
 export const consoleRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const admin = context.services.admin;
+  const classifications = context.services.classifications;
 
   // Catalogue management (catalogue staff)
 
@@ -350,31 +351,7 @@ export const consoleRoutes: RouteModule = (app, { context }) => {
     },
     async (request) => {
       const me = requireRole(request, 'catalogAdmin');
-      const db = context.database.db;
-      const { parentId, code, name } = request.body;
-      if (parentId !== null) {
-        const parent = await db
-          .selectFrom('classifications')
-          .selectAll()
-          .where('id', '=', parentId)
-          .executeTakeFirst();
-        if (!parent) throw notFound('上级分类不存在', 'NOT_FOUND');
-        if (
-          !code.startsWith(`${parent.code}.`) ||
-          code.split('.').length !== parent.code.split('.').length + 1
-        )
-          throw badRequest('CLASS_CODE', `分类代码须为“${parent.code}.”加一级，如 ${parent.code}.NEW`);
-      } else if (code.includes('.')) throw badRequest('CLASS_CODE', '顶级分类代码不能含“.”');
-      if (await db.selectFrom('classifications').select('id').where('code', '=', code).executeTakeFirst())
-        throw badRequest('CLASS_CODE', '分类代码已存在');
-      const last = await db
-        .selectFrom('classifications')
-        .select((eb) => eb.fn.max('sort').as('sort'))
-        .where('parent_id', parentId === null ? 'is' : '=', parentId)
-        .executeTakeFirst();
-      const sort = Number(last?.sort ?? -1) + 1;
-      await db.insertInto('classifications').values({ code, name, parent_id: parentId, sort }).execute();
-      await admin.record(me.id, 'class.create', `class:${code}`, null, { code, name });
+      await classifications.create(me.id, request.body);
       return { ok: true as const, message: '分类已添加' };
     },
   );
@@ -391,25 +368,7 @@ export const consoleRoutes: RouteModule = (app, { context }) => {
     },
     async (request) => {
       const me = requireRole(request, 'catalogAdmin');
-      const db = context.database.db;
-      const row = await db
-        .selectFrom('classifications')
-        .selectAll()
-        .where('id', '=', request.params.id)
-        .executeTakeFirst();
-      if (!row) throw notFound('分类不存在', 'NOT_FOUND');
-      await db
-        .updateTable('classifications')
-        .set({ name: request.body.name })
-        .where('id', '=', row.id)
-        .execute();
-      await admin.record(
-        me.id,
-        'class.rename',
-        `class:${row.code}`,
-        { name: row.name },
-        { name: request.body.name },
-      );
+      await classifications.rename(me.id, request.params.id, request.body.name);
       return { ok: true as const, message: '分类名称已保存' };
     },
   );
@@ -425,32 +384,7 @@ export const consoleRoutes: RouteModule = (app, { context }) => {
     },
     async (request) => {
       const me = requireRole(request, 'catalogAdmin');
-      const db = context.database.db;
-      const row = await db
-        .selectFrom('classifications')
-        .selectAll()
-        .where('id', '=', request.params.id)
-        .executeTakeFirst();
-      if (!row) throw notFound('分类不存在', 'NOT_FOUND');
-      const used = await db
-        .selectFrom('books')
-        .select('id')
-        .where((eb) =>
-          eb.or([
-            eb('class_code', '=', row.code),
-            eb.and([eb('class_code', '>', `${row.code}.`), eb('class_code', '<', `${row.code}/`)]),
-          ]),
-        )
-        .executeTakeFirst();
-      if (used) throw badRequest('CLASS_USED', '该分类（或其下级分类）仍有古籍，不能删除');
-      await db.deleteFrom('classifications').where('id', '=', row.id).execute();
-      await admin.record(
-        me.id,
-        'class.delete',
-        `class:${row.code}`,
-        { code: row.code, name: row.name },
-        null,
-      );
+      await classifications.remove(me.id, request.params.id);
       return { ok: true as const, message: '分类已删除' };
     },
   );

@@ -219,6 +219,15 @@ describe('administration console over HTTP', () => {
       .find((c) => c.dictionaryValue === 'TESTCLS')!
       .children.find((c) => c.dictionaryValue === 'TESTCLS.B')!;
     expect((await send('DELETE', `/api/admin/classifications/${unused.dictionaryId}`)).statusCode).toBe(200);
+    // Each change is in the audit log; the refused deletion is not.
+    const log = async (action: string) =>
+      (await get(`/api/admin/audit?action=${action}`, admin))
+        .json<{ records: Array<{ target: string }> }>()
+        .records.map((r) => r.target)
+        .filter((target) => target.startsWith('class:TESTCLS'));
+    expect(await log('class.create')).toEqual(['class:TESTCLS.B', 'class:TESTCLS.A', 'class:TESTCLS']);
+    expect(await log('class.rename')).toEqual(['class:TESTCLS.A']);
+    expect(await log('class.delete')).toEqual(['class:TESTCLS.B']);
   });
 
   it('a catalogue edit on the book page is in the audit log with its fields before and after', async () => {

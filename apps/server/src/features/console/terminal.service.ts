@@ -1,20 +1,14 @@
 import type { CreatedTerminal, Terminal } from '@guji/shared';
-import type { Db } from '../../db/database.ts';
 import { nowIso } from '../../db/database.ts';
 import { notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
+import type { TerminalRepository, TerminalRow } from './terminal.repository.ts';
 
 /** The cookie a reading-room terminal holds. */
 export const TERMINAL_COOKIE = 'guji_terminal';
 
-const toTerminal = (row: {
-  id: number;
-  name: string;
-  created_at: string;
-  last_seen_at: string | null;
-  revoked_at: string | null;
-}): Terminal => ({
+const toTerminal = (row: TerminalRow): Terminal => ({
   id: row.id,
   name: row.name,
   createdAt: row.created_at,
@@ -32,38 +26,23 @@ export class TerminalService {
   private readonly recent = new Map<string, { ok: boolean; until: number }>();
 
   constructor(
-    private readonly db: Db,
+    private readonly terminals: TerminalRepository,
     private readonly clock: Clock,
   ) {}
 
   async create(name: string, createdBy: number | null): Promise<CreatedTerminal> {
     const token = randomToken();
     const now = nowIso(this.clock.now());
-    const row = await this.db
-      .insertInto('reading_room_terminals')
-      .values({ name, token_hash: sha256(token), created_by: createdBy, created_at: now })
-      .returning(['id', 'name', 'created_at', 'last_seen_at', 'revoked_at'])
-      .executeTakeFirstOrThrow();
+    const row = await this.terminals.create({ name, tokenHash: sha256(token), createdBy, createdAt: now });
     return { ...toTerminal(row), token, activationPath: `/api/reading-room/activate?token=${token}` };
   }
 
   async list(): Promise<Terminal[]> {
-    const rows = await this.db
-      .selectFrom('reading_room_terminals')
-      .select(['id', 'name', 'created_at', 'last_seen_at', 'revoked_at'])
-      .orderBy('id', 'desc')
-      .execute();
-    return rows.map(toTerminal);
+    return (await this.terminals.list()).map(toTerminal);
   }
 
   async revoke(id: number): Promise<Terminal> {
-    const now = nowIso(this.clock.now());
-    const row = await this.db
-      .updateTable('reading_room_terminals')
-      .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(now)) }))
-      .where('id', '=', id)
-      .returning(['id', 'name', 'created_at', 'last_seen_at', 'revoked_at'])
-      .executeTakeFirst();
+    const row = await this.terminals.revoke(id, nowIso(this.clock.now()));
     if (!row) throw notFound('终端不存在', 'NOT_FOUND');
     this.recent.clear();
     return toTerminal(row);
@@ -76,18 +55,10 @@ export class TerminalService {
     const now = this.clock.now().getTime();
     const known = this.recent.get(hash);
     if (known && known.until > now) return known.ok;
-    const row = await this.db
-      .selectFrom('reading_room_terminals')
-      .select(['id', 'revoked_at'])
-      .where('token_hash', '=', hash)
-      .executeTakeFirst();
+    const row = await this.terminals.findByTokenHash(hash);
     const ok = row !== undefined && row.revoked_at === null;
     if (row && ok) {
-      await this.db
-        .updateTable('reading_room_terminals')
-        .set({ last_seen_at: nowIso(this.clock.now()) })
-        .where('id', '=', row.id)
-        .execute();
+      await this.terminals.touch(row.id, nowIso(this.clock.now()));
     }
     if (this.recent.size > 1000) this.recent.clear();
     this.recent.set(hash, { ok, until: now + 30_000 });

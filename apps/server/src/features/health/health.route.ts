@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { HealthResponse } from '@guji/shared';
 import { VerticalPageEngine } from '../../ocr/engine.ts';
@@ -23,7 +22,7 @@ export const healthRoutes: RouteModule = (app, { context, worker }) => {
       let dbOk = true;
       let counts = { queued: 0, running: 0, succeeded: 0, failed: 0 };
       try {
-        await sql`select 1`.execute(context.database.db);
+        await context.database.ping();
         counts = await context.repos.jobs.countByStatus();
       } catch {
         dbOk = false;

@@ -1,5 +1,5 @@
 import { pageText, type OcrJson, type OcrVersionList, type SavedOcr } from '@guji/shared';
-import type { Db } from '../../db/database.ts';
+import type { Transact } from '../../db/query.ts';
 import { nowIso } from '../../db/database.ts';
 import type { BookRow, PageRow } from '../../db/schema.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
@@ -11,6 +11,7 @@ import { isOwner, type CatalogService, type Viewer } from '../catalog/catalog.se
 import type { FullTextService } from '../search/full-text.service.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { assertChangeable } from '../own-books/own-book.service.ts';
+import type { OcrVersionRepository } from './ocr-version.repository.ts';
 
 const NO_PAGE = () => notFound('图像不存在', 'NOT_FOUND');
 
@@ -22,7 +23,8 @@ const NO_PAGE = () => notFound('图像不存在', 'NOT_FOUND');
  */
 export class OcrService {
   constructor(
-    private readonly db: Db,
+    private readonly versionRepo: OcrVersionRepository,
+    private readonly transact: Transact,
     private readonly catalog: CatalogRepository,
     private readonly catalogService: CatalogService,
     private readonly fullText: FullTextService,
@@ -30,13 +32,7 @@ export class OcrService {
 
   async versions(pageId: number, viewer: Viewer): Promise<OcrVersionList> {
     await this.editable(pageId, viewer, false);
-    const rows = await this.db
-      .selectFrom('ocr_versions as v')
-      .leftJoin('users as u', 'u.id', 'v.created_by')
-      .select(['v.version', 'v.source', 'v.created_at', 'v.ocr_json', 'u.login_name'])
-      .where('v.page_id', '=', pageId)
-      .orderBy('v.version', 'desc')
-      .execute();
+    const rows = await this.versionRepo.list(pageId);
     return {
       imageId: pageId,
       versions: rows.map((row) => {
@@ -78,42 +74,23 @@ export class OcrService {
         `识别结果的图像尺寸（${ocr.imginfo.width}×${ocr.imginfo.height}）与本页（${page.width}×${page.height}）不符`,
       );
     }
-    const version = await this.db.transaction().execute(async (tx) => {
-      const last = await tx
-        .selectFrom('ocr_versions')
-        .select((eb) => eb.fn.max<number>('version').as('v'))
-        .where('page_id', '=', pageId)
-        .executeTakeFirst();
-      let next = Number(last?.v ?? 0) + 1;
+    const version = await this.transact(async (tx) => {
+      let next = (await this.versionRepo.latest(pageId, tx)) + 1;
       const now = nowIso();
       if (next === 1 && page.ocr_json) {
         // What the page had before its first save stays as version 1.
-        await tx
-          .insertInto('ocr_versions')
-          .values({
-            page_id: pageId,
-            version: 1,
-            source: 'original',
-            ocr_json: page.ocr_json,
-            created_by: null,
-            created_at: now,
-          })
-          .execute();
+        await this.versionRepo.add(
+          { pageId, version: 1, source: 'original', json: page.ocr_json, createdBy: null, createdAt: now },
+          tx,
+        );
         next = 2;
       }
       const json = JSON.stringify(ocr);
-      await tx
-        .insertInto('ocr_versions')
-        .values({
-          page_id: pageId,
-          version: next,
-          source,
-          ocr_json: json,
-          created_by: userId,
-          created_at: now,
-        })
-        .execute();
-      await tx.updateTable('pages').set({ ocr_json: json }).where('id', '=', pageId).execute();
+      await this.versionRepo.add(
+        { pageId, version: next, source, json, createdBy: userId, createdAt: now },
+        tx,
+      );
+      await this.versionRepo.setPageText(pageId, json, tx);
       await this.fullText.indexPage(pageId, tx);
       return next;
     });
@@ -131,30 +108,17 @@ export class OcrService {
     queue: JobQueue,
   ): Promise<{ queued: number }> {
     if (viewer.userId === null) throw unauthorized();
-    const column = scope === 'page' ? 'id' : scope === 'volume' ? 'volume_id' : 'book_id';
-    const pages = await this.db
-      .selectFrom('pages')
-      .select(['id'])
-      .where(column, '=', id)
-      .orderBy('id')
-      .execute();
-    if (pages.length === 0) throw notFound('没有可识别的图像', 'NOT_FOUND');
-    await this.editable(pages[0]!.id, viewer);
-    for (const page of pages)
-      await queue.enqueue('ocr.page', { pageId: page.id }, { dedupeKey: `ocr:${page.id}` });
-    return { queued: pages.length };
+    const pageIds = await this.versionRepo.pageIds(scope, id);
+    if (pageIds.length === 0) throw notFound('没有可识别的图像', 'NOT_FOUND');
+    await this.editable(pageIds[0]!, viewer);
+    for (const pageId of pageIds) await queue.enqueue('ocr.page', { pageId }, { dedupeKey: `ocr:${pageId}` });
+    return { queued: pageIds.length };
   }
 
   /** Makes an earlier version the page's text again (as a new version, so nothing is lost). */
   async restore(pageId: number, version: number, viewer: Viewer): Promise<SavedOcr> {
     const { page } = await this.editable(pageId, viewer);
-    const row = await this.db
-      .selectFrom('ocr_versions')
-      .select('ocr_json')
-      .where('page_id', '=', pageId)
-      .where('version', '=', version)
-      .executeTakeFirst();
-    const ocr = parseOcr(row?.ocr_json ?? null);
+    const ocr = parseOcr((await this.versionRepo.json(pageId, version)) ?? null);
     if (!ocr) throw notFound(`版本 ${version} 不存在`, 'NOT_FOUND');
     return this.storeVersion(page, ocr, `restore:${version}`, viewer.userId);
   }

@@ -12,7 +12,7 @@ import { nowIso } from '../../db/database.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pagedOf, type Paged } from '../../lib/paged.ts';
-import { likeText } from '../catalog/catalog.repository.ts';
+import { likeText } from '../../db/query.ts';
 import { endOfLocalDay } from '../../lib/local-day.ts';
 
 interface ReservationRow {

@@ -23,7 +23,8 @@ import {
 import type { Db, DbOrTx } from '../../db/database.ts';
 import { nowIso } from '../../db/database.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
-import { likeText, type CatalogRepository } from '../catalog/catalog.repository.ts';
+import { likeText } from '../../db/query.ts';
+import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { PrintRepository } from './print.repository.ts';
 import { thumbnailUrl, type CatalogService, type Viewer } from '../catalog/catalog.service.ts';
 import type { Clock } from '../../lib/clock.ts';
