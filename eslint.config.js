@@ -51,14 +51,11 @@ export default tseslint.config(
     ignores: [
       '**/*.repository.ts',
       '**/*.test.ts',
-      'apps/server/src/features/accounts/auth.service.ts',
       'apps/server/src/features/console/usage.service.ts',
-      'apps/server/src/features/import/ingest.service.ts',
       'apps/server/src/features/own-books/own-book.service.ts',
       'apps/server/src/features/personal/personal.service.ts',
       'apps/server/src/features/personal/reservation.service.ts',
       'apps/server/src/features/print/print.service.ts',
-      'apps/server/src/features/search/full-text.service.ts',
     ],
     rules: {
       'no-restricted-imports': [

@@ -166,12 +166,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     clock,
   );
   const textIndex: TextIndex = dialect === 'sqlite' ? new SqliteTextIndex(db) : new PostgresTextIndex(db);
-  const fullText = new FullTextService(db, repos.catalog, textIndex);
+  const fullText = new FullTextService(repos.catalog, textIndex, transactor(db));
   const catalog = new CatalogService(repos.catalog, repos.classifications, clock, fullText);
   const sessions = new SessionService(repos.sessions, repos.users, config.sessionTtlMs, clock);
   const settings = new SettingsService(repos.settings, config);
   const auth = new AuthService(
-    db,
+    transactor(db),
     repos.users,
     repos.ssoNonces,
     sessions,
@@ -185,7 +185,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const queue = new JobQueue(repos.jobs);
   const personal = new PersonalService(db, repos.catalog, repos.notes, catalog, clock);
   const ingest = new IngestService(
-    db,
+    transactor(db),
     repos.catalog,
     queue,
     config.dataDir,

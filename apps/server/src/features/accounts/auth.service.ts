@@ -12,7 +12,7 @@ import {
   type SendCodeRequest,
   type SsoRequest,
 } from '@guji/shared';
-import type { Db } from '../../db/database.ts';
+import type { Transact } from '../../db/query.ts';
 import type { UserRepository, UserWithRoles } from './user.repository.ts';
 import type { SsoNonceRepository } from './sso-nonce.repository.ts';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../errors.ts';
@@ -100,7 +100,7 @@ export interface LoginResult {
 /** Registration, login, logout, password change and recovery, single sign-on. */
 export class AuthService {
   constructor(
-    private readonly db: Db,
+    private readonly transact: Transact,
     private readonly users: UserRepository,
     private readonly ssoNonces: SsoNonceRepository,
     private readonly sessions: SessionService,
@@ -158,7 +158,7 @@ export class AuthService {
     await this.sms.check(input.phone, 'register', input.phoneCode, true);
     const passwordHash = await hashPassword(input.loginPassword);
     try {
-      return await this.db.transaction().execute((tx) =>
+      return await this.transact((tx) =>
         this.users.create(
           {
             login_name: input.loginName,
@@ -324,7 +324,7 @@ export class AuthService {
         email: account.email ?? null,
       },
       account.roles,
-      this.db,
+      undefined,
       this.clock.now(),
     );
   }

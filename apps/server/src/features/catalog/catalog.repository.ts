@@ -95,6 +95,10 @@ export class CatalogRepository {
     return new Map(rows.map((r) => [r.book_id, { volumes: Number(r.volumes), pages: Number(r.pages) }]));
   }
 
+  async allBookIds(tx: DbOrTx = this.db): Promise<number[]> {
+    return (await tx.selectFrom('books').select('id').orderBy('id').execute()).map((r) => r.id);
+  }
+
   async findBook(id: number, tx: DbOrTx = this.db): Promise<BookRow | undefined> {
     return tx.selectFrom('books').selectAll().where('id', '=', id).executeTakeFirst();
   }
@@ -383,6 +387,41 @@ export class CatalogRepository {
 
   // Pages
 
+  /** The pages of a book that have OCR text, in id order (what the full-text index holds of it). */
+  async pagesWithText(
+    bookId: number,
+    tx: DbOrTx = this.db,
+  ): Promise<Array<{ id: number; book_id: number; volume_id: number; ocr_json: string | null }>> {
+    return tx
+      .selectFrom('pages')
+      .select(['id', 'book_id', 'volume_id', 'ocr_json'])
+      .where('book_id', '=', bookId)
+      .where('ocr_json', 'is not', null)
+      .orderBy('id')
+      .execute();
+  }
+
+  /** The file keys of the pages of a book or a volume (read before they are deleted). */
+  async pageFiles(
+    where: { bookId: number } | { volumeId: number },
+    tx: DbOrTx = this.db,
+  ): Promise<Array<{ id: number; master_key: string; pyramid_key: string | null }>> {
+    const query = tx.selectFrom('pages').select(['id', 'master_key', 'pyramid_key']);
+    return 'bookId' in where
+      ? query.where('book_id', '=', where.bookId).execute()
+      : query.where('volume_id', '=', where.volumeId).execute();
+  }
+
+  /** The sequence number of a volume's last page; 0 when it has none. */
+  async lastPageSeq(volumeId: number, tx: DbOrTx = this.db): Promise<number> {
+    const last = await tx
+      .selectFrom('pages')
+      .select((eb) => eb.fn.max('seq').as('seq'))
+      .where('volume_id', '=', volumeId)
+      .executeTakeFirst();
+    return Number(last?.seq ?? 0);
+  }
+
   async listPages(volumeId: number, tx: DbOrTx = this.db): Promise<PageRow[]> {
     return tx.selectFrom('pages').selectAll().where('volume_id', '=', volumeId).orderBy('seq').execute();
   }
@@ -473,6 +512,24 @@ export class CatalogRepository {
   }
 
   // Directory
+
+  /** The directory entry a page lies under: the last entry of its volume starting at or before it. */
+  async directoryEntryAt(
+    volumeId: number,
+    seq: number,
+    tx: DbOrTx = this.db,
+  ): Promise<{ id: number; name: string } | undefined> {
+    return tx
+      .selectFrom('directories as d')
+      .innerJoin('pages as p', 'p.id', 'd.page_id')
+      .select(['d.id', 'd.name'])
+      .where('d.volume_id', '=', volumeId)
+      .where('p.seq', '<=', seq)
+      .orderBy('p.seq', 'desc')
+      .orderBy('d.sort', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
 
   async listDirectory(
     volumeId: number,

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Db } from '../../db/database.ts';
+import type { Transact } from '../../db/query.ts';
 import type { FullTextService } from '../search/full-text.service.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -72,7 +72,7 @@ const EXTENSIONS: Record<string, string> = { jpeg: 'jpg', png: 'png', tiff: 'tif
  */
 export class IngestService {
   constructor(
-    private readonly db: Db,
+    private readonly transact: Transact,
     private readonly catalog: CatalogRepository,
     private readonly queue: JobQueue,
     private readonly dataDir: string,
@@ -108,7 +108,7 @@ export class IngestService {
         }
       }
       const previous = await this.catalog.findBookBySourceKey(book.sourceKey);
-      const result = await this.db.transaction().execute(async (tx) => {
+      const result = await this.transact(async (tx) => {
         if (previous) await this.catalog.deleteBook(previous.id, tx);
         const bookId = await this.catalog.createBook(
           {
@@ -218,13 +218,8 @@ export class IngestService {
         await fs.writeFile(path.join(this.dataDir, keys[i]!), page.data);
         written.push(keys[i]!);
       }
-      const ids = await this.db.transaction().execute(async (tx) => {
-        const last = await tx
-          .selectFrom('pages')
-          .select((eb) => eb.fn.max('seq').as('seq'))
-          .where('volume_id', '=', volumeId)
-          .executeTakeFirst();
-        const start = Number(last?.seq ?? 0);
+      const ids = await this.transact(async (tx) => {
+        const start = await this.catalog.lastPageSeq(volumeId, tx);
         const created: number[] = [];
         for (const [i, page] of pages.entries()) {
           created.push(
@@ -280,10 +275,7 @@ export class IngestService {
   async pageFiles(
     where: { bookId: number } | { volumeId: number },
   ): Promise<Array<{ id: number; master_key: string; pyramid_key: string | null }>> {
-    const query = this.db.selectFrom('pages').select(['id', 'master_key', 'pyramid_key']);
-    return 'bookId' in where
-      ? query.where('book_id', '=', where.bookId).execute()
-      : query.where('volume_id', '=', where.volumeId).execute();
+    return this.catalog.pageFiles(where);
   }
 
   /** Deletes master and pyramid folders of a replaced book that the new import does not use. */

@@ -9,7 +9,8 @@ import {
   type TextHit,
   type TextHitPage,
 } from '@guji/shared';
-import type { Db, DbOrTx } from '../../db/database.ts';
+import type { DbOrTx } from '../../db/database.ts';
+import type { Transact } from '../../db/query.ts';
 import type { BookRow } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
@@ -34,28 +35,23 @@ const searchable = (book: BookRow): boolean => book.is_visible === 1 && book.aud
  */
 export class FullTextService {
   constructor(
-    private readonly db: Db,
     private readonly catalog: CatalogRepository,
     private readonly index: TextIndex,
+    private readonly transact: Transact,
   ) {}
 
   /** Puts a book's pages with OCR text into the index when it is searchable, and takes them out otherwise. */
   /** Takes a book out of the index (deleted, or no longer public). */
-  async removeBook(bookId: number, tx: DbOrTx = this.db): Promise<void> {
+  async removeBook(bookId: number, tx?: DbOrTx): Promise<void> {
     await this.index.removeBook(bookId, tx);
   }
 
-  async indexBook(bookId: number, tx: DbOrTx = this.db): Promise<number> {
+  async indexBook(bookId: number, tx?: DbOrTx): Promise<number> {
+    if (!tx) return this.transact((t) => this.indexBook(bookId, t));
     await this.index.removeBook(bookId, tx);
     const book = await this.catalog.findBook(bookId, tx);
     if (!book || !searchable(book)) return 0;
-    const rows = await tx
-      .selectFrom('pages')
-      .select(['id', 'book_id', 'volume_id', 'ocr_json'])
-      .where('book_id', '=', bookId)
-      .where('ocr_json', 'is not', null)
-      .orderBy('id')
-      .execute();
+    const rows = await this.catalog.pagesWithText(bookId, tx);
     const pages = rows.flatMap((row) => {
       const ocr = parseOcr(row.ocr_json);
       return ocr
@@ -67,7 +63,7 @@ export class FullTextService {
   }
 
   /** Brings one page's entry up to date (its OCR text changed). */
-  async indexPage(pageId: number, tx: DbOrTx = this.db): Promise<void> {
+  async indexPage(pageId: number, tx?: DbOrTx): Promise<void> {
     const page = await this.catalog.findPage(pageId, tx);
     const book = page ? await this.catalog.findBook(page.book_id, tx) : undefined;
     const ocr = parseOcr(page?.ocr_json ?? null);
@@ -82,13 +78,13 @@ export class FullTextService {
   async reindexAll(
     onBook?: (done: number, total: number) => void,
   ): Promise<{ books: number; pages: number }> {
-    const books = await this.db.selectFrom('books').select('id').orderBy('id').execute();
+    const bookIds = await this.catalog.allBookIds();
     let pages = 0;
-    for (const [i, book] of books.entries()) {
-      pages += await this.db.transaction().execute((tx) => this.indexBook(book.id, tx));
-      onBook?.(i + 1, books.length);
+    for (const [i, bookId] of bookIds.entries()) {
+      pages += await this.indexBook(bookId);
+      onBook?.(i + 1, bookIds.length);
     }
-    return { books: books.length, pages };
+    return { books: bookIds.length, pages };
   }
 
   /** Full-text search over every searchable book (signed in, in the reading room). */
@@ -216,7 +212,7 @@ export class FullTextService {
       ]);
       // The index holds searchable books only; an entry left behind by a change is never shown.
       if (!book || !volume || !page || !searchable(book)) continue;
-      const entry = await this.entryOf(volume.id, page.seq);
+      const entry = await this.catalog.directoryEntryAt(volume.id, page.seq);
       records.push({
         catalogId: book.id,
         catalogName: book.title,
@@ -230,20 +226,6 @@ export class FullTextService {
       });
     }
     return { pageNum, pageSize, total, pages: Math.ceil(total / pageSize), records };
-  }
-
-  /** The directory entry a page lies under: the last entry of its volume starting at or before it. */
-  private async entryOf(volumeId: number, seq: number): Promise<{ id: number; name: string } | undefined> {
-    return this.db
-      .selectFrom('directories as d')
-      .innerJoin('pages as p', 'p.id', 'd.page_id')
-      .select(['d.id', 'd.name'])
-      .where('d.volume_id', '=', volumeId)
-      .where('p.seq', '<=', seq)
-      .orderBy('p.seq', 'desc')
-      .orderBy('d.sort', 'desc')
-      .limit(1)
-      .executeTakeFirst();
   }
 }
 
