@@ -51,10 +51,8 @@ export default tseslint.config(
     ignores: [
       '**/*.repository.ts',
       '**/*.test.ts',
-      'apps/server/src/features/console/usage.service.ts',
       'apps/server/src/features/own-books/own-book.service.ts',
       'apps/server/src/features/personal/personal.service.ts',
-      'apps/server/src/features/personal/reservation.service.ts',
       'apps/server/src/features/print/print.service.ts',
     ],
     rules: {

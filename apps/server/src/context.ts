@@ -16,6 +16,8 @@ import { CatalogRepository } from './features/catalog/catalog.repository.ts';
 import { ClassificationRepository } from './features/catalog/classification.repository.ts';
 import { AuditRepository } from './features/console/audit.repository.ts';
 import { TerminalRepository } from './features/console/terminal.repository.ts';
+import { UsageRepository } from './features/console/usage.repository.ts';
+import { ReservationRepository } from './features/personal/reservation.repository.ts';
 import { OcrVersionRepository } from './features/ocr/ocr-version.repository.ts';
 import { ClassificationService } from './features/console/classification.service.ts';
 import { transactor } from './db/query.ts';
@@ -215,8 +217,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       terminals: new TerminalService(repos.terminals, clock),
       readingRoom: new ReadingRoomAddresses(repos.settings, config.readingRoomCidrs),
       personal,
-      reservations: new ReservationService(db, clock, async () => (await settings.get()).timeZone),
-      usage: new UsageService(db, clock, async () => (await settings.get()).timeZone),
+      reservations: new ReservationService(
+        new ReservationRepository(db),
+        transactor(db),
+        clock,
+        async () => (await settings.get()).timeZone,
+      ),
+      usage: new UsageService(new UsageRepository(db), clock, async () => (await settings.get()).timeZone),
       catalogAdmin: new CatalogAdminService(
         repos.catalog,
         repos.classifications,

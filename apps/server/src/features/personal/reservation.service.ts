@@ -7,30 +7,13 @@ import {
   type Reservation,
   type ReservationDuration,
 } from '@guji/shared';
-import type { Db } from '../../db/database.ts';
+import type { Transact } from '../../db/query.ts';
 import { nowIso } from '../../db/database.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pagedOf, type Paged } from '../../lib/paged.ts';
-import { likeText } from '../../db/query.ts';
 import { endOfLocalDay } from '../../lib/local-day.ts';
-
-interface ReservationRow {
-  id: number;
-  user_id: number;
-  book_id: number;
-  call_number: string;
-  title: string;
-  duration_code: string;
-  reason: string;
-  status: number;
-  refuse_reason: string | null;
-  created_at: string;
-  updated_at: string;
-  expires_at: string | null;
-  applicant: string;
-  duration_label: string | null;
-}
+import type { ReservationRepository, ReservationRow } from './reservation.repository.ts';
 
 const toReservation = (row: ReservationRow): Reservation => ({
   id: row.id,
@@ -60,28 +43,20 @@ const SELF_REVIEW = () => forbidden(MSG.reservationSelfReview, 'RESERVATION_SELF
  */
 export class ReservationService {
   constructor(
-    private readonly db: Db,
+    private readonly reservations: ReservationRepository,
+    private readonly transact: Transact,
     private readonly clock: Clock,
     private readonly timeZone: () => Promise<string>,
   ) {}
 
   async durations(): Promise<ReservationDuration[]> {
-    return this.db
-      .selectFrom('reservation_durations')
-      .select(['code', 'label', 'days'])
-      .orderBy('sort')
-      .execute();
+    return this.reservations.durations();
   }
 
   async updateDuration(code: string, change: { label: string; days: number }): Promise<ReservationDuration> {
     // The same-day option stays same-day: its meaning is the spec's, only its label is the library's.
     const days = code === SAME_DAY_DURATION ? 0 : change.days;
-    const row = await this.db
-      .updateTable('reservation_durations')
-      .set({ label: change.label, days })
-      .where('code', '=', code)
-      .returning(['code', 'label', 'days'])
-      .executeTakeFirst();
+    const row = await this.reservations.updateDuration(code, { label: change.label, days });
     if (!row) throw NOT_FOUND();
     return row;
   }
@@ -90,32 +65,12 @@ export class ReservationService {
   async lookup(callNumber: string): Promise<CallNumberMatch[]> {
     const text = callNumber.trim();
     if (text === '') return [];
-    const rows = await this.db
-      .selectFrom('books')
-      .select(['id', 'call_number', 'title'])
-      .where('is_visible', '=', 1)
-      .where('audit_status', '=', '2')
-      .where(likeText('call_number', text, 'prefix'))
-      .orderBy('call_number')
-      .limit(10)
-      .execute();
+    const rows = await this.reservations.booksByCallNumberPrefix(text, 10);
     return rows.map((r) => ({ catalogId: r.id, callNumber: r.call_number ?? '', title: r.title }));
   }
 
-  private select() {
-    return this.db
-      .selectFrom('reservations')
-      .innerJoin('users', 'users.id', 'reservations.user_id')
-      .leftJoin('reservation_durations', 'reservation_durations.code', 'reservations.duration_code')
-      .selectAll('reservations')
-      .select((eb) => [
-        eb.fn.coalesce('users.real_name', 'users.nick_name', 'users.login_name').as('applicant'),
-        'reservation_durations.label as duration_label',
-      ]);
-  }
-
   private async find(id: number): Promise<Reservation> {
-    const row = await this.select().where('reservations.id', '=', id).executeTakeFirst();
+    const row = await this.reservations.find(id);
     if (!row) throw NOT_FOUND();
     return toReservation(row);
   }
@@ -124,57 +79,37 @@ export class ReservationService {
     userId: number,
     request: { callNumber: string; title: string; applyDays: string; detailReason: string },
   ): Promise<{ reservation: Reservation; message: string }> {
-    const duration = await this.db
-      .selectFrom('reservation_durations')
-      .select(['code', 'days'])
-      .where('code', '=', request.applyDays)
-      .executeTakeFirst();
+    const duration = await this.reservations.findDuration(request.applyDays);
     if (!duration) throw badRequest('RESERVATION_DURATION', MSG.reservationUnknownDuration);
-    const book = await this.db
-      .selectFrom('books')
-      .select(['id', 'title', 'call_number'])
-      .where('call_number', '=', request.callNumber)
-      .where('is_visible', '=', 1)
-      .where('audit_status', '=', '2')
-      .executeTakeFirst();
+    const book = await this.reservations.bookByCallNumber(request.callNumber);
     if (!book || book.title !== request.title)
       throw badRequest('RESERVATION_BOOK', MSG.reservationUnknownBook);
     const now = this.clock.now();
     const sameDay = duration.code === SAME_DAY_DURATION;
     // Read before the transaction: on SQLite it holds the only connection.
     const expires = nowIso(endOfLocalDay(now, await this.timeZone(), 0));
-    const id = await this.db.transaction().execute(async (tx) => {
-      const row = await tx
-        .insertInto('reservations')
-        .values({
-          user_id: userId,
-          book_id: book.id,
-          call_number: request.callNumber,
+    const id = await this.transact(async (tx) => {
+      const created = await this.reservations.create(
+        {
+          userId,
+          bookId: book.id,
+          callNumber: request.callNumber,
           title: book.title,
-          duration_code: duration.code,
+          durationCode: duration.code,
           reason: request.detailReason,
           status: sameDay ? RESERVATION_STATUS.passed : RESERVATION_STATUS.unaudited,
-          created_at: nowIso(now),
-          updated_at: nowIso(now),
-          expires_at: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+          now: nowIso(now),
+        },
+        tx,
+      );
       if (sameDay) {
-        await tx.updateTable('reservations').set({ expires_at: expires }).where('id', '=', row.id).execute();
-        await tx
-          .insertInto('book_privileges')
-          .values({
-            user_id: userId,
-            book_id: book.id,
-            starts_at: nowIso(now),
-            expires_at: expires,
-            created_at: nowIso(now),
-            reservation_id: row.id,
-          })
-          .execute();
+        await this.reservations.setExpiry(created, expires, tx);
+        await this.reservations.grantPrivilege(
+          { userId, bookId: book.id, reservationId: created, startsAt: nowIso(now), expiresAt: expires },
+          tx,
+        );
       }
-      return row.id;
+      return created;
     });
     return {
       reservation: await this.find(id),
@@ -197,42 +132,20 @@ export class ReservationService {
     where: { column: 'reservations.user_id' | 'reservations.status'; values: number[] },
     order: 'asc' | 'desc' = 'desc',
   ): Promise<Paged<Reservation>> {
-    const { n } = await this.db
-      .selectFrom('reservations')
-      .where(where.column, 'in', where.values)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    const rows = await this.select()
-      .where(where.column, 'in', where.values)
-      .orderBy('reservations.id', order)
-      .limit(size)
-      .offset((pageNum - 1) * size)
-      .execute();
-    return pagedOf(
-      pageNum,
-      size,
-      n,
-      rows.map((r) => toReservation(r as ReservationRow)),
-    );
+    const { rows, total } = await this.reservations.page(where, order, (pageNum - 1) * size, size);
+    return pagedOf(pageNum, size, total, rows.map(toReservation));
   }
 
   /** The applicant withdraws an application that is not decided yet (status 0 or 1). */
   async withdraw(userId: number, id: number): Promise<Reservation> {
-    const result = await this.db
-      .updateTable('reservations')
-      .set({ status: RESERVATION_STATUS.withdrawn, updated_at: nowIso(this.clock.now()) })
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .where('status', 'in', [RESERVATION_STATUS.unaudited, RESERVATION_STATUS.reviewing])
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) {
-      const own = await this.db
-        .selectFrom('reservations')
-        .select('id')
-        .where('id', '=', id)
-        .where('user_id', '=', userId)
-        .executeTakeFirst();
-      if (!own) throw NOT_FOUND();
+    const withdrawn = await this.reservations.transition(
+      id,
+      [RESERVATION_STATUS.unaudited, RESERVATION_STATUS.reviewing],
+      { status: RESERVATION_STATUS.withdrawn, updated_at: nowIso(this.clock.now()) },
+      { userId },
+    );
+    if (!withdrawn) {
+      if ((await this.reservations.applicantOf(id)) !== userId) throw NOT_FOUND();
       throw conflict('RESERVATION_DECIDED', MSG.reservationNotPending);
     }
     return this.find(id);
@@ -260,40 +173,34 @@ export class ReservationService {
   async approve(reviewerId: number, id: number): Promise<Reservation> {
     const now = this.clock.now();
     const timeZone = await this.timeZone();
-    await this.db.transaction().execute(async (tx) => {
-      const row = await tx
-        .selectFrom('reservations')
-        .leftJoin('reservation_durations', 'reservation_durations.code', 'reservations.duration_code')
-        .select(['reservations.user_id', 'reservations.book_id', 'reservation_durations.days'])
-        .where('reservations.id', '=', id)
-        .executeTakeFirst();
+    await this.transact(async (tx) => {
+      const row = await this.reservations.forApproval(id, tx);
       if (!row) throw NOT_FOUND();
       if (row.user_id === reviewerId) throw SELF_REVIEW();
       const expires = nowIso(endOfLocalDay(now, timeZone, row.days ?? 0));
-      const result = await tx
-        .updateTable('reservations')
-        .set({
+      const approved = await this.reservations.transition(
+        id,
+        [RESERVATION_STATUS.unaudited, RESERVATION_STATUS.reviewing],
+        {
           status: RESERVATION_STATUS.passed,
           reviewer_id: reviewerId,
           expires_at: expires,
           updated_at: nowIso(now),
-        })
-        .where('id', '=', id)
-        .where('status', 'in', [RESERVATION_STATUS.unaudited, RESERVATION_STATUS.reviewing])
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0)
-        throw conflict('RESERVATION_STATE', MSG.reservationNotReviewable);
-      await tx
-        .insertInto('book_privileges')
-        .values({
-          user_id: row.user_id,
-          book_id: row.book_id,
-          starts_at: nowIso(now),
-          expires_at: expires,
-          created_at: nowIso(now),
-          reservation_id: id,
-        })
-        .execute();
+        },
+        {},
+        tx,
+      );
+      if (!approved) throw conflict('RESERVATION_STATE', MSG.reservationNotReviewable);
+      await this.reservations.grantPrivilege(
+        {
+          userId: row.user_id,
+          bookId: row.book_id,
+          reservationId: id,
+          startsAt: nowIso(now),
+          expiresAt: expires,
+        },
+        tx,
+      );
     });
     return this.find(id);
   }
@@ -303,21 +210,16 @@ export class ReservationService {
     from: number[],
     set: { status: number; reviewer_id: number; refuse_reason?: string },
   ): Promise<void> {
-    const result = await this.db
-      .updateTable('reservations')
-      .set({ ...set, updated_at: nowIso(this.clock.now()) })
-      .where('id', '=', id)
-      .where('status', 'in', from)
-      .where('user_id', '<>', set.reviewer_id)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) {
-      const exists = await this.db
-        .selectFrom('reservations')
-        .select(['id', 'user_id'])
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (!exists) throw NOT_FOUND();
-      if (exists.user_id === set.reviewer_id) throw SELF_REVIEW();
+    const moved = await this.reservations.transition(
+      id,
+      from,
+      { ...set, updated_at: nowIso(this.clock.now()) },
+      { notUserId: set.reviewer_id },
+    );
+    if (!moved) {
+      const applicant = await this.reservations.applicantOf(id);
+      if (applicant === undefined) throw NOT_FOUND();
+      if (applicant === set.reviewer_id) throw SELF_REVIEW();
       throw conflict('RESERVATION_STATE', MSG.reservationNotReviewable);
     }
   }
