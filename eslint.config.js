@@ -52,7 +52,6 @@ export default tseslint.config(
       '**/*.repository.ts',
       '**/*.test.ts',
       'apps/server/src/features/own-books/own-book.service.ts',
-      'apps/server/src/features/personal/personal.service.ts',
       'apps/server/src/features/print/print.service.ts',
     ],
     rules: {

@@ -18,6 +18,11 @@ import { AuditRepository } from './features/console/audit.repository.ts';
 import { TerminalRepository } from './features/console/terminal.repository.ts';
 import { UsageRepository } from './features/console/usage.repository.ts';
 import { ReservationRepository } from './features/personal/reservation.repository.ts';
+import { CollectionRepository } from './features/personal/collection.repository.ts';
+import { CommentRepository } from './features/personal/comment.repository.ts';
+import { DownloadRepository } from './features/personal/download.repository.ts';
+import { FootprintRepository } from './features/personal/footprint.repository.ts';
+import { PrivilegeRepository } from './features/personal/privilege.repository.ts';
 import { OcrVersionRepository } from './features/ocr/ocr-version.repository.ts';
 import { ClassificationService } from './features/console/classification.service.ts';
 import { transactor } from './db/query.ts';
@@ -185,7 +190,19 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   );
   const profile = new ProfileService(repos.users, sms, storage);
   const queue = new JobQueue(repos.jobs);
-  const personal = new PersonalService(db, repos.catalog, repos.notes, catalog, clock);
+  const personal = new PersonalService(
+    {
+      catalog: repos.catalog,
+      collections: new CollectionRepository(db),
+      downloads: new DownloadRepository(db),
+      comments: new CommentRepository(db),
+      notes: repos.notes,
+      footprints: new FootprintRepository(db),
+      privileges: new PrivilegeRepository(db),
+    },
+    catalog,
+    clock,
+  );
   const ingest = new IngestService(
     transactor(db),
     repos.catalog,

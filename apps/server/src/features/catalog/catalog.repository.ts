@@ -99,6 +99,19 @@ export class CatalogRepository {
     return (await tx.selectFrom('books').select('id').orderBy('id').execute()).map((r) => r.id);
   }
 
+  /** Title, author and call number of each book asked for (those that exist). */
+  async briefBooks(
+    ids: number[],
+    tx: DbOrTx = this.db,
+  ): Promise<Array<{ id: number; title: string; author: string | null; call_number: string | null }>> {
+    if (ids.length === 0) return [];
+    return tx
+      .selectFrom('books')
+      .select(['id', 'title', 'author', 'call_number'])
+      .where('id', 'in', ids)
+      .execute();
+  }
+
   async findBook(id: number, tx: DbOrTx = this.db): Promise<BookRow | undefined> {
     return tx.selectFrom('books').selectAll().where('id', '=', id).executeTakeFirst();
   }

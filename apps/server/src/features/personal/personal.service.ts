@@ -13,12 +13,16 @@ import {
   type PersonalBook,
   type Privilege,
 } from '@guji/shared';
-import type { Db } from '../../db/database.ts';
 import { nowIso } from '../../db/database.ts';
 import type { BookRow } from '../../db/schema.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { NoteRepository, NoteWithPage } from './note.repository.ts';
+import type { CollectionRepository } from './collection.repository.ts';
+import type { CommentRepository } from './comment.repository.ts';
+import type { DownloadRepository } from './download.repository.ts';
+import type { FootprintRepository } from './footprint.repository.ts';
+import type { PrivilegeRepository } from './privilege.repository.ts';
 import { isCatalogStaff } from '../catalog/access.ts';
 import { thumbnailUrl, type CatalogService, type Viewer } from '../catalog/catalog.service.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -39,9 +43,15 @@ export const downloadUrl = (kind: DownloadKind, pageId: number | null, volumeId:
  */
 export class PersonalService {
   constructor(
-    private readonly db: Db,
-    private readonly catalogRepo: CatalogRepository,
-    private readonly notes: NoteRepository,
+    private readonly repos: {
+      catalog: CatalogRepository;
+      collections: CollectionRepository;
+      downloads: DownloadRepository;
+      comments: CommentRepository;
+      notes: NoteRepository;
+      footprints: FootprintRepository;
+      privileges: PrivilegeRepository;
+    },
     private readonly catalog: CatalogService,
     private readonly clock: Clock,
   ) {}
@@ -50,12 +60,8 @@ export class PersonalService {
     const unique = [...new Set(ids)];
     const map = new Map<number, PersonalBook>();
     if (unique.length === 0) return map;
-    const rows = await this.db
-      .selectFrom('books')
-      .select(['id', 'title', 'author', 'call_number'])
-      .where('id', 'in', unique)
-      .execute();
-    const covers = await this.catalogRepo.coverPageIds(unique);
+    const rows = await this.repos.catalog.briefBooks(unique);
+    const covers = await this.repos.catalog.coverPageIds(unique);
     for (const row of rows) {
       const cover = covers.get(row.id);
       map.set(row.id, {
@@ -71,7 +77,7 @@ export class PersonalService {
 
   /** A book readers may see in the catalogue (visible and published), for collecting and commenting. */
   private async visibleBook(bookId: number): Promise<BookRow> {
-    const book = await this.catalogRepo.findBook(bookId);
+    const book = await this.repos.catalog.findBook(bookId);
     if (!book || !book.is_visible || book.audit_status !== '2') throw notFound(MSG.noData, 'NO_DATA');
     return book;
   }
@@ -79,42 +85,21 @@ export class PersonalService {
   // Collections
 
   async isCollected(userId: number, bookId: number): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('collections')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('book_id', '=', bookId)
-      .executeTakeFirst();
-    return row !== undefined;
+    return this.repos.collections.has(userId, bookId);
   }
 
   async collect(userId: number, bookId: number): Promise<void> {
     await this.visibleBook(bookId);
-    await this.db
-      .insertInto('collections')
-      .values({ user_id: userId, book_id: bookId, created_at: nowIso(this.clock.now()) })
-      .onConflict((oc) => oc.columns(['user_id', 'book_id']).doNothing())
-      .execute();
+    await this.repos.collections.add(userId, bookId, nowIso(this.clock.now()));
   }
 
   async uncollect(userId: number, bookId: number): Promise<void> {
-    await this.db
-      .deleteFrom('collections')
-      .where('user_id', '=', userId)
-      .where('book_id', '=', bookId)
-      .execute();
+    await this.repos.collections.remove(userId, bookId);
   }
 
   async collections(userId: number, pageNum: number): Promise<Paged<CollectionItem>> {
     const size = PERSONAL_PAGE_SIZE;
-    const base = this.db.selectFrom('collections').where('user_id', '=', userId);
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base
-      .select(['book_id', 'created_at'])
-      .orderBy('id', 'desc')
-      .limit(size)
-      .offset((pageNum - 1) * size)
-      .execute();
+    const { rows, total: n } = await this.repos.collections.page(userId, (pageNum - 1) * size, size);
     const books = await this.books(rows.map((r) => r.book_id));
     return pagedOf(
       pageNum,
@@ -133,40 +118,12 @@ export class PersonalService {
     userId: number,
     entry: { bookId: number; volumeId: number; pageId: number | null; kind: DownloadKind },
   ): Promise<void> {
-    await this.db
-      .insertInto('downloads')
-      .values({
-        user_id: userId,
-        book_id: entry.bookId,
-        volume_id: entry.volumeId,
-        page_id: entry.pageId,
-        kind: entry.kind,
-        created_at: nowIso(this.clock.now()),
-      })
-      .execute();
+    await this.repos.downloads.add({ userId, ...entry, createdAt: nowIso(this.clock.now()) });
   }
 
   async downloads(userId: number, pageNum: number): Promise<Paged<DownloadItem>> {
     const size = PERSONAL_PAGE_SIZE;
-    const base = this.db.selectFrom('downloads').where('downloads.user_id', '=', userId);
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base
-      .innerJoin('volumes', 'volumes.id', 'downloads.volume_id')
-      .leftJoin('pages', 'pages.id', 'downloads.page_id')
-      .select([
-        'downloads.id',
-        'downloads.kind',
-        'downloads.book_id',
-        'downloads.volume_id',
-        'downloads.page_id',
-        'downloads.created_at',
-        'volumes.name as volume_name',
-        'pages.seq',
-      ])
-      .orderBy('downloads.id', 'desc')
-      .limit(size)
-      .offset((pageNum - 1) * size)
-      .execute();
+    const { rows, total: n } = await this.repos.downloads.page(userId, (pageNum - 1) * size, size);
     const books = await this.books(rows.map((r) => r.book_id));
     return pagedOf(
       pageNum,
@@ -193,22 +150,14 @@ export class PersonalService {
   }
 
   async deleteDownload(userId: number, id: number): Promise<void> {
-    const result = await this.db
-      .deleteFrom('downloads')
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw NOT_FOUND();
+    if (!(await this.repos.downloads.remove(userId, id))) throw NOT_FOUND();
   }
 
   // Comments
 
   async addComment(userId: number, bookId: number, text: string): Promise<void> {
     await this.visibleBook(bookId);
-    await this.db
-      .insertInto('comments')
-      .values({ user_id: userId, book_id: bookId, text, created_at: nowIso(this.clock.now()) })
-      .execute();
+    await this.repos.comments.add({ userId, bookId, text, createdAt: nowIso(this.clock.now()) });
   }
 
   /** A book's comments, newest first; hidden ones only for staff (marked hidden). */
@@ -216,24 +165,12 @@ export class PersonalService {
     await this.visibleBook(bookId);
     const staff = isCatalogStaff(viewer.roles);
     const size = PERSONAL_PAGE_SIZE;
-    let base = this.db.selectFrom('comments').where('comments.book_id', '=', bookId);
-    if (!staff) base = base.where('comments.hidden_at', 'is', null);
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base
-      .innerJoin('users', 'users.id', 'comments.user_id')
-      .select([
-        'comments.id',
-        'comments.user_id',
-        'comments.text',
-        'comments.hidden_at',
-        'comments.created_at',
-        'users.nick_name',
-        'users.login_name',
-      ])
-      .orderBy('comments.id', 'desc')
-      .limit(size)
-      .offset((pageNum - 1) * size)
-      .execute();
+    const { rows, total: n } = await this.repos.comments.pageOfBook(
+      bookId,
+      staff,
+      (pageNum - 1) * size,
+      size,
+    );
     return pagedOf(
       pageNum,
       size,
@@ -251,14 +188,7 @@ export class PersonalService {
 
   async myComments(userId: number, pageNum: number): Promise<Paged<MyComment>> {
     const size = PERSONAL_PAGE_SIZE;
-    const base = this.db.selectFrom('comments').where('user_id', '=', userId);
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base
-      .select(['id', 'book_id', 'text', 'hidden_at', 'created_at'])
-      .orderBy('id', 'desc')
-      .limit(size)
-      .offset((pageNum - 1) * size)
-      .execute();
+    const { rows, total: n } = await this.repos.comments.pageOfUser(userId, (pageNum - 1) * size, size);
     const books = await this.books(rows.map((r) => r.book_id));
     return pagedOf(
       pageNum,
@@ -274,12 +204,7 @@ export class PersonalService {
   }
 
   async deleteComment(userId: number, id: number): Promise<void> {
-    const result = await this.db
-      .deleteFrom('comments')
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw NOT_FOUND();
+    if (!(await this.repos.comments.remove(userId, id))) throw NOT_FOUND();
   }
 
   /** Staff hide (or show again) a comment. */
@@ -290,16 +215,11 @@ export class PersonalService {
     hidden: boolean,
   ): Promise<void> {
     if (!isCatalogStaff(roles)) throw forbidden();
-    const result = await this.db
-      .updateTable('comments')
-      .set(
-        hidden
-          ? { hidden_at: nowIso(this.clock.now()), hidden_by: staffId }
-          : { hidden_at: null, hidden_by: null },
-      )
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) === 0) throw NOT_FOUND();
+    const changed = await this.repos.comments.setHidden(
+      id,
+      hidden ? { at: nowIso(this.clock.now()), by: staffId } : null,
+    );
+    if (!changed) throw NOT_FOUND();
   }
 
   // Notes
@@ -313,66 +233,42 @@ export class PersonalService {
     const { page, book } = await this.catalog.readablePage(pageId, viewer);
     const clipped = clipRect(rect, page.width, page.height);
     const now = nowIso(this.clock.now());
-    const row = await this.db
-      .insertInto('notes')
-      .values({
-        user_id: viewer.userId,
-        book_id: book.id,
-        page_id: page.id,
-        ...clipped,
-        text,
-        created_at: now,
-        updated_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await this.repos.notes.add({
+      userId: viewer.userId,
+      bookId: book.id,
+      pageId: page.id,
+      rect: clipped,
+      text,
+      now,
+    });
     return toNote(row);
   }
 
   /** One's own notes on a page (notes are private to their author). */
   async pageNotes(viewer: Viewer & { userId: number }, pageId: number): Promise<Note[]> {
     await this.catalog.readablePage(pageId, viewer);
-    const rows = await this.db
-      .selectFrom('notes')
-      .selectAll()
-      .where('page_id', '=', pageId)
-      .where('user_id', '=', viewer.userId)
-      .orderBy('id')
-      .execute();
-    return rows.map(toNote);
+    return (await this.repos.notes.onPage(viewer.userId, pageId)).map(toNote);
   }
 
   async updateNote(userId: number, id: number, text: string): Promise<Note> {
-    const row = await this.db
-      .updateTable('notes')
-      .set({ text, updated_at: nowIso(this.clock.now()) })
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .returningAll()
-      .executeTakeFirst();
+    const row = await this.repos.notes.updateText(userId, id, text, nowIso(this.clock.now()));
     if (!row) throw NOT_FOUND();
     return toNote(row);
   }
 
   async deleteNote(userId: number, id: number): Promise<void> {
-    const result = await this.db
-      .deleteFrom('notes')
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw NOT_FOUND();
+    if (!(await this.repos.notes.remove(userId, id))) throw NOT_FOUND();
   }
 
   async myNotes(userId: number, pageNum: number, pageSize = PERSONAL_PAGE_SIZE): Promise<Paged<MyNote>> {
-    const base = this.db.selectFrom('notes').where('notes.user_id', '=', userId);
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await this.notes.listOwnWithPage(userId, pageSize, (pageNum - 1) * pageSize);
+    const n = await this.repos.notes.countOwn(userId);
+    const rows = await this.repos.notes.listOwnWithPage(userId, pageSize, (pageNum - 1) * pageSize);
     return pagedOf(pageNum, pageSize, Number(n), await this.toMyNotes(rows));
   }
 
   /** One of one's own notes with its page and volume; another user's note is "not found". */
   async myNote(userId: number, id: number): Promise<MyNote> {
-    const row = await this.notes.findOwnWithPage(userId, id);
+    const row = await this.repos.notes.findOwnWithPage(userId, id);
     const [note] = row ? await this.toMyNotes([row]) : [];
     if (!note) throw NOT_FOUND();
     return note;
@@ -393,64 +289,19 @@ export class PersonalService {
   /** The reader turned to a page: the book's newest footprint takes it as its last page and time. */
   async footprintPage(viewer: Viewer & { userId: number }, pageId: number): Promise<void> {
     const { page } = await this.catalog.readablePage(pageId, viewer);
-    const now = nowIso(this.clock.now());
-    const latest = await this.db
-      .selectFrom('footprints')
-      .select('id')
-      .where('user_id', '=', viewer.userId)
-      .where('book_id', '=', page.book_id)
-      .orderBy('id', 'desc')
-      .executeTakeFirst();
-    if (latest) {
-      await this.db
-        .updateTable('footprints')
-        .set({ page_id: page.id, volume_id: page.volume_id, created_at: now })
-        .where('id', '=', latest.id)
-        .execute();
-    } else {
-      await this.db
-        .insertInto('footprints')
-        .values({
-          user_id: viewer.userId,
-          book_id: page.book_id,
-          volume_id: page.volume_id,
-          page_id: page.id,
-          created_at: now,
-        })
-        .execute();
-    }
+    await this.repos.footprints.touch({
+      userId: viewer.userId,
+      bookId: page.book_id,
+      volumeId: page.volume_id,
+      pageId: page.id,
+      at: nowIso(this.clock.now()),
+    });
   }
 
   /** One row per book, the most recent first, with the last page shown and when. */
   async footprints(userId: number, pageNum: number): Promise<Paged<Footprint>> {
     const size = PERSONAL_PAGE_SIZE;
-    const latest = this.db
-      .selectFrom('footprints')
-      .select((eb) => eb.fn.max('id').as('id'))
-      .where('user_id', '=', userId)
-      .groupBy('book_id');
-    const { n } = await this.db
-      .selectFrom(latest.as('latest'))
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    const rows = await this.db
-      .selectFrom('footprints')
-      .leftJoin('volumes', 'volumes.id', 'footprints.volume_id')
-      .leftJoin('pages', 'pages.id', 'footprints.page_id')
-      .select([
-        'footprints.book_id',
-        'footprints.volume_id',
-        'footprints.page_id',
-        'footprints.created_at',
-        'volumes.name as volume_name',
-        'pages.seq',
-      ])
-      .where('footprints.id', 'in', latest)
-      .orderBy('footprints.created_at', 'desc')
-      .orderBy('footprints.id', 'desc')
-      .limit(size)
-      .offset((pageNum - 1) * size)
-      .execute();
+    const { rows, total: n } = await this.repos.footprints.page(userId, (pageNum - 1) * size, size);
     const books = await this.books(rows.map((r) => r.book_id));
     return pagedOf(
       pageNum,
@@ -475,9 +326,7 @@ export class PersonalService {
   }
 
   async deleteFootprints(userId: number, bookId?: number): Promise<void> {
-    let query = this.db.deleteFrom('footprints').where('user_id', '=', userId);
-    if (bookId !== undefined) query = query.where('book_id', '=', bookId);
-    await query.execute();
+    await this.repos.footprints.remove(userId, bookId);
   }
 
   // Privileges
@@ -486,26 +335,12 @@ export class PersonalService {
   async privileges(userId: number, pageNum: number): Promise<Paged<Privilege>> {
     const size = PERSONAL_PAGE_SIZE;
     const now = nowIso(this.clock.now());
-    const base = this.db
-      .selectFrom('book_privileges')
-      .where('user_id', '=', userId)
-      .where('starts_at', '<=', now)
-      .where('expires_at', '>', now);
-    const { n } = await this.db
-      .selectFrom(base.select('book_id').groupBy('book_id').as('active'))
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow();
-    const rows = await base
-      .select((eb) => [
-        'book_id',
-        eb.fn.max('expires_at').as('expires_at'),
-        eb.fn.max('reservation_id').as('reservation_id'),
-      ])
-      .groupBy('book_id')
-      .orderBy('expires_at')
-      .limit(size)
-      .offset((pageNum - 1) * size)
-      .execute();
+    const { rows, total: n } = await this.repos.privileges.activePage(
+      userId,
+      now,
+      (pageNum - 1) * size,
+      size,
+    );
     const books = await this.books(rows.map((r) => r.book_id));
     return pagedOf(
       pageNum,
@@ -513,9 +348,7 @@ export class PersonalService {
       Number(n),
       rows.flatMap((r) => {
         const book = books.get(r.book_id);
-        return book
-          ? [{ book, expiresAt: String(r.expires_at), reservationId: r.reservation_id ?? null }]
-          : [];
+        return book ? [{ book, expiresAt: r.expires_at, reservationId: r.reservation_id }] : [];
       }),
     );
   }

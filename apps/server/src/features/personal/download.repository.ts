@@ -1,0 +1,81 @@
+import type { DownloadKind } from '@guji/shared';
+import type { Db, DbOrTx } from '../../db/database.ts';
+
+export interface DownloadRow {
+  id: number;
+  kind: DownloadKind;
+  book_id: number;
+  volume_id: number;
+  page_id: number | null;
+  created_at: string;
+  volume_name: string;
+  seq: number | null;
+}
+
+/** What a reader downloaded (a page as image or text, a volume as PDF), to download again. */
+export class DownloadRepository {
+  constructor(private readonly db: Db) {}
+
+  async add(
+    entry: {
+      userId: number;
+      bookId: number;
+      volumeId: number;
+      pageId: number | null;
+      kind: DownloadKind;
+      createdAt: string;
+    },
+    tx: DbOrTx = this.db,
+  ): Promise<void> {
+    await tx
+      .insertInto('downloads')
+      .values({
+        user_id: entry.userId,
+        book_id: entry.bookId,
+        volume_id: entry.volumeId,
+        page_id: entry.pageId,
+        kind: entry.kind,
+        created_at: entry.createdAt,
+      })
+      .execute();
+  }
+
+  /** One page of a reader's downloads with their volume and page, newest first; with the count of all. */
+  async page(
+    userId: number,
+    offset: number,
+    limit: number,
+    tx: DbOrTx = this.db,
+  ): Promise<{ rows: DownloadRow[]; total: number }> {
+    const base = tx.selectFrom('downloads').where('downloads.user_id', '=', userId);
+    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await base
+      .innerJoin('volumes', 'volumes.id', 'downloads.volume_id')
+      .leftJoin('pages', 'pages.id', 'downloads.page_id')
+      .select([
+        'downloads.id',
+        'downloads.kind',
+        'downloads.book_id',
+        'downloads.volume_id',
+        'downloads.page_id',
+        'downloads.created_at',
+        'volumes.name as volume_name',
+        'pages.seq',
+      ])
+      .orderBy('downloads.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return { rows, total: Number(n) };
+  }
+
+  /** Deletes one of the reader's own records; false when there is none. */
+  async remove(userId: number, id: number, tx: DbOrTx = this.db): Promise<boolean> {
+    const result = await tx
+      .deleteFrom('downloads')
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+}
