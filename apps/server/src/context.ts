@@ -23,6 +23,7 @@ import { CommentRepository } from './features/personal/comment.repository.ts';
 import { DownloadRepository } from './features/personal/download.repository.ts';
 import { FootprintRepository } from './features/personal/footprint.repository.ts';
 import { PrivilegeRepository } from './features/personal/privilege.repository.ts';
+import { OwnBookRepository } from './features/own-books/own-book.repository.ts';
 import { OcrVersionRepository } from './features/ocr/ocr-version.repository.ts';
 import { ClassificationService } from './features/console/classification.service.ts';
 import { transactor } from './db/query.ts';
@@ -252,7 +253,17 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       downloads,
       admin,
       classifications: new ClassificationService(repos.classifications, admin, transactor(db)),
-      ownBooks: new OwnBookService(db, repos.catalog, ingest, fullText, clock, settings),
+      ownBooks: new OwnBookService(
+        new OwnBookRepository(db),
+        repos.catalog,
+        repos.users,
+        repos.jobs,
+        transactor(db),
+        ingest,
+        fullText,
+        clock,
+        settings,
+      ),
       uploads: new UploadGate(),
       print: new PrintService(
         db,

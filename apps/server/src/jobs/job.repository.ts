@@ -199,4 +199,16 @@ export class JobRepository {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
+
+  /** The status of the newest job with each of the keys given (keys with no job are left out). */
+  async statusByDedupeKey(keys: string[], tx: DbOrTx = this.db): Promise<Map<string, string>> {
+    if (keys.length === 0) return new Map();
+    const rows = await tx
+      .selectFrom('jobs')
+      .select(['dedupe_key', 'status'])
+      .where('dedupe_key', 'in', keys)
+      .orderBy('id')
+      .execute();
+    return new Map(rows.flatMap((j) => (j.dedupe_key === null ? [] : [[j.dedupe_key, j.status] as const])));
+  }
 }

@@ -11,7 +11,10 @@ import {
   type OwnPage,
   type Volume,
 } from '@guji/shared';
-import type { Db } from '../../db/database.ts';
+import type { Transact } from '../../db/query.ts';
+import type { JobRepository } from '../../jobs/job.repository.ts';
+import type { UserRepository } from '../accounts/user.repository.ts';
+import type { OwnBookRepository } from './own-book.repository.ts';
 import { nowIso } from '../../db/database.ts';
 import type { BookRow } from '../../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
@@ -76,8 +79,11 @@ const ownerOnly = (userId: number): Editor => ({ id: userId, catalogStaff: false
  */
 export class OwnBookService {
   constructor(
-    private readonly db: Db,
+    private readonly ownBooks: OwnBookRepository,
     private readonly catalog: CatalogRepository,
+    private readonly users: UserRepository,
+    private readonly jobs: JobRepository,
+    private readonly transact: Transact,
     private readonly ingest: IngestService,
     private readonly fullText: FullTextService,
     private readonly clock: Clock,
@@ -87,18 +93,10 @@ export class OwnBookService {
   /** Refuses an upload that would take the user past the site's page or storage quota. */
   private async checkQuota(userId: number, pages: number, bytes: number): Promise<void> {
     const site = await this.settings.get();
-    const used = await this.db
-      .selectFrom('pages')
-      .innerJoin('books', 'books.id', 'pages.book_id')
-      .select((eb) => [
-        eb.fn.countAll<number>().as('pages'),
-        eb.fn.sum<number>('pages.file_bytes').as('bytes'),
-      ])
-      .where('books.owner_id', '=', userId)
-      .executeTakeFirstOrThrow();
-    if (Number(used.pages) + pages > site.ownQuotaPages)
+    const used = await this.ownBooks.usage(userId);
+    if (used.pages + pages > site.ownQuotaPages)
       throw badRequest('OWN_QUOTA', MSG.ownQuotaPages.replace('{n}', String(site.ownQuotaPages)));
-    if (Number(used.bytes ?? 0) + bytes > site.ownQuotaMb * 1024 * 1024)
+    if (used.bytes + bytes > site.ownQuotaMb * 1024 * 1024)
       throw badRequest('OWN_QUOTA', MSG.ownQuotaBytes.replace('{n}', String(site.ownQuotaMb)));
   }
 
@@ -115,12 +113,7 @@ export class OwnBookService {
         pages.reduce((sum, p) => sum + p.data.length, 0),
       );
     const ids = await this.ingest.appendPages(volumeId, pages);
-    for (const [i, id] of ids.entries())
-      await this.db
-        .updateTable('pages')
-        .set({ file_bytes: pages[i]!.data.length })
-        .where('id', '=', id)
-        .execute();
+    for (const [i, id] of ids.entries()) await this.ownBooks.setFileBytes(id, pages[i]!.data.length);
     return ids;
   }
 
@@ -136,38 +129,12 @@ export class OwnBookService {
   private async toOwnBooks(rows: BookRow[], withOwner = false): Promise<OwnBook[]> {
     const ids = rows.map((r) => r.id);
     const covers = await this.catalog.coverPageIds(ids);
-    const counts =
-      ids.length === 0
-        ? []
-        : await this.db
-            .selectFrom('books')
-            .leftJoin('volumes', 'volumes.book_id', 'books.id')
-            .leftJoin('pages', 'pages.volume_id', 'volumes.id')
-            .select((eb) => [
-              'books.id',
-              eb.fn.count<number>('volumes.id').distinct().as('volumes'),
-              eb.fn.count<number>('pages.id').as('pages'),
-            ])
-            .where('books.id', 'in', ids)
-            .groupBy('books.id')
-            .execute();
+    const counts = await this.catalog.volumeAndPageCounts(ids);
     const owners = withOwner
-      ? new Map(
-          (
-            await this.db
-              .selectFrom('users')
-              .select(['id', 'login_name', 'nick_name'])
-              .where(
-                'id',
-                'in',
-                rows.map((r) => r.owner_id ?? 0),
-              )
-              .execute()
-          ).map((u) => [u.id, u.nick_name || u.login_name]),
-        )
+      ? await this.users.displayNames(rows.flatMap((r) => (r.owner_id === null ? [] : [r.owner_id])))
       : undefined;
     return rows.map((row) => {
-      const count = counts.find((c) => c.id === row.id);
+      const count = counts.get(row.id);
       const cover = covers.get(row.id);
       return {
         catalogId: row.id,
@@ -178,8 +145,8 @@ export class OwnBookService {
         editionType: row.edition_type,
         auditStatus: row.audit_status,
         refuseReason: row.refuse_reason,
-        volumeCount: Number(count?.volumes ?? 0),
-        pageCount: Number(count?.pages ?? 0),
+        volumeCount: count?.volumes ?? 0,
+        pageCount: count?.pages ?? 0,
         coverUrl: cover === undefined ? null : thumbnailUrl(cover),
         ...(owners ? { owner: owners.get(row.owner_id ?? 0) ?? '' } : {}),
         isLibrary: row.owner_id === null,
@@ -190,24 +157,9 @@ export class OwnBookService {
 
   /** The user's books: 5 on the first page, 6 on each after (spec §9). */
   async list(userId: number, pageNum: number): Promise<Paged<OwnBook>> {
-    const { n } = await this.db
-      .selectFrom('books')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('owner_id', '=', userId)
-      .where('is_lonely', '=', 0)
-      .executeTakeFirstOrThrow();
-    const total = Number(n);
     const size = pageNum === 1 ? OWN_FIRST_PAGE_SIZE : OWN_PAGE_SIZE;
     const offset = pageNum === 1 ? 0 : OWN_FIRST_PAGE_SIZE + (pageNum - 2) * OWN_PAGE_SIZE;
-    const rows = await this.db
-      .selectFrom('books')
-      .selectAll()
-      .where('owner_id', '=', userId)
-      .where('is_lonely', '=', 0)
-      .orderBy('id', 'desc')
-      .limit(size)
-      .offset(offset)
-      .execute();
+    const { rows, total } = await this.ownBooks.page(userId, offset, size);
     return {
       pageNum,
       pageSize: size,
@@ -283,7 +235,7 @@ export class OwnBookService {
    */
   async unpublish(userId: number, bookId: number): Promise<OwnBook> {
     await this.own(userId, bookId);
-    await this.db.transaction().execute(async (tx) => {
+    await this.transact(async (tx) => {
       const unpublished = await this.catalog.unpublishOwnBook(bookId, userId, nowIso(this.clock.now()), tx);
       if (!unpublished) throw conflict('OWN_NOT_UNPUBLISHABLE', MSG.ownNotUnpublishable);
       await this.fullText.removeBook(bookId, tx);
@@ -301,7 +253,7 @@ export class OwnBookService {
     if (book.audit_status === '2') throw conflict('OWN_PUBLISHED', MSG.ownPublishedUndeletable);
     await refuseDeletionOfUsedBook(this.catalog, bookId, MSG.ownBookHasReaderData);
     const files = await this.ingest.pageFiles({ bookId });
-    await this.db.transaction().execute(async (tx) => {
+    await this.transact(async (tx) => {
       await this.fullText.removeBook(bookId, tx);
       await this.catalog.deleteBook(bookId, tx);
     });
@@ -311,20 +263,10 @@ export class OwnBookService {
   /** Selected books go to review ('0' or '3' with pages → '1'). */
   async submit(userId: number, ids: number[]): Promise<void> {
     const books = await Promise.all(ids.map((id) => this.get(userId, id)));
-    const lonely = await this.db
-      .selectFrom('books')
-      .select('id')
-      .where('id', 'in', ids)
-      .where('is_lonely', '=', 1)
-      .executeTakeFirst();
+    const lonely = await this.ownBooks.anySingles(ids);
     if (lonely || books.some((b) => (b.auditStatus !== '0' && b.auditStatus !== '3') || b.pageCount === 0))
       throw badRequest('OWN_NOT_SUBMITTABLE', MSG.ownNotSubmittable);
-    await this.db
-      .updateTable('books')
-      .set({ audit_status: '1', refuse_reason: null, submitted_at: nowIso(this.clock.now()) })
-      .where('id', 'in', ids)
-      .where('owner_id', '=', userId)
-      .execute();
+    await this.ownBooks.submit(userId, ids, nowIso(this.clock.now()));
   }
 
   // Volumes
@@ -372,19 +314,18 @@ export class OwnBookService {
   ) {
     const { book } = await this.ownVolume(editor, volumeId);
     assertChangeable(book);
-    await this.db
-      .updateTable('volumes')
-      .set({ name: volume.name, introduction: volume.introduction || null })
-      .where('id', '=', volumeId)
-      .execute();
+    await this.ownBooks.updateVolume(volumeId, {
+      name: volume.name,
+      introduction: volume.introduction || null,
+    });
   }
 
   async removeVolume(editor: Editor, volumeId: number) {
     const { book } = await this.ownVolume(editor, volumeId);
     assertChangeable(book);
     const files = await this.ingest.pageFiles({ volumeId });
-    await this.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('volumes').where('id', '=', volumeId).execute();
+    await this.transact(async (tx) => {
+      await this.ownBooks.deleteVolume(volumeId, tx);
       await this.fullText.indexBook(book.id, tx);
     });
     await this.ingest.removePageFiles(files);
@@ -431,26 +372,8 @@ export class OwnBookService {
 
   async pages(editor: Editor, volumeId: number): Promise<OwnPage[]> {
     await this.ownVolume(editor, volumeId);
-    const rows = await this.db
-      .selectFrom('pages')
-      .select(['id', 'name', 'seq', 'width', 'height', 'ocr_json'])
-      .where('volume_id', '=', volumeId)
-      .orderBy('seq')
-      .execute();
-    const jobs =
-      rows.length === 0
-        ? []
-        : await this.db
-            .selectFrom('jobs')
-            .select(['dedupe_key', 'status'])
-            .where(
-              'dedupe_key',
-              'in',
-              rows.map((r) => `ocr:${r.id}`),
-            )
-            .orderBy('id')
-            .execute();
-    const latest = new Map(jobs.map((j) => [j.dedupe_key, j.status]));
+    const rows = await this.catalog.listPages(volumeId);
+    const latest = await this.jobs.statusByDedupeKey(rows.map((r) => `ocr:${r.id}`));
     return rows.map((row) => {
       const job = latest.get(`ocr:${row.id}`);
       const ocrStatus: OwnPage['ocrStatus'] =
@@ -483,25 +406,13 @@ export class OwnBookService {
 
   async renamePage(editor: Editor, pageId: number, name: string): Promise<void> {
     await this.ownPage(editor, pageId);
-    await this.db.updateTable('pages').set({ name }).where('id', '=', pageId).execute();
+    await this.ownBooks.renamePage(pageId, name);
   }
 
   async deletePage(editor: Editor, pageId: number): Promise<void> {
     const page = await this.ownPage(editor, pageId);
-    await this.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('pages').where('id', '=', pageId).execute();
-      const rest = await tx
-        .selectFrom('pages')
-        .select('id')
-        .where('volume_id', '=', page.volume_id)
-        .orderBy('seq')
-        .execute();
-      for (const [i, row] of rest.entries())
-        await tx
-          .updateTable('pages')
-          .set({ seq: i + 1 })
-          .where('id', '=', row.id)
-          .execute();
+    await this.transact(async (tx) => {
+      await this.ownBooks.deletePage(pageId, page.volume_id, tx);
       await this.fullText.indexBook(page.book_id, tx);
     });
     await this.ingest.removePageFiles([page]);
@@ -511,28 +422,15 @@ export class OwnBookService {
   async reorder(editor: Editor, volumeId: number, imageIds: number[]): Promise<void> {
     const { book } = await this.ownVolume(editor, volumeId);
     assertChangeable(book);
-    const rows = await this.db.selectFrom('pages').select('id').where('volume_id', '=', volumeId).execute();
-    const ids = new Set(rows.map((r) => r.id));
+    const ids = new Set(await this.ownBooks.pageIds(volumeId));
     if (
       imageIds.length !== ids.size ||
       new Set(imageIds).size !== ids.size ||
       imageIds.some((id) => !ids.has(id))
     )
       throw badRequest('OWN_ORDER', MSG.ownOrderInvalid);
-    await this.db.transaction().execute(async (tx) => {
-      // Two steps, so no two pages ever share a number on the way.
-      for (const [i, id] of imageIds.entries())
-        await tx
-          .updateTable('pages')
-          .set({ seq: -(i + 1) })
-          .where('id', '=', id)
-          .execute();
-      for (const [i, id] of imageIds.entries())
-        await tx
-          .updateTable('pages')
-          .set({ seq: i + 1 })
-          .where('id', '=', id)
-          .execute();
+    await this.transact(async (tx) => {
+      await this.ownBooks.reorder(imageIds, tx);
     });
   }
 
@@ -566,11 +464,7 @@ export class OwnBookService {
   async saveDirectory(editor: Editor, volumeId: number, entries: DirectoryInput[]): Promise<void> {
     const { book } = await this.ownVolume(editor, volumeId);
     assertChangeable(book);
-    const pages = new Set(
-      (await this.db.selectFrom('pages').select('id').where('volume_id', '=', volumeId).execute()).map(
-        (p) => p.id,
-      ),
-    );
+    const pages = new Set(await this.ownBooks.pageIds(volumeId));
     let count = 0;
     const check = (nodes: DirectoryInput[], depth: number) => {
       if (nodes.length > 0 && depth > DIRECTORY_LIMITS.maxDepth)
@@ -584,8 +478,8 @@ export class OwnBookService {
     };
     check(entries, 1);
     if (count > DIRECTORY_LIMITS.maxEntries) throw badRequest('DIRECTORY_MANY', MSG.directoryTooMany);
-    await this.db.transaction().execute(async (tx) => {
-      await tx.deleteFrom('directories').where('volume_id', '=', volumeId).execute();
+    await this.transact(async (tx) => {
+      await this.ownBooks.clearDirectory(volumeId, tx);
       const insert = async (nodes: DirectoryInput[], parentId: number | null) => {
         for (const [sort, node] of nodes.entries()) {
           const id = await this.catalog.createDirectoryEntry(
@@ -603,13 +497,7 @@ export class OwnBookService {
 
   /** The volume holding the user's single images, made on first use. */
   private async singlesVolume(userId: number, create: boolean): Promise<number | null> {
-    const book = await this.db
-      .selectFrom('books')
-      .select('id')
-      .where('owner_id', '=', userId)
-      .where('is_lonely', '=', 1)
-      .executeTakeFirst();
-    let bookId = book?.id;
+    let bookId = await this.ownBooks.singlesBook(userId);
     if (bookId === undefined) {
       if (!create) return null;
       bookId = await this.catalog.createBook({
@@ -622,12 +510,8 @@ export class OwnBookService {
         is_lonely: 1,
       });
     }
-    const volume = await this.db
-      .selectFrom('volumes')
-      .select('id')
-      .where('book_id', '=', bookId)
-      .executeTakeFirst();
-    if (volume) return volume.id;
+    const volume = await this.ownBooks.firstVolume(bookId);
+    if (volume !== undefined) return volume;
     if (!create) return null;
     return this.catalog.createVolume({ bookId, name: '单张图像', introduction: null, sort: 0 });
   }
@@ -645,15 +529,7 @@ export class OwnBookService {
   // Review
 
   async queue(status: string): Promise<OwnBook[]> {
-    const rows = await this.db
-      .selectFrom('books')
-      .selectAll()
-      .where('owner_id', 'is not', null)
-      .where('is_lonely', '=', 0)
-      .where('audit_status', '=', status)
-      .orderBy('submitted_at')
-      .limit(200)
-      .execute();
+    const rows = await this.ownBooks.inState(status, 200);
     return this.toOwnBooks(rows, true);
   }
 
@@ -666,48 +542,39 @@ export class OwnBookService {
   /** Approval makes the book public in the catalogue and searchable. */
   async approve(bookId: number, reviewerId: number): Promise<void> {
     await this.notOwnReview(reviewerId, bookId);
-    await this.db.transaction().execute(async (tx) => {
-      const updated = await tx
-        .updateTable('books')
-        .set({ audit_status: '2', is_visible: 1, refuse_reason: null, updated_at: nowIso(this.clock.now()) })
-        .where('id', '=', bookId)
-        .where('owner_id', 'is not', null)
-        .where('audit_status', '=', '1')
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
+    await this.transact(async (tx) => {
+      const approved = await this.ownBooks.review(
+        bookId,
+        '1',
+        { audit_status: '2', is_visible: 1, refuse_reason: null, updated_at: nowIso(this.clock.now()) },
+        tx,
+      );
+      if (!approved) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
       await this.fullText.indexBook(bookId, tx);
     });
   }
 
   async refuse(bookId: number, reason: string, reviewerId: number): Promise<void> {
     await this.notOwnReview(reviewerId, bookId);
-    const updated = await this.db
-      .updateTable('books')
-      .set({ audit_status: '3', refuse_reason: reason, updated_at: nowIso(this.clock.now()) })
-      .where('id', '=', bookId)
-      .where('owner_id', 'is not', null)
-      .where('audit_status', '=', '1')
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
+    const refused = await this.ownBooks.review(bookId, '1', {
+      audit_status: '3',
+      refuse_reason: reason,
+      updated_at: nowIso(this.clock.now()),
+    });
+    if (!refused) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
   }
 
   /** Staff withdraw a public own book: out of the catalogue and the index, refused with the reason. */
   async withdraw(bookId: number, reason: string, reviewerId: number): Promise<void> {
     await this.notOwnReview(reviewerId, bookId);
-    await this.db.transaction().execute(async (tx) => {
-      const updated = await tx
-        .updateTable('books')
-        .set({
-          audit_status: '3',
-          is_visible: 0,
-          refuse_reason: reason,
-          updated_at: nowIso(this.clock.now()),
-        })
-        .where('id', '=', bookId)
-        .where('owner_id', 'is not', null)
-        .where('audit_status', '=', '2')
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
+    await this.transact(async (tx) => {
+      const withdrawn = await this.ownBooks.review(
+        bookId,
+        '2',
+        { audit_status: '3', is_visible: 0, refuse_reason: reason, updated_at: nowIso(this.clock.now()) },
+        tx,
+      );
+      if (!withdrawn) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
       await this.fullText.removeBook(bookId, tx);
     });
   }

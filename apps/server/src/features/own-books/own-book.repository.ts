@@ -1,0 +1,172 @@
+import type { Db, DbOrTx } from '../../db/database.ts';
+import type { BookRow } from '../../db/schema.ts';
+
+/**
+ * Readers' own books: listing by owner, quotas, submission and the review states ('0' draft, '1' under
+ * review, '2' published, '3' refused), the single-images book, and the edits of volumes and pages that
+ * the own-book screens make (the console's screens make the same edits on the library's books).
+ */
+export class OwnBookRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Pages and bytes a user's books hold. */
+  async usage(userId: number, tx: DbOrTx = this.db): Promise<{ pages: number; bytes: number }> {
+    const used = await tx
+      .selectFrom('pages')
+      .innerJoin('books', 'books.id', 'pages.book_id')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('pages'),
+        eb.fn.sum<number>('pages.file_bytes').as('bytes'),
+      ])
+      .where('books.owner_id', '=', userId)
+      .executeTakeFirstOrThrow();
+    return { pages: Number(used.pages), bytes: Number(used.bytes ?? 0) };
+  }
+
+  async setFileBytes(pageId: number, bytes: number, tx: DbOrTx = this.db): Promise<void> {
+    await tx.updateTable('pages').set({ file_bytes: bytes }).where('id', '=', pageId).execute();
+  }
+
+  /** A user's books (single images aside), newest first; with the count of all. */
+  async page(
+    userId: number,
+    offset: number,
+    limit: number,
+    tx: DbOrTx = this.db,
+  ): Promise<{ rows: BookRow[]; total: number }> {
+    const base = tx.selectFrom('books').where('owner_id', '=', userId).where('is_lonely', '=', 0);
+    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await base.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
+    return { rows, total: Number(n) };
+  }
+
+  async anySingles(bookIds: number[], tx: DbOrTx = this.db): Promise<boolean> {
+    const row = await tx
+      .selectFrom('books')
+      .select('id')
+      .where('id', 'in', bookIds)
+      .where('is_lonely', '=', 1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The owner's books go to review. */
+  async submit(userId: number, bookIds: number[], now: string, tx: DbOrTx = this.db): Promise<void> {
+    await tx
+      .updateTable('books')
+      .set({ audit_status: '1', refuse_reason: null, submitted_at: now })
+      .where('id', 'in', bookIds)
+      .where('owner_id', '=', userId)
+      .execute();
+  }
+
+  /** The id of the user's single-images book, if made. */
+  async singlesBook(userId: number, tx: DbOrTx = this.db): Promise<number | undefined> {
+    const row = await tx
+      .selectFrom('books')
+      .select('id')
+      .where('owner_id', '=', userId)
+      .where('is_lonely', '=', 1)
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  async firstVolume(bookId: number, tx: DbOrTx = this.db): Promise<number | undefined> {
+    const row = await tx.selectFrom('volumes').select('id').where('book_id', '=', bookId).executeTakeFirst();
+    return row?.id;
+  }
+
+  /** Own books in one review state, the longest waiting first (at most `limit`). */
+  async inState(status: string, limit: number, tx: DbOrTx = this.db): Promise<BookRow[]> {
+    return tx
+      .selectFrom('books')
+      .selectAll()
+      .where('owner_id', 'is not', null)
+      .where('is_lonely', '=', 0)
+      .where('audit_status', '=', status)
+      .orderBy('submitted_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Moves an own book from one review state to another with the changes given; false when the book is
+   * not an own book in that state.
+   */
+  async review(
+    bookId: number,
+    from: string,
+    change: { audit_status: string; refuse_reason: string | null; updated_at: string; is_visible?: number },
+    tx: DbOrTx = this.db,
+  ): Promise<boolean> {
+    const result = await tx
+      .updateTable('books')
+      .set(change)
+      .where('id', '=', bookId)
+      .where('owner_id', 'is not', null)
+      .where('audit_status', '=', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  // Volumes and pages
+
+  async updateVolume(
+    volumeId: number,
+    change: { name: string; introduction: string | null },
+    tx: DbOrTx = this.db,
+  ): Promise<void> {
+    await tx.updateTable('volumes').set(change).where('id', '=', volumeId).execute();
+  }
+
+  async deleteVolume(volumeId: number, tx: DbOrTx = this.db): Promise<void> {
+    await tx.deleteFrom('volumes').where('id', '=', volumeId).execute();
+  }
+
+  async pageIds(volumeId: number, tx: DbOrTx = this.db): Promise<number[]> {
+    return (await tx.selectFrom('pages').select('id').where('volume_id', '=', volumeId).execute()).map(
+      (r) => r.id,
+    );
+  }
+
+  async renamePage(pageId: number, name: string, tx: DbOrTx = this.db): Promise<void> {
+    await tx.updateTable('pages').set({ name }).where('id', '=', pageId).execute();
+  }
+
+  /** Deletes a page and numbers the volume's other pages 1, 2, … again. */
+  async deletePage(pageId: number, volumeId: number, tx: DbOrTx = this.db): Promise<void> {
+    await tx.deleteFrom('pages').where('id', '=', pageId).execute();
+    const rest = await tx
+      .selectFrom('pages')
+      .select('id')
+      .where('volume_id', '=', volumeId)
+      .orderBy('seq')
+      .execute();
+    for (const [i, row] of rest.entries())
+      await tx
+        .updateTable('pages')
+        .set({ seq: i + 1 })
+        .where('id', '=', row.id)
+        .execute();
+  }
+
+  /** Numbers the pages in the order given; in two steps, so no two pages ever share a number on the way. */
+  async reorder(pageIds: number[], tx: DbOrTx = this.db): Promise<void> {
+    for (const [i, id] of pageIds.entries())
+      await tx
+        .updateTable('pages')
+        .set({ seq: -(i + 1) })
+        .where('id', '=', id)
+        .execute();
+    for (const [i, id] of pageIds.entries())
+      await tx
+        .updateTable('pages')
+        .set({ seq: i + 1 })
+        .where('id', '=', id)
+        .execute();
+  }
+
+  async clearDirectory(volumeId: number, tx: DbOrTx = this.db): Promise<void> {
+    await tx.deleteFrom('directories').where('volume_id', '=', volumeId).execute();
+  }
+}
