@@ -43,7 +43,13 @@ import { UsageService } from './features/console/usage.service.ts';
 import { ReadingRoomAddresses } from './features/console/reading-room-addresses.service.ts';
 import { CatalogAdminService } from './features/console/catalog-admin.service.ts';
 import { DownloadService } from './features/personal/download.service.ts';
-import { PrintService, WebhookNotifier } from './features/print/print.service.ts';
+import { PrintCartService } from './features/print/cart.service.ts';
+import { CheckoutService } from './features/print/checkout.service.ts';
+import { PrintDeskService } from './features/print/desk.service.ts';
+import { WebhookNotifier } from './features/print/notifier.ts';
+import { PaymentRepository } from './features/print/payment.repository.ts';
+import { PrintPdf } from './features/print/print-pdf.ts';
+import { PrintRules } from './features/print/print-rules.ts';
 import { OwnBookService } from './features/own-books/own-book.service.ts';
 import { AdminService } from './features/console/admin.service.ts';
 import { SandboxPaymentProvider } from './features/print/payment.ts';
@@ -105,7 +111,9 @@ export interface AppContext {
     readingRoom: ReadingRoomAddresses;
     catalogAdmin: CatalogAdminService;
     downloads: DownloadService;
-    print: PrintService;
+    printCart: PrintCartService;
+    checkout: CheckoutService;
+    printDesk: PrintDeskService;
     ownBooks: OwnBookService;
     admin: AdminService;
     classifications: ClassificationService;
@@ -215,6 +223,36 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   );
   const admin = new AdminService(repos.audit, repos.jobs, repos.users, clock);
   const downloads = new DownloadService(config.dataDir, repos.catalog, catalog, personal, settings, clock);
+  const payments = new PaymentRepository(db);
+  const printRules = new PrintRules(repos.print, payments, repos.catalog, catalog, clock);
+  const printServices = {
+    printCart: new PrintCartService(repos.print, repos.catalog, catalog, printRules, transactor(db), clock),
+    checkout: new CheckoutService(
+      repos.print,
+      payments,
+      printRules,
+      settings,
+      config.paymentProvider === 'sandbox'
+        ? new SandboxPaymentProvider(
+            config.paymentSandboxSecret ??
+              createHmac('sha256', secret).update('payment-sandbox').digest('hex'),
+          )
+        : undefined,
+      config.printNotifyWebhookUrl
+        ? [new WebhookNotifier(config.printNotifyWebhookUrl, (message) => console.warn(message))]
+        : [],
+      transactor(db),
+      clock,
+    ),
+    printDesk: new PrintDeskService(
+      repos.print,
+      payments,
+      printRules,
+      new PrintPdf(repos.print, repos.catalog, downloads, config.dataDir),
+      transactor(db),
+      clock,
+    ),
+  };
   const context: AppContext = {
     config,
     database,
@@ -265,25 +303,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
         settings,
       ),
       uploads: new UploadGate(),
-      print: new PrintService(
-        db,
-        repos.print,
-        repos.catalog,
-        catalog,
-        downloads,
-        settings,
-        config.paymentProvider === 'sandbox'
-          ? new SandboxPaymentProvider(
-              config.paymentSandboxSecret ??
-                createHmac('sha256', secret).update('payment-sandbox').digest('hex'),
-            )
-          : undefined,
-        config.printNotifyWebhookUrl
-          ? [new WebhookNotifier(config.printNotifyWebhookUrl, (message) => console.warn(message))]
-          : [],
-        config.dataDir,
-        clock,
-      ),
+      ...printServices,
     },
     textIndex,
     iiifImages: new IiifImageService(config.dataDir, {

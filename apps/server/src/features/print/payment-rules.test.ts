@@ -54,7 +54,7 @@ describe.each(DIALECTS)('print payments with the sandbox live (%s)', (dialect) =
   let closed: { bookId: number; pageIds: number[] };
 
   const notify = (body: unknown) => h.request({ method: 'POST', url: '/api/payments/notify/sandbox', body });
-  const sandbox = () => h.context.services.print.sandbox!;
+  const sandbox = () => h.context.services.checkout.sandbox!;
 
   beforeAll(async () => {
     h = await createHttpHarness(dialect, { PAYMENT_SANDBOX_SECRET: SANDBOX_SECRET });

@@ -37,7 +37,7 @@ const TradeParams = z.object({ tradeNo: z.string().regex(/^[0-9a-f]{24}$/) });
  */
 export const printRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const print = context.services.print;
+  const { printCart: cart, checkout, printDesk: desk } = context.services;
   const originOf = (request: FastifyRequest) =>
     context.config.publicOrigin?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
   const who = (request: FastifyRequest) => {
@@ -54,7 +54,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
         response: { 200: z.array(PrintPrice) },
       },
     },
-    () => print.prices(),
+    () => cart.prices(),
   );
   r.put(
     '/api/admin/print/prices',
@@ -68,9 +68,9 @@ export const printRoutes: RouteModule = (app, { context }) => {
     },
     async (request) => {
       const user = requireRole(request, 'admin');
-      const before = await print.prices();
-      const after = await print.setPrices(request.body.prices, user.id);
-      await context.services.admin.record(user.id, 'print.prices', 'print-prices', before, after);
+      const before = await cart.prices();
+      const after = await cart.setPrices(request.body.prices, user.id);
+      await context.services.admin.record(user.id, 'cart.prices', 'print-prices', before, after);
       return after;
     },
   );
@@ -88,7 +88,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
     },
     async (request) => {
       const user = requireUser(request);
-      const result = await print.addItems({ ...viewerOf(request), userId: user.id }, request.body);
+      const result = await cart.addItems({ ...viewerOf(request), userId: user.id }, request.body);
       return { ...result, message: MSG.printAdded };
     },
   );
@@ -106,7 +106,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
         response: { 200: paged(PrintItem), ...errors },
       },
     },
-    (request) => print.myItems(requireUser(request).id, request.query.tab, request.query.pageNum),
+    (request) => cart.myItems(requireUser(request).id, request.query.tab, request.query.pageNum),
   );
   r.post(
     '/api/print/items/delete',
@@ -119,7 +119,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      await print.deleteItems(requireUser(request).id, request.body.ids);
+      await cart.deleteItems(requireUser(request).id, request.body.ids);
       return { ok: true as const, message: MSG.deleteSuccess };
     },
   );
@@ -135,7 +135,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
         response: { 200: PrintOrder, ...errors },
       },
     },
-    (request) => print.checkout({ ...viewerOf(request), userId: requireUser(request).id }, request.body),
+    (request) => checkout.checkout({ ...viewerOf(request), userId: requireUser(request).id }, request.body),
   );
   r.get(
     '/api/print/orders/:orderNum',
@@ -147,7 +147,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
         response: { 200: PrintOrder, ...errors },
       },
     },
-    (request) => print.order(request.params.orderNum, who(request)),
+    (request) => checkout.order(request.params.orderNum, who(request)),
   );
   r.get(
     '/api/print/orders/:orderNum/pay-status',
@@ -161,7 +161,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store');
-      return { data: await print.payStatus(request.params.orderNum, who(request)) };
+      return { data: await checkout.payStatus(request.params.orderNum, who(request)) };
     },
   );
   r.post(
@@ -175,7 +175,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
       },
     },
     (request) =>
-      print.startScan(
+      checkout.startScan(
         { ...viewerOf(request), userId: requireUser(request).id },
         request.params.orderNum,
         originOf(request),
@@ -184,7 +184,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
 
   // The sandbox provider's mobile payment page and its notify webhook: registered only while it is the
   // live provider (PAYMENT_PROVIDER=sandbox), otherwise they answer 404 like any unknown address.
-  if (print.sandbox) {
+  if (checkout.sandbox) {
     const Sig = z.object({ sig: z.string().max(64) });
     r.get(
       '/api/payments/sandbox/:tradeNo',
@@ -197,7 +197,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
           response: { 200: SandboxPaymentInfo, ...errors },
         },
       },
-      (request) => print.sandboxInfo(request.params.tradeNo, request.query.sig),
+      (request) => checkout.sandboxInfo(request.params.tradeNo, request.query.sig),
     );
     r.post(
       '/api/payments/sandbox/:tradeNo/confirm',
@@ -212,7 +212,11 @@ export const printRoutes: RouteModule = (app, { context }) => {
         },
       },
       async (request) => {
-        const notice = await print.sandboxNotice(request.params.tradeNo, request.body.sig, request.body.pay);
+        const notice = await checkout.sandboxNotice(
+          request.params.tradeNo,
+          request.body.sig,
+          request.body.pay,
+        );
         const answer = await app.inject({
           method: 'POST',
           url: '/api/payments/notify/sandbox',
@@ -233,7 +237,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
           response: { 200: z.object({ paid: z.boolean() }), ...errors },
         },
       },
-      (request) => print.handleNotice(request.body),
+      (request) => checkout.handleNotice(request.body),
     );
   }
 
@@ -251,7 +255,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
     },
     (request) => {
       requireRole(request, 'printAdmin');
-      return print.summary(request.query);
+      return desk.summary(request.query);
     },
   );
   r.get(
@@ -266,7 +270,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
     },
     (request) => {
       requireRole(request, 'printAdmin');
-      return print.deskOrderItems(request.params.orderNum);
+      return desk.deskOrderItems(request.params.orderNum);
     },
   );
   r.get(
@@ -292,7 +296,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
     },
     (request) => {
       requireRole(request, 'printAdmin');
-      return print.orderLog(request.params.orderNum);
+      return desk.orderLog(request.params.orderNum);
     },
   );
   r.post(
@@ -306,7 +310,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      await print.confirmPayment(requireRole(request, 'printAdmin').id, request.body.ids);
+      await desk.confirmPayment(requireRole(request, 'printAdmin').id, request.body.ids);
       return { ok: true as const, message: MSG.paymentConfirmed };
     },
   );
@@ -321,7 +325,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      const result = await print.markPrinted(requireRole(request, 'printAdmin').id, request.body.ids);
+      const result = await desk.markPrinted(requireRole(request, 'printAdmin').id, request.body.ids);
       return { message: MSG.printedDone, pdfUrl: `/api/admin/print/pdf/${result.file}`, pages: result.pages };
     },
   );
@@ -336,7 +340,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
     },
     async (request, reply) => {
       requireRole(request, 'printAdmin');
-      const file = await print.pdfPath(request.params.name);
+      const file = await desk.pdfPath(request.params.name);
       const { createReadStream } = await import('node:fs');
       return reply
         .header('content-type', 'application/pdf')
@@ -356,7 +360,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request) => {
-      await print.saveExpress(
+      await desk.saveExpress(
         requireRole(request, 'printAdmin').id,
         request.body.ids,
         request.body.expressNumber,
@@ -375,7 +379,7 @@ export const printRoutes: RouteModule = (app, { context }) => {
     },
     (request) => {
       requireRole(request, 'printAdmin');
-      return print.notifications();
+      return desk.notifications();
     },
   );
 };

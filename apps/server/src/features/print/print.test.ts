@@ -228,7 +228,7 @@ describe.each(DIALECTS)('print orders over HTTP (%s)', (dialect) => {
       totalFen: number;
     }>();
     const scan = (await a.post(`/api/print/orders/${order.orderNum}/scan`)).json<{ tradeNo: string }>();
-    const provider = h.context.services.print.sandbox!;
+    const provider = h.context.services.checkout.sandbox!;
     const notify = (body: unknown) =>
       h.request({ method: 'POST', url: '/api/payments/notify/sandbox', body });
     const status = async () =>
