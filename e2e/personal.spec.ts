@@ -82,7 +82,15 @@ test('collections, comments, a page download and footprints, each in its channel
   // Turn a page and stay on it: the footprint keeps the last page.
   await page.getByRole('button', { name: /下一页/ }).click();
   await expect(page.getByRole('region', { name: '第 2 页图像' })).toHaveAttribute('data-drawn', 'true');
-  await page.waitForTimeout(1500);
+  // The reader reports the page after a second on it: wait until the footprint has it.
+  await expect
+    .poll(async () => {
+      const mine = (await (await page.request.get('/api/me/footprints')).json()) as {
+        records: Array<{ pageNumber: number | null }>;
+      };
+      return mine.records[0]?.pageNumber;
+    })
+    .toBe(2);
 
   await page.goto('/PersonalPage/Download');
   const downloads = page.getByRole('list', { name: '我的下载' });

@@ -139,17 +139,24 @@ describe.each(DIALECTS)('job worker on %s', (dialect) => {
   });
 
   it('takes over a running job whose worker stopped reporting', async () => {
-    const id = await t.context.repos.jobs.enqueue({ name: 'test.ok', data: { value: 7 }, maxAttempts: 3 });
+    // Queued and taken a minute ago by a worker that has not reported since.
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    const id = await t.context.repos.jobs.enqueue({
+      name: 'test.ok',
+      data: { value: 7 },
+      maxAttempts: 3,
+      runAt: aMinuteAgo.toISOString(),
+    });
     const claimed = await t.context.repos.jobs.claim(
       'dead-worker',
-      new Date().toISOString(),
+      aMinuteAgo.toISOString(),
       new Date(0).toISOString(),
     );
     expect(claimed?.id).toBe(id);
-    // Within its lease the job stays with the worker that took it.
+    // Within its lease (ten minutes by default) the job stays with the worker that took it.
     expect(await newWorker().runOnce()).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const successor = new JobWorker<TestJobs>(t.context.repos.jobs, handlers, silent, { leaseMs: 5 });
+    // A worker whose lease is shorter than that minute takes it over.
+    const successor = new JobWorker<TestJobs>(t.context.repos.jobs, handlers, silent, { leaseMs: 30_000 });
     expect(await successor.runOnce()).toBe(true);
     expect((await t.context.repos.jobs.findById(id))?.status).toBe('succeeded');
   });
@@ -177,9 +184,7 @@ describe.each(DIALECTS)('job worker on %s', (dialect) => {
     expect(worker.isRunning).toBe(true);
     const id = await t.context.repos.jobs.enqueue({ name: 'test.ok', data: { value: 5 }, maxAttempts: 1 });
     worker.notify();
-    for (let i = 0; i < 100 && (await t.context.repos.jobs.findById(id))?.status !== 'succeeded'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await expect.poll(async () => (await t.context.repos.jobs.findById(id))?.status).toBe('succeeded');
     await worker.stop();
     expect(worker.isRunning).toBe(false);
     expect((await t.context.repos.jobs.findById(id))?.status).toBe('succeeded');
