@@ -23,7 +23,13 @@ import { catalogRoutes } from './features/catalog/catalog.route.ts';
 import { searchRoutes } from './features/search/search.route.ts';
 import { ocrRoutes } from './features/ocr/ocr.route.ts';
 import { iiifRoutes } from './features/iiif/iiif.route.ts';
-import { personalRoutes } from './features/personal/personal.route.ts';
+import { collectionRoutes } from './features/personal/collections.route.ts';
+import { commentRoutes } from './features/personal/comments.route.ts';
+import { downloadRoutes } from './features/personal/downloads.route.ts';
+import { footprintRoutes } from './features/personal/footprints.route.ts';
+import { noteRoutes } from './features/personal/notes.route.ts';
+import { privilegeRoutes } from './features/personal/privileges.route.ts';
+import { reservationRoutes } from './features/personal/reservations.route.ts';
 import { printRoutes } from './features/print/print.route.ts';
 import { ownRoutes } from './features/own-books/own.route.ts';
 import { consoleRoutes } from './features/console/console.route.ts';
@@ -97,7 +103,13 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     terminalRoutes,
     catalogRoutes,
     searchRoutes,
-    personalRoutes,
+    collectionRoutes,
+    downloadRoutes,
+    commentRoutes,
+    noteRoutes,
+    footprintRoutes,
+    privilegeRoutes,
+    reservationRoutes,
     printRoutes,
     ownRoutes,
     consoleRoutes,
