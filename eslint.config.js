@@ -3,6 +3,20 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+/** The web app's features: each is reached by the others through its index.ts or queries.ts only. */
+const WEB_FEATURES = [
+  'account',
+  'admin',
+  'catalog',
+  'language',
+  'ocr',
+  'own',
+  'payment',
+  'personal',
+  'print',
+  'reader',
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -78,6 +92,23 @@ export default tseslint.config(
       ],
     },
   },
+  ...WEB_FEATURES.map((feature) => ({
+    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(?!${feature}/)(${WEB_FEATURES.join('|')})/(?!(index|queries)\\.ts$)`,
+              message:
+                'Another feature is reached through its index.ts or queries.ts only; shared pieces live in components/ or lib/.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,

@@ -5,8 +5,8 @@ import { Link, NavLink, useNavigate } from 'react-router';
 import type { SessionUser } from '@guji/shared';
 import { useSiteSettings } from '../api/site.ts';
 import { useSession } from '../features/account/queries.ts';
-import { useSignOut } from '../features/account/use-sign-out.ts';
-import { LanguageToggle } from '../features/language/language-toggle.tsx';
+import { useSignOut } from '../features/account/index.ts';
+import { LanguageToggle } from '../features/language/index.ts';
 
 /** The site header: name, navigation, 简/繁 switch and the login state. */
 export function AppHeader() {

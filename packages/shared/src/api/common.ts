@@ -12,6 +12,15 @@ export const OkBody = z.object({ ok: z.literal(true), message: z.string().option
 export type OkBody = z.infer<typeof OkBody>;
 
 /** Paged list shape of spec §3: pageNum, pageSize, total, pages, records. */
+/** A page of records (spec §3): the shape `paged(record)` validates, declared once for both sides. */
+export interface Paged<T> {
+  pageNum: number;
+  pageSize: number;
+  total: number;
+  pages: number;
+  records: T[];
+}
+
 export function paged<T extends z.ZodType>(record: T) {
   return z.object({
     pageNum: z.number().int(),

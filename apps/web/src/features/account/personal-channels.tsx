@@ -9,12 +9,12 @@ import {
   NotationChannel,
   TrackChannel,
   VipChannel,
-} from '../personal/channels/library-channels.tsx';
-import { AppointmentChannel } from '../personal/channels/appointment-channel.tsx';
-import { AppointmentAuditChannel } from '../personal/channels/appointment-audit-channel.tsx';
-import { PrintChannel } from '../print/components/print-channel.tsx';
-import { AdminPrintChannel } from '../print/components/admin-print-channel.tsx';
-import { OwnBookAuditChannel } from '../own/own-audit-channel.tsx';
+} from '../personal/index.ts';
+import { AppointmentChannel } from '../personal/index.ts';
+import { AppointmentAuditChannel } from '../personal/index.ts';
+import { PrintChannel } from '../print/index.ts';
+import { AdminPrintChannel } from '../print/index.ts';
+import { OwnBookAuditChannel } from '../own/index.ts';
 
 /**
  * The personal-area channels; the side menu shows a channel only when it is here and the user may

@@ -1,5 +1,5 @@
 import { MSG, type Access } from '@guji/shared';
-import { loginPathFor } from '../account/auth-redirect.ts';
+import { loginPathFor } from '../account/index.ts';
 
 /** DESIGN.md §7: the login notice waits 1.5 s before going to /Login. */
 export const LOGIN_REDIRECT_DELAY_MS = 1500;

@@ -1,4 +1,4 @@
-import { positiveId } from '../reader/reader-url.ts';
+import { positiveId } from '../../lib/reader-url.ts';
 
 /** The title search of /SearchPage, kept in the address so reload, back and sharing keep it. */
 export interface SearchState {

@@ -3,7 +3,7 @@ import { Button, Empty, Input, Modal, Segmented, Spin } from 'antd';
 import { Link } from 'react-router';
 import { MSG, type OwnBook } from '@guji/shared';
 import { toast } from '../../components/toast.ts';
-import { readerPath } from '../reader/reader-url.ts';
+import { readerPath } from '../../lib/reader-url.ts';
 import { useReviewBooks, useReviewBook } from './queries.ts';
 
 /**

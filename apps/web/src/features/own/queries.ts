@@ -1,8 +1,8 @@
+import type { Paged } from '@guji/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { OkBody, OwnBook, OwnBookRequest, OwnVolumeRequest, Volume } from '@guji/shared';
 import { api } from '../../api/client.ts';
 import { uploadWithProgress } from '../../api/upload.ts';
-import type { Paged } from '../personal/queries.ts';
 
 export const ownKeys = {
   all: ['own'] as const,

@@ -1,5 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
+  Paged,
   BookComment,
   CallNumberMatch,
   CollectionItem,
@@ -17,14 +18,6 @@ import type {
   ReservationRequest,
 } from '@guji/shared';
 import { api } from '../../api/client.ts';
-
-export interface Paged<T> {
-  pageNum: number;
-  pageSize: number;
-  total: number;
-  pages: number;
-  records: T[];
-}
 
 export const personalKeys = {
   all: ['personal'] as const,

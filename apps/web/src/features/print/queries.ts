@@ -1,3 +1,4 @@
+import type { Paged } from '@guji/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   PAY_POLL_MS,
@@ -12,7 +13,6 @@ import {
   type ScanPayment,
 } from '@guji/shared';
 import { api } from '../../api/client.ts';
-import type { Paged } from '../personal/queries.ts';
 
 export const printKeys = {
   all: ['print'] as const,

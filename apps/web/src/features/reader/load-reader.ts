@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { imageInfoQuery, readerQuery } from './queries.ts';
-import { parseReaderParams } from './reader-url.ts';
+import { parseReaderParams } from '../../lib/reader-url.ts';
 
 /**
  * The reader's lazy chunk (it carries OpenSeadragon). App.tsx loads it for /Book; the book page starts

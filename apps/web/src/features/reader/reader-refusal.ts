@@ -1,6 +1,6 @@
 import { MSG } from '@guji/shared';
-import { loginPathFor } from '../account/auth-redirect.ts';
-import { LOGIN_REDIRECT_DELAY_MS } from '../catalog/book-access.ts';
+import { loginPathFor } from '../account/index.ts';
+import { LOGIN_REDIRECT_DELAY_MS } from '../catalog/index.ts';
 
 /** DESIGN.md §7: the reader returns home 1 s after its notice. */
 export const HOME_REDIRECT_DELAY_MS = 1000;

@@ -1,3 +1,4 @@
+import type { Paged } from '@guji/shared';
 import { useState } from 'react';
 import {
   Button,
@@ -25,11 +26,10 @@ import {
 } from '@guji/shared';
 import { api } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
-import { blankToNull } from '../../catalog/book-form.ts';
+import { blankToNull } from '../../catalog/index.ts';
 import { catalogKeys, useClassifications } from '../../catalog/queries.ts';
 import { classNodes } from '../class-tree.ts';
-import { readerPath } from '../../reader/reader-url.ts';
-import type { Paged } from '../../personal/queries.ts';
+import { readerPath } from '../../../lib/reader-url.ts';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 
 type State = keyof typeof ADMIN_BOOK_STATES;

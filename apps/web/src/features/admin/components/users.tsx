@@ -1,3 +1,4 @@
+import type { Paged } from '@guji/shared';
 import { useState } from 'react';
 import { Button, Form, Input, Modal, Popconfirm, Radio, Select, Space, Table, Tag } from 'antd';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -12,7 +13,6 @@ import {
 import { api } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { useSession } from '../../account/queries.ts';
-import type { Paged } from '../../personal/queries.ts';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 
 /**

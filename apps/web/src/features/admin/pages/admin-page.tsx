@@ -1,3 +1,4 @@
+import type { Paged } from '@guji/shared';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import {
   Button,
@@ -44,8 +45,7 @@ import { classNodes } from '../class-tree.ts';
 import { CatalogueManager } from '../components/catalogue.tsx';
 import { Dashboard } from '../components/dashboard.tsx';
 import { Users } from '../components/users.tsx';
-import { formatTime } from '../../personal/components/personal-list.tsx';
-import type { Paged } from '../../personal/queries.ts';
+import { formatTime } from '../../../components/personal-list.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 
 /** The console's tabs, in order; catalogue staff see the catalogue's, administrators all. */

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
 import type { BookSummary } from '@guji/shared';
-import { BookCover } from './book-cover.tsx';
+import { BookCover } from '../../../components/book-cover.tsx';
 
 /** A hot-browse card: cover, title and author, the whole card linking to the book's detail page. */
 export function BookCard({ book }: { book: BookSummary }) {

@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { Empty, Pagination, Tag } from 'antd';
 import { Link } from 'react-router';
 import { MSG, type BookPage, type BookSummary } from '@guji/shared';
-import { NO_CONVERT_ATTRIBUTE } from '../../language/page-converter.ts';
-import { BookCover } from './book-cover.tsx';
+import { NO_CONVERT_ATTRIBUTE } from '../../language/index.ts';
+import { BookCover } from '../../../components/book-cover.tsx';
 
 const noConvert = { [NO_CONVERT_ATTRIBUTE]: '' };
 

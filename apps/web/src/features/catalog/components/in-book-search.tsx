@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { MSG, PAGE_SIZES, type TextHit, type TextHitPage } from '@guji/shared';
 import { api } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
-import { useLoginFirst } from '../../account/use-login-first.ts';
+import { useLoginFirst } from '../../account/index.ts';
 import { SnippetText } from './snippet-text.tsx';
 
 /** Search within one book (GET /api/books/{id}/text-search; reading room only), 8 hits a page. */

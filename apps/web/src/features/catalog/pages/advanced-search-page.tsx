@@ -18,8 +18,8 @@ import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { useSession } from '../../account/queries.ts';
-import { useLoginFirst } from '../../account/use-login-first.ts';
-import { readerPath } from '../../reader/reader-url.ts';
+import { useLoginFirst } from '../../account/index.ts';
+import { readerPath } from '../../../lib/reader-url.ts';
 import { SnippetText } from '../components/snippet-text.tsx';
 import {
   advancedPath,

@@ -9,18 +9,18 @@ import { PageLoading } from '../../../components/page-loading.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDelayedAction } from '../../../components/use-delayed-action.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
-import { NO_CONVERT_ATTRIBUTE } from '../../language/page-converter.ts';
-import { flattenDirectory, toTreeData } from '../../reader/directory.ts';
-import { preloadReader } from '../../reader/load-reader.ts';
-import { positiveId, readerPath } from '../../reader/reader-url.ts';
+import { NO_CONVERT_ATTRIBUTE } from '../../language/index.ts';
+import { flattenDirectory, toTreeData } from '../../reader/index.ts';
+import { preloadReader } from '../../reader/index.ts';
+import { positiveId, readerPath } from '../../../lib/reader-url.ts';
 import { openOutcome, orNone } from '../book-access.ts';
-import { BookCover } from '../components/book-cover.tsx';
+import { BookCover } from '../../../components/book-cover.tsx';
 import { BookEditModal } from '../components/book-edit-modal.tsx';
 import { useBook, useDirectory, useVolumes } from '../queries.ts';
 import { InBookResults, InBookSearchBox } from '../components/in-book-search.tsx';
 import { useSession } from '../../account/queries.ts';
-import { CollectButton } from '../../personal/components/collect-button.tsx';
-import { BookComments } from '../../personal/components/book-comments.tsx';
+import { CollectButton } from '../../personal/index.ts';
+import { BookComments } from '../../personal/index.ts';
 
 const noConvert = { [NO_CONVERT_ATTRIBUTE]: '' };
 

@@ -9,10 +9,10 @@ import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { PageLoading } from '../../../components/page-loading.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
-import { NO_CONVERT_ATTRIBUTE } from '../../language/page-converter.ts';
+import { NO_CONVERT_ATTRIBUTE } from '../../language/index.ts';
 import { usePageOcr } from '../../reader/queries.ts';
-import { positiveId } from '../../reader/reader-url.ts';
-import { confidenceClass } from '../../reader/components/ocr-text-pane.tsx';
+import { positiveId } from '../../../lib/reader-url.ts';
+import { confidenceClass } from '../../reader/index.ts';
 import {
   mergeWithNext,
   moveColumn,

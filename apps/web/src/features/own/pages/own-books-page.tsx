@@ -19,8 +19,8 @@ import { api } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
-import { BookCover } from '../../catalog/components/book-cover.tsx';
-import { usePageParam } from '../../personal/components/personal-list.tsx';
+import { BookCover } from '../../../components/book-cover.tsx';
+import { usePageParam } from '../../../components/personal-list.tsx';
 import { saveBook, useOwnBooks, useOwnMutation } from '../queries.ts';
 import { AsideNav } from '../components/aside-nav.tsx';
 

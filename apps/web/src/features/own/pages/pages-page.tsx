@@ -8,7 +8,7 @@ import { api } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
-import { positiveId, readerPath } from '../../reader/reader-url.ts';
+import { positiveId, readerPath } from '../../../lib/reader-url.ts';
 import { ownHome, ownKeys, useOwnBook } from '../queries.ts';
 import { OCR_COLOURS, RenameImageModal, whileRecognising } from '../components/page-image-tools.tsx';
 

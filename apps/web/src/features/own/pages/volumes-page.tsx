@@ -8,7 +8,7 @@ import { api } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
-import { readerPath, positiveId } from '../../reader/reader-url.ts';
+import { readerPath, positiveId } from '../../../lib/reader-url.ts';
 import { DirectoryEditor } from '../components/directory-editor.tsx';
 import {
   ownHome,

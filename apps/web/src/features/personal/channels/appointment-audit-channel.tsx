@@ -3,8 +3,8 @@ import { Button, Input, Modal, Segmented } from 'antd';
 import { Link } from 'react-router';
 import { MSG, RESERVATION_STATUS, type Reservation } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
-import { readerPath } from '../../reader/reader-url.ts';
-import { formatTime, PersonalList, usePageParam } from '../components/personal-list.tsx';
+import { readerPath } from '../../../lib/reader-url.ts';
+import { formatTime, PersonalList, usePageParam } from '../../../components/personal-list.tsx';
 import { useReview, useReviewQueue } from '../queries.ts';
 import { StatusTag } from './appointment-channel.tsx';
 

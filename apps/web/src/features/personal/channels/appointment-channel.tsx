@@ -10,7 +10,7 @@ import {
 } from '@guji/shared';
 import { api, serverMessage } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
-import { formatTime, PersonalList, usePageParam } from '../components/personal-list.tsx';
+import { formatTime, PersonalList, usePageParam } from '../../../components/personal-list.tsx';
 import {
   useApply,
   useCallNumberLookup,

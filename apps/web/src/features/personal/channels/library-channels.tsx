@@ -4,9 +4,9 @@ import { Link } from 'react-router';
 import { DOWNLOAD_KIND_LABELS, MSG, type PersonalBook } from '@guji/shared';
 import { api } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
-import { BookCover } from '../../catalog/components/book-cover.tsx';
-import { readerPath } from '../../reader/reader-url.ts';
-import { formatTime, PersonalList, usePageParam } from '../components/personal-list.tsx';
+import { BookCover } from '../../../components/book-cover.tsx';
+import { readerPath } from '../../../lib/reader-url.ts';
+import { formatTime, PersonalList, usePageParam } from '../../../components/personal-list.tsx';
 import {
   useCollections,
   useCommentMutations,

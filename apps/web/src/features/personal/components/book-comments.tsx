@@ -5,7 +5,7 @@ import { hasRole, MSG, PERSONAL_LIMITS } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
 import { useSession } from '../../account/queries.ts';
 import { useBookComments, useCommentMutations, usePostComment } from '../queries.ts';
-import { formatTime } from './personal-list.tsx';
+import { formatTime } from '../../../components/personal-list.tsx';
 
 /** Checks a comment as the server does (spec-style messages), before sending it. */
 export function commentProblem(text: string): string | null {

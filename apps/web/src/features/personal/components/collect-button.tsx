@@ -2,7 +2,7 @@ import { Button } from 'antd';
 import { StarFilled, StarOutlined } from '@ant-design/icons';
 import { MSG } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
-import { useLoginFirst } from '../../account/use-login-first.ts';
+import { useLoginFirst } from '../../account/index.ts';
 import { useCollectState, useToggleCollect } from '../queries.ts';
 
 /** 收藏 / 取消收藏 on the book page: the state shown, toggled without a reload. */

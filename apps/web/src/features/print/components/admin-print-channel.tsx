@@ -5,7 +5,7 @@ import { hasRole } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
 import { useSession } from '../../account/queries.ts';
 import { PriceSettings } from './price-settings.tsx';
-import { formatTime, usePageParam } from '../../personal/components/personal-list.tsx';
+import { formatTime, usePageParam } from '../../../components/personal-list.tsx';
 import {
   useDeskAction,
   useDeskItems,

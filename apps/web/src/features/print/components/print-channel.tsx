@@ -12,7 +12,7 @@ import {
 } from '@guji/shared';
 import { useSiteSettings } from '../../../api/site.ts';
 import { toast } from '../../../components/toast.ts';
-import { formatTime, usePageParam } from '../../personal/components/personal-list.tsx';
+import { formatTime, usePageParam } from '../../../components/personal-list.tsx';
 import { useCheckout, useDeletePrintItems, usePayStatus, usePrintItems, useStartScan } from '../queries.ts';
 import { extractLabel, money, paymentLabel, PayTag, PrintItemCell, PrintTag } from './print-item-cells.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';

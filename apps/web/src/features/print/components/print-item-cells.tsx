@@ -8,7 +8,7 @@ import {
   yuan,
   type PrintItem,
 } from '@guji/shared';
-import { readerPath } from '../../reader/reader-url.ts';
+import { readerPath } from '../../../lib/reader-url.ts';
 
 /** Thumbnail, title (to the page in the reader), call number, volume, page and directory of an item. */
 export function PrintItemCell({ item }: { item: PrintItem }) {

@@ -3,7 +3,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { MSG, type PrintItem } from '@guji/shared';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
-import { formatTime } from '../../personal/components/personal-list.tsx';
+import { formatTime } from '../../../components/personal-list.tsx';
 import { useOrder } from '../queries.ts';
 import {
   extractLabel,

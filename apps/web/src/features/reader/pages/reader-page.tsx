@@ -17,7 +17,7 @@ import { ApiError } from '../../../api/client.ts';
 import { PageLoading } from '../../../components/page-loading.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
-import { NO_CONVERT_ATTRIBUTE } from '../../language/page-converter.ts';
+import { NO_CONVERT_ATTRIBUTE } from '../../language/index.ts';
 import { OpenSeadragonViewer } from '../components/openseadragon-viewer.tsx';
 import { PageNumberBox } from '../components/page-number-box.tsx';
 import { ReaderDirectory } from '../components/reader-directory.tsx';
@@ -25,7 +25,7 @@ import { currentEntry, entryStartPage } from '../directory.ts';
 import { imageInfoQuery, useImageInfo, usePageMatches, usePageOcr, useReaderData } from '../queries.ts';
 import { OcrTextPane } from '../components/ocr-text-pane.tsx';
 import { useSession } from '../../account/queries.ts';
-import { InBookResults, InBookSearchBox } from '../../catalog/components/in-book-search.tsx';
+import { InBookResults, InBookSearchBox } from '../../catalog/index.ts';
 import {
   DISPLAY_MODES,
   INITIAL_ZOOM,
@@ -39,13 +39,9 @@ import {
   type ZoomByMode,
 } from '../reader-navigation.ts';
 import { readerRefusal, type ReaderRefusal } from '../reader-refusal.ts';
-import { parseReaderParams, readerPath } from '../reader-url.ts';
-import {
-  ReaderDownloadMenu,
-  useFootprintReport,
-  useReaderNotes,
-} from '../../personal/components/reader-tools.tsx';
-import { AddToPrint } from '../../print/components/add-to-print.tsx';
+import { parseReaderParams, readerPath } from '../../../lib/reader-url.ts';
+import { ReaderDownloadMenu, useFootprintReport, useReaderNotes } from '../../personal/index.ts';
+import { AddToPrint } from '../../print/index.ts';
 
 const DIRECTORY_ID = 'reader-directory';
 const noConvert = { [NO_CONVERT_ATTRIBUTE]: '' };

@@ -3,7 +3,7 @@ import { Empty, Pagination, Spin } from 'antd';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router';
 import { MSG } from '@guji/shared';
-import type { Paged } from '../queries.ts';
+import type { Paged } from '@guji/shared';
 
 /** The channel's page number, kept in the address as ?page= (reload and back keep it). */
 export function usePageParam(): [number, (page: number) => void] {

@@ -1,0 +1,4 @@
+/** What the account feature offers the rest of the app; everything else in the folder is its own. */
+export { loginPathFor } from './auth-redirect.ts';
+export { useLoginFirst } from './use-login-first.ts';
+export { useSignOut } from './use-sign-out.ts';

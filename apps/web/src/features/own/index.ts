@@ -1,0 +1,2 @@
+/** What the own feature offers the rest of the app; everything else in the folder is its own. */
+export { OwnBookAuditChannel } from './own-audit-channel.tsx';

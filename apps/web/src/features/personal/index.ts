@@ -1,0 +1,14 @@
+/** What the personal feature offers the rest of the app; everything else in the folder is its own. */
+export { AppointmentAuditChannel } from './channels/appointment-audit-channel.tsx';
+export { AppointmentChannel } from './channels/appointment-channel.tsx';
+export {
+  CollectionChannel,
+  CommentChannel,
+  DownloadChannel,
+  NotationChannel,
+  TrackChannel,
+  VipChannel,
+} from './channels/library-channels.tsx';
+export { BookComments } from './components/book-comments.tsx';
+export { CollectButton } from './components/collect-button.tsx';
+export { ReaderDownloadMenu, useFootprintReport, useReaderNotes } from './components/reader-tools.tsx';

@@ -1,0 +1,4 @@
+/** What the print feature offers the rest of the app; everything else in the folder is its own. */
+export { AddToPrint } from './components/add-to-print.tsx';
+export { AdminPrintChannel } from './components/admin-print-channel.tsx';
+export { PrintChannel } from './components/print-channel.tsx';
