@@ -107,14 +107,14 @@ describe('tiled TIFF reader', () => {
     expect(servesJpegTiles(level!)).toBe(true);
     // The second tile, byte for byte (no shared tables to put in front, nothing to crop).
     expect((await readJpegTile(file, level!, 1, 0, 16))?.equals(tiles[1]!)).toBe(true);
-    const second = await sharp((await readJpegTile(file, level!, 1, 0, 16)))
+    const second = await sharp(await readJpegTile(file, level!, 1, 0, 16))
       .raw()
       .toBuffer();
     expect(second[0]).toBeLessThan(30);
     expect(second[second.length - 1]).toBeGreaterThan(40);
     expect(second[second.length - 1]).toBeLessThan(80);
     // An edge tile holding fewer rows says so in its frame header: decoders stop there.
-    expect((await sharp((await readJpegTile(file, level!, 0, 0, 10))).metadata()).height).toBe(10);
+    expect((await sharp(await readJpegTile(file, level!, 0, 0, 10)).metadata()).height).toBe(10);
     // A tile the grid does not have.
     expect(await readJpegTile(file, level!, 0, 1, 16)).toBeUndefined();
   });
