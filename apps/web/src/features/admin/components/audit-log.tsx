@@ -1,0 +1,99 @@
+import type { Paged } from '@guji/shared';
+import { useState } from 'react';
+import { Input, Select, Space, Table } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { AUDIT_ACTION_LABELS, type AuditEntry } from '@guji/shared';
+import { api } from '../../../api/client.ts';
+import { formatTime } from '../../../components/personal-list.tsx';
+import { TableScroll } from '../../../components/table-scroll.tsx';
+
+export function AuditLog() {
+  const [action, setAction] = useState<string | undefined>(undefined);
+  const [actor, setActor] = useState('');
+  const [page, setPage] = useState(1);
+  const query = useQuery({
+    queryKey: ['admin-audit', action, actor, page],
+    queryFn: () =>
+      api.get<Paged<AuditEntry>>(
+        `/api/admin/audit?pageNum=${page}${action ? `&action=${action}` : ''}${actor ? `&actor=${encodeURIComponent(actor)}` : ''}`,
+      ),
+    placeholderData: keepPreviousData,
+  });
+  return (
+    <div>
+      <Space className="admin-row" wrap>
+        <Select
+          allowClear
+          placeholder="全部操作"
+          aria-label="操作类型"
+          style={{ width: 180 }}
+          value={action}
+          onChange={(value: string | undefined) => {
+            setAction(value);
+            setPage(1);
+          }}
+          options={Object.entries(AUDIT_ACTION_LABELS).map(([value, label]) => ({ value, label }))}
+        />
+        <Input.Search
+          aria-label="操作人"
+          placeholder="操作人（登录名）"
+          allowClear
+          onSearch={(value) => {
+            setActor(value.trim());
+            setPage(1);
+          }}
+          style={{ width: 220 }}
+        />
+      </Space>
+      <TableScroll label="审计日志列表">
+        <Table<AuditEntry>
+          rowKey="id"
+          size="small"
+          loading={query.isPending}
+          dataSource={query.data?.records ?? []}
+          pagination={{
+            current: page,
+            pageSize: 20,
+            total: query.data?.total ?? 0,
+            showSizeChanger: false,
+            onChange: setPage,
+          }}
+          columns={[
+            {
+              title: '时间',
+              dataIndex: 'createdAt',
+              className: 'nowrap',
+              render: (t: string) => formatTime(t),
+            },
+            { title: '操作人', dataIndex: 'actor', className: 'nowrap' },
+            {
+              title: '操作',
+              dataIndex: 'action',
+              className: 'nowrap',
+              render: (a: string) => AUDIT_ACTION_LABELS[a] ?? a,
+            },
+            { title: '对象', dataIndex: 'target' },
+            {
+              title: '修改前',
+              dataIndex: 'before',
+              render: (v: unknown) => (
+                <code className="audit-json" data-no-convert="">
+                  {v === null ? '' : JSON.stringify(v)}
+                </code>
+              ),
+            },
+            {
+              title: '修改后',
+              dataIndex: 'after',
+              render: (v: unknown) => (
+                <code className="audit-json" data-no-convert="">
+                  {v === null ? '' : JSON.stringify(v)}
+                </code>
+              ),
+            },
+          ]}
+        />
+      </TableScroll>
+    </div>
+  );
+}

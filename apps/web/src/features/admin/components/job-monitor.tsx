@@ -1,0 +1,107 @@
+import type { Paged } from '@guji/shared';
+import { useState } from 'react';
+import { Button, Select, Table, Tag } from 'antd';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { JOB_NAME_LABELS, jobTarget, JOB_STATUS_LABELS, type JobEntry, type JobStats } from '@guji/shared';
+import { api } from '../../../api/client.ts';
+import { toast } from '../../../components/toast.ts';
+import { formatTime } from '../../../components/personal-list.tsx';
+import { TableScroll } from '../../../components/table-scroll.tsx';
+
+export function JobMonitor() {
+  const [status, setStatus] = useState<string | undefined>(undefined);
+  const [page, setPage] = useState(1);
+  const queryClient = useQueryClient();
+  const jobs = useQuery({
+    queryKey: ['admin-jobs', status, page],
+    queryFn: () =>
+      api.get<Paged<JobEntry>>(`/api/admin/jobs?pageNum=${page}${status ? `&status=${status}` : ''}`),
+    placeholderData: keepPreviousData,
+    refetchInterval: 5000,
+  });
+  const stats = useQuery({
+    queryKey: ['admin-jobs-stats'],
+    queryFn: () => api.get<JobStats>('/api/admin/jobs/stats'),
+    refetchInterval: 5000,
+  });
+  const act = (id: number, action: 'retry' | 'cancel') =>
+    void api.post<{ message?: string }>(`/api/admin/jobs/${id}/${action}`).then(
+      (result) => {
+        toast.success(result.message ?? '');
+        void queryClient.invalidateQueries({ queryKey: ['admin-jobs'] });
+        void queryClient.invalidateQueries({ queryKey: ['admin-jobs-stats'] });
+      },
+      () => undefined,
+    );
+  return (
+    <div>
+      <p className="admin-stats" role="status">
+        {Object.entries(JOB_STATUS_LABELS)
+          .map(([key, label]) => `${label} ${stats.data?.counts[key] ?? 0}`)
+          .join('　')}
+        {'　'}近一小时完成：
+        {Object.entries(JOB_NAME_LABELS)
+          .map(([key, label]) => `${label} ${stats.data?.lastHour[key] ?? 0}`)
+          .join('，')}
+      </p>
+      <Select
+        allowClear
+        placeholder="全部状态"
+        aria-label="任务状态"
+        style={{ width: 160, marginBottom: 12 }}
+        value={status}
+        onChange={(value: string | undefined) => {
+          setStatus(value);
+          setPage(1);
+        }}
+        options={Object.entries(JOB_STATUS_LABELS).map(([value, label]) => ({ value, label }))}
+      />
+      <TableScroll label="任务列表">
+        <Table<JobEntry>
+          rowKey="id"
+          size="small"
+          loading={jobs.isPending}
+          dataSource={jobs.data?.records ?? []}
+          pagination={{
+            current: page,
+            pageSize: 20,
+            total: jobs.data?.total ?? 0,
+            showSizeChanger: false,
+            onChange: setPage,
+          }}
+          columns={[
+            { title: '编号', dataIndex: 'id' },
+            { title: '任务', dataIndex: 'name', render: (n: string) => JOB_NAME_LABELS[n] ?? n },
+            { title: '对象', dataIndex: 'data', render: (d: unknown) => jobTarget(d) },
+            {
+              title: '状态',
+              dataIndex: 'status',
+              render: (s: string) => (
+                <Tag color={s === 'failed' ? 'error' : s === 'succeeded' ? 'success' : 'processing'}>
+                  {JOB_STATUS_LABELS[s] ?? s}
+                </Tag>
+              ),
+            },
+            { title: '尝试', key: 'attempts', render: (_, j) => `${j.attempts}/${j.maxAttempts}` },
+            { title: '失败原因', dataIndex: 'lastError', render: (e: string | null) => e ?? '' },
+            { title: '更新时间', dataIndex: 'updatedAt', render: (t: string) => formatTime(t) },
+            {
+              title: '操作',
+              key: 'actions',
+              render: (_, j) =>
+                j.status === 'failed' ? (
+                  <Button size="small" onClick={() => act(j.id, 'retry')}>
+                    重试
+                  </Button>
+                ) : j.status === 'queued' ? (
+                  <Button size="small" onClick={() => act(j.id, 'cancel')}>
+                    取消
+                  </Button>
+                ) : null,
+            },
+          ]}
+        />
+      </TableScroll>
+    </div>
+  );
+}

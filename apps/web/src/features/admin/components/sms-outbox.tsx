@@ -1,0 +1,49 @@
+import { useState } from 'react';
+import { Input, Table } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../api/client.ts';
+import { formatTime } from '../../../components/personal-list.tsx';
+import { TableScroll } from '../../../components/table-scroll.tsx';
+
+export function SmsOutbox() {
+  const [phone, setPhone] = useState('');
+  const outbox = useQuery({
+    queryKey: ['admin-sms', phone],
+    queryFn: () =>
+      api.get<{ records: Array<{ id: number; phone: string; text: string; createdAt: string }> }>(
+        `/api/admin/sms-outbox?limit=100${phone ? `&phone=${encodeURIComponent(phone)}` : ''}`,
+      ),
+  });
+  return (
+    <div>
+      <p className="admin-stats">开发用短信通道：验证码短信不实际发送，记录在此供调试。</p>
+      <Input.Search
+        className="admin-row"
+        aria-label="按手机号筛选"
+        placeholder="手机号"
+        allowClear
+        style={{ maxWidth: 240 }}
+        onSearch={(value) => setPhone(value.trim())}
+      />
+      <TableScroll label="短信列表">
+        <Table
+          rowKey="id"
+          size="small"
+          loading={outbox.isPending}
+          dataSource={outbox.data?.records ?? []}
+          pagination={{ pageSize: 20, showSizeChanger: false }}
+          columns={[
+            {
+              title: '时间',
+              dataIndex: 'createdAt',
+              className: 'nowrap',
+              render: (t: string) => formatTime(t),
+            },
+            { title: '手机号', dataIndex: 'phone' },
+            { title: '内容', dataIndex: 'text' },
+          ]}
+        />
+      </TableScroll>
+    </div>
+  );
+}
