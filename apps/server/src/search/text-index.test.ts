@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, DIALECTS, type TestContext } from '../../test/helpers.ts';
 import type { TextIndex } from './text-index.ts';
 import { findMatch, tokenChars } from './text-index.ts';
@@ -44,6 +44,9 @@ describe.each(DIALECTS)('full-text index on %s', (dialect) => {
         pages[key] = { pageId, bookId, volumeId };
       }
     }
+  });
+  // Every test starts from the same index (one of them replaces and removes pages).
+  beforeEach(async () => {
     await index.upsert(Object.entries(pages).map(([key, p]) => ({ ...p, text: texts[key]! })));
   });
   afterAll(async () => t.close());
