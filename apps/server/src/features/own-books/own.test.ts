@@ -97,7 +97,10 @@ describe('own books over HTTP', () => {
   afterAll(async () => h.close());
 
   it('adds books with the required fields of spec §5, pages 5 then 6, and keeps them from other users', async () => {
-    const a = as(alice);
+    // Two readers of this test's own: the counts below are theirs alone.
+    await h.register({ loginName: 'owncarol', phone: '13400000391' });
+    await h.register({ loginName: 'owndave', phone: '13400000392' });
+    const a = as((await h.login('owncarol', GOOD_PASSWORD)).cookie);
     const message = async (body: unknown) =>
       (await a.post('/api/own/books', body)).json<{ message: string }>().message;
     expect(await message({ ...BOOK, title: ' ' })).toBe(MSG.ownTitleRequired);
@@ -114,7 +117,7 @@ describe('own books over HTTP', () => {
     }>().records[0]!;
     expect(first.auditStatus).toBe('0');
 
-    const b = as(bob);
+    const b = as((await h.login('owndave', GOOD_PASSWORD)).cookie);
     expect((await b.get('/api/own/books')).json()).toMatchObject({ total: 0 });
     expect((await b.get(`/api/own/books/${first.catalogId}`)).statusCode).toBe(404);
     expect((await b.put(`/api/own/books/${first.catalogId}`, BOOK)).statusCode).toBe(404);

@@ -7,7 +7,6 @@ import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../tes
 
 describe.each(DIALECTS)('print orders over HTTP (%s)', (dialect) => {
   let h: HttpHarness;
-  let alice: string;
   let bob: string;
   let desk: string;
   let book: { bookId: number; pageIds: number[]; volumeIds: number[] };
@@ -24,11 +23,17 @@ describe.each(DIALECTS)('print orders over HTTP (%s)', (dialect) => {
       records: Array<{ id: number; amountFen: number }>;
     }>().records;
 
+  /** A reader of one test's own, so that test's print list holds only what it added. */
+  let readers = 0;
+  const freshReader = async (loginName: string) => {
+    readers++;
+    await h.register({ loginName, phone: `1340000${String(9000 + readers)}` });
+    return (await h.login(loginName, GOOD_PASSWORD)).cookie;
+  };
+
   beforeAll(async () => {
     h = await createHttpHarness(dialect);
-    await h.register({ loginName: 'printalice', phone: '13400000201' });
     await h.register({ loginName: 'printbob', phone: '13400000202' });
-    alice = (await h.login('printalice', GOOD_PASSWORD)).cookie;
     bob = (await h.login('printbob', GOOD_PASSWORD)).cookie;
     await h.context.services.auth.upsertAccount({
       loginName: 'desk',
@@ -42,6 +47,7 @@ describe.each(DIALECTS)('print orders over HTTP (%s)', (dialect) => {
   afterAll(async () => h.close());
 
   it('adds pages a reader may read, priced from the configuration; totals are exact', async () => {
+    const alice = await freshReader('printadds');
     const a = as(alice);
     expect((await a.get('/api/print/prices')).json()).toEqual([
       { paperSize: 'A4', label: 'A4 单面', priceFen: 150 },
@@ -92,6 +98,7 @@ describe.each(DIALECTS)('print orders over HTTP (%s)', (dialect) => {
   });
 
   it('prices are the administrators’ to set; added items keep the amount they were added with', async () => {
+    const alice = await freshReader('printprices');
     const body = { prices: [{ paperSize: 'A4', label: 'A4 单面', priceFen: 200 }] };
     expect(
       (await h.request({ method: 'PUT', url: '/api/admin/print/prices', cookie: desk, body })).statusCode,
@@ -102,7 +109,9 @@ describe.each(DIALECTS)('print orders over HTTP (%s)', (dialect) => {
       roles: ['admin'],
     });
     const admin = (await h.login('boss', GOOD_PASSWORD)).cookie;
+    await as(alice).post('/api/print/items', { imageId: book.pageIds[0] });
     const before = (await unpaid(alice)).map((i) => i.amountFen);
+    expect(before).toEqual([150]);
     expect(
       (await h.request({ method: 'PUT', url: '/api/admin/print/prices', cookie: admin, body })).json(),
     ).toEqual(body.prices);
@@ -121,7 +130,9 @@ describe.each(DIALECTS)('print orders over HTTP (%s)', (dialect) => {
   });
 
   it('checkout rules and messages of spec §5', async () => {
+    const alice = await freshReader('printrules');
     const a = as(alice);
+    await a.post('/api/print/items', { imageId: book.pageIds[0] });
     const [item] = await unpaid(alice);
     const msg = async (body: unknown) =>
       (await a.post('/api/print/orders', body)).json<{ message: string }>().message;
@@ -131,6 +142,8 @@ describe.each(DIALECTS)('print orders over HTTP (%s)', (dialect) => {
     expect(await msg({ itemIds: [item!.id], extract: 0, payment: 1, isInvoice: 1 })).toBe(
       MSG.checkoutInvoiceTitleRequired,
     );
+    // Post off (the default; another test turns it on).
+    await h.context.services.settings.update({ printPostEnabled: false });
     expect(
       await msg({
         itemIds: [item!.id],
@@ -157,6 +170,7 @@ describe.each(DIALECTS)('print orders over HTTP (%s)', (dialect) => {
   });
 
   it('scan to pay: QR link to the sandbox page, signed notice, polling reads paid, print desk told', async () => {
+    const alice = await freshReader('printscan');
     const a = as(alice);
     await a.post('/api/print/items', { imageId: book.pageIds[1] });
     const [item] = await unpaid(alice);
@@ -220,6 +234,7 @@ describe.each(DIALECTS)('print orders over HTTP (%s)', (dialect) => {
   });
 
   it('a forged, replayed or wrong-amount notice changes nothing', async () => {
+    const alice = await freshReader('printforged');
     const a = as(alice);
     await a.post('/api/print/items', { imageId: book.pageIds[2] });
     const [item] = await unpaid(alice);
@@ -258,13 +273,10 @@ describe.each(DIALECTS)('print orders over HTTP (%s)', (dialect) => {
   });
 
   it('the print desk: summary and filters, cash confirmed once, print to PDF, courier numbers, all logged', async () => {
+    const alice = await freshReader('printdesk');
     const a = as(alice);
     expect((await a.get('/api/admin/print/orders')).statusCode).toBe(403);
     expect((await a.post('/api/admin/print/items/confirm-payment', { ids: [1] })).statusCode).toBe(403);
-    // Earlier tests left unpaid items; the desk test starts from an empty list.
-    expect(
-      (await a.post('/api/print/items/delete', { ids: (await unpaid(alice)).map((i) => i.id) })).statusCode,
-    ).toBe(200);
     await a.post('/api/print/items', { fascicleId: book.volumeIds[0], from: 1, to: 2 });
     const items = await unpaid(alice);
     const cash = (
