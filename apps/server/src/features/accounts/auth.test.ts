@@ -506,9 +506,20 @@ describe.each(DIALECTS)('accounts over HTTP on %s', (dialect) => {
   });
 
   it('never sends a password hash or an SMS code to a client', async () => {
+    // Codes of this test's own, sent over HTTP from an address of its own (the per-address limit is
+    // the other tests'), besides those the other tests had sent.
+    for (const phone of ['13500000871', '13500000872']) {
+      const sent = await h.request({
+        method: 'POST',
+        url: '/api/sms/send',
+        body: { phone, purpose: 'register', ...(await h.captcha()) },
+        remoteAddress: '198.51.100.77',
+      });
+      expect(sent.statusCode).toBe(200);
+    }
     const outbox = await h.context.repos.sms.listOutbox(undefined, 500);
     const codes = outbox.map((m) => /验证码为 (\d{6})/.exec(m.text)?.[1]).filter((c): c is string => !!c);
-    expect(codes.length).toBeGreaterThan(5);
+    expect(codes.length).toBeGreaterThanOrEqual(2);
     const all = h.bodies.join('\n');
     expect(all).not.toMatch(/\$argon2/);
     expect(all).not.toMatch(/password_?hash|code_?hash/i);
