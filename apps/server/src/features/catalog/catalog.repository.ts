@@ -425,8 +425,17 @@ export class CatalogRepository {
       : query.where('volume_id', '=', where.volumeId).execute();
   }
 
-  /** The sequence number of a volume's last page; 0 when it has none. */
+  /**
+   * The sequence number of a volume's last page (0 when it has none), with the volume's row locked
+   * until the transaction ends: two uploads into one volume at once number their pages one after the
+   * other instead of both after the same last page (PostgreSQL; SQLite writes one transaction at a time).
+   */
   async lastPageSeq(volumeId: number, tx: DbOrTx = this.db): Promise<number> {
+    await tx
+      .updateTable('volumes')
+      .set((eb) => ({ name: eb.ref('name') }))
+      .where('id', '=', volumeId)
+      .execute();
     const last = await tx
       .selectFrom('pages')
       .select((eb) => eb.fn.max('seq').as('seq'))

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, type BookDetail, type BookPage, type ReaderData } from '@guji/shared';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { DIALECTS } from '../../../test/helpers.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
 
 const OUTSIDE = '203.0.113.7';
 const READING_ROOM = '10.8.1.1';
 
-describe('catalogue over HTTP', () => {
+describe.each(DIALECTS)('catalogue over HTTP on %s', (dialect) => {
   let h: HttpHarness;
   let open: Awaited<ReturnType<typeof createBook>>;
   let closed: Awaited<ReturnType<typeof createBook>>;
@@ -16,7 +17,7 @@ describe('catalogue over HTTP', () => {
   let staff: string;
 
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite', { READING_ROOM_CIDRS: '10.8.0.0/16' });
+    h = await createHttpHarness(dialect, { READING_ROOM_CIDRS: '10.8.0.0/16' });
     const cat = h.context.repos.catalog;
     const jing = await h.context.repos.classifications.upsert({
       code: 'JING',

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { DIALECTS } from '../../../test/helpers.ts';
 
-describe('administration console over HTTP', () => {
+describe.each(DIALECTS)('administration console over HTTP on %s', (dialect) => {
   let h: HttpHarness;
   let admin: string;
   let reader: string;
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite');
+    h = await createHttpHarness(dialect);
     await h.context.services.auth.upsertAccount({
       loginName: 'consoleadmin',
       password: GOOD_PASSWORD,

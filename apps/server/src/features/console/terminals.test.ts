@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { DIALECTS } from '../../../test/helpers.ts';
 
 const OUTSIDE = '203.0.113.9';
 
-describe('reading-room terminals over HTTP', () => {
+describe.each(DIALECTS)('reading-room terminals over HTTP on %s', (dialect) => {
   let h: HttpHarness;
   let admin: string;
   let reader: string;
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite', { READING_ROOM_CIDRS: '10.8.0.0/16' });
+    h = await createHttpHarness(dialect, { READING_ROOM_CIDRS: '10.8.0.0/16' });
     await h.context.services.auth.upsertAccount({
       loginName: 'termadmin',
       password: GOOD_PASSWORD,

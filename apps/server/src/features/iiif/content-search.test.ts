@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { DIALECTS } from '../../../test/helpers.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
 
 const OUTSIDE = '203.0.113.9';
 const READING_ROOM = '10.8.0.5';
 
-describe('IIIF text annotations and Content Search 2.0', () => {
+describe.each(DIALECTS)('IIIF text annotations and Content Search 2.0 on %s', (dialect) => {
   let h: HttpHarness;
   let book: Awaited<ReturnType<typeof createBook>>;
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite', { READING_ROOM_CIDRS: '10.8.0.0/16' });
+    h = await createHttpHarness(dialect, { READING_ROOM_CIDRS: '10.8.0.0/16' });
     book = await createBook(h.context, {
       title: '論語',
       volumes: [2],

@@ -1,18 +1,19 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { DIALECTS } from '../../../test/helpers.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
 
 const OUTSIDE = '203.0.113.9';
 const READING_ROOM = '10.8.0.5';
 
-describe('IIIF over HTTP', () => {
+describe.each(DIALECTS)('IIIF over HTTP on %s', (dialect) => {
   let h: HttpHarness;
   let open: Awaited<ReturnType<typeof createBook>>;
   let closed: Awaited<ReturnType<typeof createBook>>;
   let readerCookie: string;
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite', { READING_ROOM_CIDRS: '10.8.0.0/16' });
+    h = await createHttpHarness(dialect, { READING_ROOM_CIDRS: '10.8.0.0/16' });
     open = await createBook(h.context, { volumes: [3, 2], title: '論語', pageSize: [1200, 800] });
     closed = await createBook(h.context, { volumes: [2], title: '孟子', isOpen: false });
     await h.register({ loginName: 'iiifreader', phone: '13400000001' });

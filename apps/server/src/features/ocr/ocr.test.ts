@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { OcrJson } from '@guji/shared';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { DIALECTS } from '../../../test/helpers.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
 
 const READING_ROOM = '10.8.0.5';
 
-describe('proofreading OCR text over HTTP', () => {
+describe.each(DIALECTS)('proofreading OCR text over HTTP on %s', (dialect) => {
   let h: HttpHarness;
   let book: Awaited<ReturnType<typeof createBook>>;
   let staff: string;
   let reader: string;
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite', { READING_ROOM_CIDRS: '10.8.0.0/16' });
+    h = await createHttpHarness(dialect, { READING_ROOM_CIDRS: '10.8.0.0/16' });
     await h.context.services.auth.upsertAccount({
       loginName: 'ocrstaff',
       password: GOOD_PASSWORD,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { pageImage } from '../../../test/catalog-factory.ts';
 import { createHttpHarness, GOOD_PASSWORD, multipartFile, type HttpHarness } from '../../../test/http.ts';
+import { DIALECTS } from '../../../test/helpers.ts';
 import { deflatedZeros, makeZip } from '../../../test/zip.ts';
 import { UPLOADS_PER_USER } from './upload-gate.ts';
 
@@ -13,7 +14,7 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
  * Issue 13 item 5: a zip bomb is checked while it is inflated, entry by entry, never inflated into
  * memory; one user's concurrent uploads are limited.
  */
-describe('zip bombs and concurrent uploads of own volumes', () => {
+describe.each(DIALECTS)('zip bombs and concurrent uploads of own volumes on %s', (dialect) => {
   let h: HttpHarness;
   let owner: string;
   let ownerId: number;
@@ -52,7 +53,7 @@ describe('zip bombs and concurrent uploads of own volumes', () => {
     (await h.request({ method: 'GET', url: `${volumeUrl}/pages`, cookie: owner })).json<unknown[]>().length;
 
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite');
+    h = await createHttpHarness(dialect);
     await h.register({ loginName: 'zipowner', phone: '13400001351' });
     owner = (await h.login('zipowner', GOOD_PASSWORD)).cookie;
     const row = await h.context.database.db

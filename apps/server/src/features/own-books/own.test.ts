@@ -11,6 +11,7 @@ import {
   multipartFiles,
   type HttpHarness,
 } from '../../../test/http.ts';
+import { DIALECTS } from '../../../test/helpers.ts';
 import { makeZip } from '../../../test/zip.ts';
 
 /** A PNG whose header says 30 000 × 30 000 pixels (no need to hold the pixels to test the refusal). */
@@ -51,7 +52,7 @@ async function gigabyteOfZeros(): Promise<{ data: Buffer; size: number; crc: num
   return { data: Buffer.concat(chunks), size: 1024 ** 3, crc };
 }
 
-describe('own books over HTTP', () => {
+describe.each(DIALECTS)('own books over HTTP on %s', (dialect) => {
   let h: HttpHarness;
   let alice: string;
   let bob: string;
@@ -82,7 +83,7 @@ describe('own books over HTTP', () => {
   });
 
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite');
+    h = await createHttpHarness(dialect);
     await h.register({ loginName: 'ownalice', phone: '13400000301' });
     await h.register({ loginName: 'ownbob', phone: '13400000302' });
     alice = (await h.login('ownalice', GOOD_PASSWORD)).cookie;

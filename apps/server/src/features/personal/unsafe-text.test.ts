@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { DIALECTS } from '../../../test/helpers.ts';
 
 /** Outside the reading room (the test config's reading room is loopback). */
 const OUTSIDE = '203.0.113.9';
@@ -13,7 +14,7 @@ const RLO_TAG = 'a\u202E\u0000<b x';
  * reviewer's refusal, the site's names and labels — refuse control and bidi characters (and tags),
  * with a clear message, and nothing is stored.
  */
-describe('reader-visible texts refuse control, bidi characters and tags', () => {
+describe.each(DIALECTS)('reader-visible texts refuse control, bidi characters and tags on %s', (dialect) => {
   let h: HttpHarness;
   let reader: string;
   let reviewer: string;
@@ -35,7 +36,7 @@ describe('reader-visible texts refuse control, bidi characters and tags', () => 
   };
 
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite');
+    h = await createHttpHarness(dialect);
     await h.register({ loginName: 'textreader', phone: '13400001411' });
     reader = (await h.login('textreader', GOOD_PASSWORD)).cookie;
     await h.context.services.auth.upsertAccount({

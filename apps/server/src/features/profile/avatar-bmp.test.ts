@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { makeBmp } from '../../../test/bmp.ts';
 import { createHttpHarness, GOOD_PASSWORD, multipartFile, type HttpHarness } from '../../../test/http.ts';
+import { DIALECTS } from '../../../test/helpers.ts';
 
 const SCRIPT = Buffer.from('<script>alert(1)</script>\n');
 
 /** Issue 13 item 14: every avatar is re-encoded, BMP included; nothing appended to a file is served. */
-describe('BMP avatars are re-encoded to PNG', () => {
+describe.each(DIALECTS)('BMP avatars are re-encoded to PNG on %s', (dialect) => {
   let h: HttpHarness;
   let cookie: string;
   let userId: number;
@@ -23,7 +24,7 @@ describe('BMP avatars are re-encoded to PNG', () => {
   };
 
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite');
+    h = await createHttpHarness(dialect);
     await h.register({ loginName: 'bmpavatar', phone: '13400001391' });
     cookie = (await h.login('bmpavatar', GOOD_PASSWORD)).cookie;
     userId = (

@@ -2,13 +2,14 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIMITS, MSG } from '@guji/shared';
 import { createHttpHarness, GOOD_PASSWORD, multipartFile, type HttpHarness } from '../../../test/http.ts';
+import { DIALECTS } from '../../../test/helpers.ts';
 
-describe('my information over HTTP', () => {
+describe.each(DIALECTS)('my information over HTTP on %s', (dialect) => {
   let h: HttpHarness;
   let cookie: string;
   let seq = 0;
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite');
+    h = await createHttpHarness(dialect);
   });
   afterAll(async () => h.close());
 

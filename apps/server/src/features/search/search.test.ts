@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { DIALECTS } from '../../../test/helpers.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
 
 const OUTSIDE = '203.0.113.9';
 const READING_ROOM = '10.8.0.5';
 
-describe('full-text and in-book search over HTTP', () => {
+describe.each(DIALECTS)('full-text and in-book search over HTTP on %s', (dialect) => {
   let h: HttpHarness;
   let lunyu: Awaited<ReturnType<typeof createBook>>;
   let closed: Awaited<ReturnType<typeof createBook>>;
@@ -17,7 +18,7 @@ describe('full-text and in-book search over HTTP', () => {
       2,
     );
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite', { READING_ROOM_CIDRS: '10.8.0.0/16' });
+    h = await createHttpHarness(dialect, { READING_ROOM_CIDRS: '10.8.0.0/16' });
     lunyu = await createBook(h.context, {
       title: '論語',
       volumes: [2, 1],
