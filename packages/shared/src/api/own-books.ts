@@ -6,12 +6,23 @@ import { isSafeName, isSafeText } from '../validation.ts';
 export const OWN_FIRST_PAGE_SIZE = 5;
 export const OWN_PAGE_SIZE = 6;
 
-/** Own-book auditStatus (spec §3, §4). */
+/**
+ * A book's auditStatus (spec §3, §4): an own book is a draft, under review, published or refused; the
+ * library's own books are always published.
+ */
+export const OWN_STATUS = {
+  draft: '0',
+  reviewing: '1',
+  published: '2',
+  refused: '3',
+} as const;
+export type OwnStatus = (typeof OWN_STATUS)[keyof typeof OWN_STATUS];
+
 export const OWN_STATUS_LABELS: Record<string, string> = {
-  '0': '未提交',
-  '1': '审核中',
-  '2': '已公开',
-  '3': '未通过',
+  [OWN_STATUS.draft]: '未提交',
+  [OWN_STATUS.reviewing]: '审核中',
+  [OWN_STATUS.published]: '已公开',
+  [OWN_STATUS.refused]: '未通过',
 };
 
 /** A required name or title: no control, bidi-override or invisible characters, no `<` `>` (issue 13). */

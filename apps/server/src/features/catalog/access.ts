@@ -1,4 +1,4 @@
-import { hasRole, MSG, type Access, type Role } from '@guji/shared';
+import { hasRole, MSG, type Access, type Role, OWN_STATUS } from '@guji/shared';
 
 export interface AccessSubject {
   userId: number | null;
@@ -45,8 +45,9 @@ export function decideAccess(book: AccessBook | undefined, subject: AccessSubjec
   const staff = isCatalogStaff(subject.roles);
   const owner = book.ownerId !== null && book.ownerId === subject.userId;
   // Reviewers open a submitted own book to judge it (spec §1: publication review).
-  const reviewing = book.ownerId !== null && book.auditStatus === '1' && hasRole(subject.roles, 'reviewer');
-  const published = book.isVisible && book.auditStatus === '2';
+  const reviewing =
+    book.ownerId !== null && book.auditStatus === OWN_STATUS.reviewing && hasRole(subject.roles, 'reviewer');
+  const published = book.isVisible && book.auditStatus === OWN_STATUS.published;
   if ((!published && !staff && !owner && !reviewing) || book.volumeCount === 0) return result('noData');
   if (book.isOpen || subject.readingRoom || subject.hasPrivilege || staff || owner || reviewing)
     return result('ok');
@@ -58,4 +59,4 @@ export function decideAccess(book: AccessBook | undefined, subject: AccessSubjec
  * and open for online reading. These are the books other libraries' viewers can show.
  */
 export const isPublicBook = (book: AccessBook): boolean =>
-  book.isVisible && book.auditStatus === '2' && book.isOpen;
+  book.isVisible && book.auditStatus === OWN_STATUS.published && book.isOpen;

@@ -1,3 +1,4 @@
+import { OWN_STATUS } from '@guji/shared';
 import { sql } from 'kysely';
 import type { Db, DbOrTx, Dialect } from '../../db/database.ts';
 import { titleSearchKey } from '../../search/fold.ts';
@@ -56,7 +57,7 @@ export class CatalogRepository {
     let books = tx
       .selectFrom('books')
       .where('is_lonely', '=', 0)
-      .where((eb) => eb.or([eb('owner_id', 'is', null), eb('audit_status', '=', '2')]));
+      .where((eb) => eb.or([eb('owner_id', 'is', null), eb('audit_status', '=', OWN_STATUS.published)]));
     const text = query.text;
     if (text) {
       // The folded title (论语 finds 論語) or the call number, as substrings.
@@ -157,11 +158,11 @@ export class CatalogRepository {
   ): Promise<boolean> {
     const updated = await tx
       .updateTable('books')
-      .set({ audit_status: '0', is_visible: 0, updated_at: now })
+      .set({ audit_status: OWN_STATUS.draft, is_visible: 0, updated_at: now })
       .where('id', '=', bookId)
       .where('owner_id', '=', ownerId)
       .where('is_lonely', '=', 0)
-      .where('audit_status', 'in', ['1', '2'])
+      .where('audit_status', 'in', [OWN_STATUS.reviewing, OWN_STATUS.published])
       .executeTakeFirst();
     return Number(updated.numUpdatedRows) > 0;
   }
@@ -193,7 +194,8 @@ export class CatalogRepository {
    */
   async searchBooks(search: BookSearch, tx: DbOrTx = this.db): Promise<{ rows: BookRow[]; total: number }> {
     let query = tx.selectFrom('books');
-    if (search.visibleOnly) query = query.where('is_visible', '=', 1).where('audit_status', '=', '2');
+    if (search.visibleOnly)
+      query = query.where('is_visible', '=', 1).where('audit_status', '=', OWN_STATUS.published);
     const key = search.title ? titleSearchKey(search.title) : '';
     if (key) {
       // Substring of the folded title, so 论语 finds 論語. On SQLite the FTS5 index (one token per
@@ -248,7 +250,8 @@ export class CatalogRepository {
   ): Promise<{ rows: BookRow[]; total: number }> {
     const conditions = search.conditions.filter((c) => c.value.trim() !== '');
     let query = tx.selectFrom('books');
-    if (search.visibleOnly) query = query.where('is_visible', '=', 1).where('audit_status', '=', '2');
+    if (search.visibleOnly)
+      query = query.where('is_visible', '=', 1).where('audit_status', '=', OWN_STATUS.published);
     if (conditions.length > 0) {
       query = query.where((eb) => {
         const one = (c: BookCondition) => {
@@ -284,7 +287,7 @@ export class CatalogRepository {
     const base = tx
       .selectFrom('books')
       .where('is_visible', '=', 1)
-      .where('audit_status', '=', '2')
+      .where('audit_status', '=', OWN_STATUS.published)
       .where((eb) =>
         eb.exists(eb.selectFrom('volumes').select('volumes.id').whereRef('volumes.book_id', '=', 'books.id')),
       );
@@ -315,7 +318,7 @@ export class CatalogRepository {
       .selectFrom('books')
       .selectAll()
       .where('is_visible', '=', 1)
-      .where('audit_status', '=', '2')
+      .where('audit_status', '=', OWN_STATUS.published)
       .where('is_open', '=', 1)
       .orderBy('id')
       .execute();
@@ -327,7 +330,7 @@ export class CatalogRepository {
       .innerJoin('books', 'books.id', 'volumes.book_id')
       .select(['volumes.id', 'volumes.book_id'])
       .where('books.is_visible', '=', 1)
-      .where('books.audit_status', '=', '2')
+      .where('books.audit_status', '=', OWN_STATUS.published)
       .where('books.is_open', '=', 1)
       .orderBy('volumes.sort')
       .orderBy('volumes.id')

@@ -14,6 +14,7 @@ import {
   type UpdateBookRequest,
   type Volume,
   MSG,
+  OWN_STATUS,
 } from '@guji/shared';
 import type { BookRow, PageRow } from '../../db/schema.ts';
 import type { ClassificationRepository } from './classification.repository.ts';
@@ -255,7 +256,7 @@ export class CatalogService {
   }
 
   private published(book: BookRow): boolean {
-    return book.is_visible === 1 && book.audit_status === '2';
+    return book.is_visible === 1 && book.audit_status === OWN_STATUS.published;
   }
 
   private async page(rows: BookRow[], total: number, pageNum: number, pageSize: number): Promise<BookPage> {

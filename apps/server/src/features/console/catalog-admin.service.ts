@@ -3,6 +3,7 @@ import {
   type AdminBook,
   type CreateBookRequest,
   type UpdateBookRequest,
+  OWN_STATUS,
 } from '@guji/shared';
 import type { Transact } from '../../db/query.ts';
 import type { BookRow } from '../../db/schema.ts';
@@ -63,7 +64,7 @@ export class CatalogAdminService {
 
   async get(bookId: number): Promise<AdminBook> {
     const row = await this.catalog.findBook(bookId);
-    if (!row || row.is_lonely === 1 || (row.owner_id !== null && row.audit_status !== '2'))
+    if (!row || row.is_lonely === 1 || (row.owner_id !== null && row.audit_status !== OWN_STATUS.published))
       throw notFound('没有这本古籍', 'NO_DATA');
     return (await this.toAdminBooks([row]))[0]!;
   }
@@ -117,7 +118,7 @@ export class CatalogAdminService {
       actual_volume: request.actualVolume ?? null,
       book_number: request.bookNumber ?? null,
       owner_id: null,
-      audit_status: '2',
+      audit_status: OWN_STATUS.published,
       is_visible: request.isVisible ? 1 : 0,
       is_open: request.isOpen ? 1 : 0,
     });

@@ -1,3 +1,4 @@
+import { OWN_STATUS } from '@guji/shared';
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/database.ts';
 
@@ -87,7 +88,7 @@ export class UsageRepository {
         eb.fn.sum<number>(eb.case().when('is_visible', '=', 1).then(1).else(0).end()).as('visible'),
       ])
       .where('is_lonely', '=', 0)
-      .where((eb) => eb.or([eb('owner_id', 'is', null), eb('audit_status', '=', '2')]))
+      .where((eb) => eb.or([eb('owner_id', 'is', null), eb('audit_status', '=', OWN_STATUS.published)]))
       .executeTakeFirstOrThrow();
     const pages = await tx
       .selectFrom('pages')

@@ -1,3 +1,4 @@
+import { OWN_STATUS } from '@guji/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -194,7 +195,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
         async () =>
           parsed !== undefined &&
           book.is_visible === 1 &&
-          book.audit_status === '2' &&
+          book.audit_status === OWN_STATUS.published &&
           images.isThumbnail(page, parsed) &&
           (await repo.coverPage(book.id))?.id === page.id,
       );

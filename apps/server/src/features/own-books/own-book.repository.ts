@@ -1,3 +1,4 @@
+import { OWN_STATUS } from '@guji/shared';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import type { BookRow } from '../../db/schema.ts';
 
@@ -54,7 +55,7 @@ export class OwnBookRepository {
   async submit(userId: number, bookIds: number[], now: string, tx: DbOrTx = this.db): Promise<void> {
     await tx
       .updateTable('books')
-      .set({ audit_status: '1', refuse_reason: null, submitted_at: now })
+      .set({ audit_status: OWN_STATUS.reviewing, refuse_reason: null, submitted_at: now })
       .where('id', 'in', bookIds)
       .where('owner_id', '=', userId)
       .execute();

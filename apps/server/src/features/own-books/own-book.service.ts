@@ -10,6 +10,7 @@ import {
   type OwnBook,
   type OwnPage,
   type Volume,
+  OWN_STATUS,
 } from '@guji/shared';
 import type { Transact } from '../../db/query.ts';
 import type { JobRepository } from '../../jobs/job.repository.ts';
@@ -58,8 +59,8 @@ export function pageName(fileName: string): string {
  */
 export function assertChangeable(book: Pick<BookRow, 'audit_status' | 'owner_id'>): void {
   if (book.owner_id === null) return;
-  if (book.audit_status === '1') throw conflict('OWN_LOCKED', MSG.ownLocked);
-  if (book.audit_status === '2') throw conflict('OWN_PUBLISHED', MSG.ownPublishedLocked);
+  if (book.audit_status === OWN_STATUS.reviewing) throw conflict('OWN_LOCKED', MSG.ownLocked);
+  if (book.audit_status === OWN_STATUS.published) throw conflict('OWN_PUBLISHED', MSG.ownPublishedLocked);
 }
 
 /**
@@ -193,7 +194,7 @@ export class OwnBookService {
       actual_volume: book.actualVolume,
       book_number: book.actualVolume,
       owner_id: userId,
-      audit_status: '0',
+      audit_status: OWN_STATUS.draft,
       // Not in the catalogue until a reviewer approves it.
       is_visible: 0,
       is_open: 1,
@@ -250,7 +251,8 @@ export class OwnBookService {
    */
   async remove(userId: number, bookId: number): Promise<void> {
     const book = await this.own(userId, bookId);
-    if (book.audit_status === '2') throw conflict('OWN_PUBLISHED', MSG.ownPublishedUndeletable);
+    if (book.audit_status === OWN_STATUS.published)
+      throw conflict('OWN_PUBLISHED', MSG.ownPublishedUndeletable);
     await refuseDeletionOfUsedBook(this.catalog, bookId, MSG.ownBookHasReaderData);
     const files = await this.ingest.pageFiles({ bookId });
     await this.transact(async (tx) => {
@@ -264,7 +266,13 @@ export class OwnBookService {
   async submit(userId: number, ids: number[]): Promise<void> {
     const books = await Promise.all(ids.map((id) => this.get(userId, id)));
     const lonely = await this.ownBooks.anySingles(ids);
-    if (lonely || books.some((b) => (b.auditStatus !== '0' && b.auditStatus !== '3') || b.pageCount === 0))
+    if (
+      lonely ||
+      books.some(
+        (b) =>
+          (b.auditStatus !== OWN_STATUS.draft && b.auditStatus !== OWN_STATUS.refused) || b.pageCount === 0,
+      )
+    )
       throw badRequest('OWN_NOT_SUBMITTABLE', MSG.ownNotSubmittable);
     await this.ownBooks.submit(userId, ids, nowIso(this.clock.now()));
   }
@@ -504,7 +512,7 @@ export class OwnBookService {
         source_key: `single:${userId}`,
         title: '单张图像',
         owner_id: userId,
-        audit_status: '0',
+        audit_status: OWN_STATUS.draft,
         is_visible: 0,
         is_open: 1,
         is_lonely: 1,
@@ -546,7 +554,12 @@ export class OwnBookService {
       const approved = await this.ownBooks.review(
         bookId,
         '1',
-        { audit_status: '2', is_visible: 1, refuse_reason: null, updated_at: nowIso(this.clock.now()) },
+        {
+          audit_status: OWN_STATUS.published,
+          is_visible: 1,
+          refuse_reason: null,
+          updated_at: nowIso(this.clock.now()),
+        },
         tx,
       );
       if (!approved) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
@@ -557,7 +570,7 @@ export class OwnBookService {
   async refuse(bookId: number, reason: string, reviewerId: number): Promise<void> {
     await this.notOwnReview(reviewerId, bookId);
     const refused = await this.ownBooks.review(bookId, '1', {
-      audit_status: '3',
+      audit_status: OWN_STATUS.refused,
       refuse_reason: reason,
       updated_at: nowIso(this.clock.now()),
     });
@@ -571,7 +584,12 @@ export class OwnBookService {
       const withdrawn = await this.ownBooks.review(
         bookId,
         '2',
-        { audit_status: '3', is_visible: 0, refuse_reason: reason, updated_at: nowIso(this.clock.now()) },
+        {
+          audit_status: OWN_STATUS.refused,
+          is_visible: 0,
+          refuse_reason: reason,
+          updated_at: nowIso(this.clock.now()),
+        },
         tx,
       );
       if (!withdrawn) throw conflict('OWN_STATE', MSG.reservationNotReviewable);

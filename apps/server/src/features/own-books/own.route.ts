@@ -18,6 +18,7 @@ import {
   SubmitBooksRequest,
   Volume,
   ZipUploadResult,
+  OWN_STATUS,
 } from '@guji/shared';
 import { badRequest } from '../../errors.ts';
 import { requireRole, requireUser } from '../../http/session.ts';
@@ -437,7 +438,11 @@ export const ownRoutes: RouteModule = (app, { context }) => {
       schema: {
         tags: ['admin'],
         summary: 'Own books by review state (default 1: submitted), for reviewers',
-        querystring: z.object({ status: z.enum(['0', '1', '2', '3']).default('1') }),
+        querystring: z.object({
+          status: z
+            .enum([OWN_STATUS.draft, OWN_STATUS.reviewing, OWN_STATUS.published, OWN_STATUS.refused])
+            .default(OWN_STATUS.reviewing),
+        }),
         response: { 200: z.array(OwnBook), ...errors },
       },
     },

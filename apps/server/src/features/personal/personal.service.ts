@@ -12,6 +12,7 @@ import {
   type NoteRect,
   type PersonalBook,
   type Privilege,
+  OWN_STATUS,
 } from '@guji/shared';
 import { nowIso } from '../../db/database.ts';
 import type { BookRow } from '../../db/schema.ts';
@@ -78,7 +79,8 @@ export class PersonalService {
   /** A book readers may see in the catalogue (visible and published), for collecting and commenting. */
   private async visibleBook(bookId: number): Promise<BookRow> {
     const book = await this.repos.catalog.findBook(bookId);
-    if (!book || !book.is_visible || book.audit_status !== '2') throw notFound(MSG.noData, 'NO_DATA');
+    if (!book || !book.is_visible || book.audit_status !== OWN_STATUS.published)
+      throw notFound(MSG.noData, 'NO_DATA');
     return book;
   }
 

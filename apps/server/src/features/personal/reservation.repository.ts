@@ -1,3 +1,4 @@
+import { OWN_STATUS } from '@guji/shared';
 import type { ReservationDuration } from '@guji/shared';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import { likeText } from '../../db/query.ts';
@@ -62,7 +63,7 @@ export class ReservationRepository {
       .selectFrom('books')
       .select(['id', 'call_number', 'title'])
       .where('is_visible', '=', 1)
-      .where('audit_status', '=', '2')
+      .where('audit_status', '=', OWN_STATUS.published)
       .where(likeText('call_number', text, 'prefix'))
       .orderBy('call_number')
       .limit(limit)
@@ -79,7 +80,7 @@ export class ReservationRepository {
       .select(['id', 'title', 'call_number'])
       .where('call_number', '=', callNumber)
       .where('is_visible', '=', 1)
-      .where('audit_status', '=', '2')
+      .where('audit_status', '=', OWN_STATUS.published)
       .executeTakeFirst();
   }
 

@@ -8,6 +8,7 @@ import {
   type PageMatches,
   type TextHit,
   type TextHitPage,
+  OWN_STATUS,
 } from '@guji/shared';
 import type { DbOrTx } from '../../db/database.ts';
 import type { Transact } from '../../db/query.ts';
@@ -20,7 +21,8 @@ import type { SearchHit } from '../iiif/presentation.ts';
 import { accessError, type CatalogService, type Viewer } from '../catalog/catalog.service.ts';
 
 /** A book whose pages may be found by full-text search: visible and published (own books: approved). */
-const searchable = (book: BookRow): boolean => book.is_visible === 1 && book.audit_status === '2';
+const searchable = (book: BookRow): boolean =>
+  book.is_visible === 1 && book.audit_status === OWN_STATUS.published;
 
 /**
  * Full-text search, in-book search and the text boxes of a match (DESIGN.md §6), and keeping the index

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Empty, Input, Modal, Segmented, Spin } from 'antd';
 import { Link } from 'react-router';
-import { MSG, type OwnBook } from '@guji/shared';
+import { MSG, type OwnBook, OWN_STATUS } from '@guji/shared';
 import { toast } from '../../components/toast.ts';
 import { readerPath } from '../../lib/reader-url.ts';
 import { useReviewBooks, useReviewBook } from './queries.ts';
@@ -11,13 +11,15 @@ import { useReviewBooks, useReviewBook } from './queries.ts';
  * (public and searchable) or refuse with a reason; withdraw a public one.
  */
 export function OwnBookAuditChannel() {
-  const [status, setStatus] = useState<'1' | '2'>('1');
+  const [status, setStatus] = useState<typeof OWN_STATUS.reviewing | typeof OWN_STATUS.published>(
+    OWN_STATUS.reviewing,
+  );
   const books = useReviewBooks(status);
   const review = useReviewBook();
   const [refusing, setRefusing] = useState<OwnBook | null>(null);
   const [reason, setReason] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
-  const action = status === '1' ? 'refuse' : 'withdraw';
+  const action = status === OWN_STATUS.reviewing ? 'refuse' : 'withdraw';
 
   const confirm = () => {
     if (!refusing) return;
@@ -38,16 +40,20 @@ export function OwnBookAuditChannel() {
     <div className="own-audit">
       <Segmented
         value={status}
-        onChange={(value) => setStatus(value === '2' ? '2' : '1')}
+        onChange={(value) =>
+          setStatus(value === OWN_STATUS.published ? OWN_STATUS.published : OWN_STATUS.reviewing)
+        }
         options={[
-          { label: '待审核', value: '1' },
-          { label: '已公开', value: '2' },
+          { label: '待审核', value: OWN_STATUS.reviewing },
+          { label: '已公开', value: OWN_STATUS.published },
         ]}
       />
       {books.isPending ? (
         <Spin />
       ) : (books.data ?? []).length === 0 ? (
-        <Empty description={status === '1' ? '没有待审核的古籍。' : '没有已公开的用户古籍。'} />
+        <Empty
+          description={status === OWN_STATUS.reviewing ? '没有待审核的古籍。' : '没有已公开的用户古籍。'}
+        />
       ) : (
         <ul className="personal-rows" aria-label="用户古籍">
           {books.data!.map((book) => (
@@ -62,12 +68,12 @@ export function OwnBookAuditChannel() {
                 </div>
               </div>
               <div className="personal-actions">
-                {(status === '1' || status === '2') && (
+                {(status === OWN_STATUS.reviewing || status === OWN_STATUS.published) && (
                   <Link to={readerPath({ catalogId: book.catalogId })} className="ant-btn ant-btn-default">
                     查看
                   </Link>
                 )}
-                {status === '1' && (
+                {status === OWN_STATUS.reviewing && (
                   <Button
                     type="primary"
                     onClick={() =>
@@ -88,7 +94,7 @@ export function OwnBookAuditChannel() {
                     setProblem(null);
                   }}
                 >
-                  {status === '1' ? '拒绝' : '撤回发布'}
+                  {status === OWN_STATUS.reviewing ? '拒绝' : '撤回发布'}
                 </Button>
               </div>
             </li>

@@ -14,7 +14,7 @@ import {
 } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
-import { MSG, OWN_STATUS_LABELS, type OwnBook, type OwnBookRequest } from '@guji/shared';
+import { MSG, OWN_STATUS_LABELS, type OwnBook, type OwnBookRequest, OWN_STATUS } from '@guji/shared';
 import { api } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
@@ -86,7 +86,9 @@ export function OwnBooksPage() {
                   aria-label={`选择《${book.title}》`}
                   checked={selected.includes(book.catalogId)}
                   // Only books not submitted yet, or refused, can be submitted.
-                  disabled={book.auditStatus === '1' || book.auditStatus === '2'}
+                  disabled={
+                    book.auditStatus === OWN_STATUS.reviewing || book.auditStatus === OWN_STATUS.published
+                  }
                   onChange={(e) =>
                     setSelected((old) =>
                       e.target.checked ? [...old, book.catalogId] : old.filter((id) => id !== book.catalogId),
@@ -102,7 +104,7 @@ export function OwnBooksPage() {
                   </div>
                   <div className="personal-status">
                     <Tag color={STATUS_COLOURS[book.auditStatus]}>{OWN_STATUS_LABELS[book.auditStatus]}</Tag>
-                    {book.auditStatus === '3' && book.refuseReason && (
+                    {book.auditStatus === OWN_STATUS.refused && book.refuseReason && (
                       <span className="refuse-reason">原因：{book.refuseReason}</span>
                     )}
                   </div>
@@ -116,12 +118,15 @@ export function OwnBooksPage() {
                   </Link>
                   {/* Under review or published a book is frozen; withdrawing it makes it a draft again. */}
                   <Button
-                    disabled={book.auditStatus === '1' || book.auditStatus === '2'}
+                    disabled={
+                      book.auditStatus === OWN_STATUS.reviewing || book.auditStatus === OWN_STATUS.published
+                    }
                     onClick={() => setEditing(book)}
                   >
                     编辑
                   </Button>
-                  {(book.auditStatus === '1' || book.auditStatus === '2') && (
+                  {(book.auditStatus === OWN_STATUS.reviewing ||
+                    book.auditStatus === OWN_STATUS.published) && (
                     <Popconfirm
                       title={`撤回《${book.title}》？撤回后不再公开，修改后需重新提交审核。`}
                       okText="撤回"
@@ -133,7 +138,7 @@ export function OwnBooksPage() {
                         )
                       }
                     >
-                      <Button>{book.auditStatus === '2' ? '撤回出版' : '撤回审核'}</Button>
+                      <Button>{book.auditStatus === OWN_STATUS.published ? '撤回出版' : '撤回审核'}</Button>
                     </Popconfirm>
                   )}
                   <Popconfirm
@@ -148,7 +153,7 @@ export function OwnBooksPage() {
                     }
                   >
                     {/* A published book is withdrawn before it can be deleted (the server refuses it too). */}
-                    <Button danger disabled={book.auditStatus === '2'}>
+                    <Button danger disabled={book.auditStatus === OWN_STATUS.published}>
                       删除
                     </Button>
                   </Popconfirm>

@@ -3,7 +3,7 @@ import { Button, Empty, Form, Input, Modal, Popconfirm, Progress, Spin } from 'a
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { MSG, type OwnVolumeRequest, type Volume } from '@guji/shared';
+import { MSG, type OwnVolumeRequest, type Volume, OWN_STATUS } from '@guji/shared';
 import { api } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
@@ -35,7 +35,9 @@ export function VolumesPage() {
   useDocumentTitle(`${title} · 卷册管理`);
 
   // Under review, or published (an own book), nothing changes until the owner withdraws it.
-  const locked = book.data?.auditStatus === '1' || (book.data?.auditStatus === '2' && !book.data.isLibrary);
+  const locked =
+    book.data?.auditStatus === OWN_STATUS.reviewing ||
+    (book.data?.auditStatus === OWN_STATUS.published && !book.data.isLibrary);
   if (book.isError) return <Empty className="page" description={book.error.message || MSG.noData} />;
   return (
     <div className="page own-volumes">
@@ -47,7 +49,9 @@ export function VolumesPage() {
         </Button>
       </div>
       {locked && (
-        <p className="own-note">{book.data?.auditStatus === '1' ? MSG.ownLocked : MSG.ownPublishedLocked}</p>
+        <p className="own-note">
+          {book.data?.auditStatus === OWN_STATUS.reviewing ? MSG.ownLocked : MSG.ownPublishedLocked}
+        </p>
       )}
       {volumes.isPending ? (
         <Spin />
