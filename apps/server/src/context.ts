@@ -158,6 +158,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const clock = overrides.clock ?? systemClock;
   const secret = resolveSecret(config);
   const storage = new LocalFileStorage(config.dataDir);
+  const transact = transactor(db);
   const repos = {
     users: new UserRepository(db),
     sessions: new SessionRepository(db),
@@ -182,12 +183,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     clock,
   );
   const textIndex: TextIndex = dialect === 'sqlite' ? new SqliteTextIndex(db) : new PostgresTextIndex(db);
-  const fullText = new FullTextService(repos.catalog, textIndex, transactor(db));
+  const fullText = new FullTextService(repos.catalog, textIndex, transact);
   const catalog = new CatalogService(repos.catalog, repos.classifications, clock, fullText);
   const sessions = new SessionService(repos.sessions, repos.users, config.sessionTtlMs, clock);
   const settings = new SettingsService(repos.settings, config);
   const auth = new AuthService(
-    transactor(db),
+    transact,
     repos.users,
     repos.ssoNonces,
     sessions,
@@ -213,7 +214,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     clock,
   );
   const ingest = new IngestService(
-    transactor(db),
+    transact,
     repos.catalog,
     queue,
     config.dataDir,
@@ -226,7 +227,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const payments = new PaymentRepository(db);
   const printRules = new PrintRules(repos.print, payments, repos.catalog, catalog, clock);
   const printServices = {
-    printCart: new PrintCartService(repos.print, repos.catalog, catalog, printRules, transactor(db), clock),
+    printCart: new PrintCartService(repos.print, repos.catalog, catalog, printRules, transact, clock),
     checkout: new CheckoutService(
       repos.print,
       payments,
@@ -241,7 +242,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       config.printNotifyWebhookUrl
         ? [new WebhookNotifier(config.printNotifyWebhookUrl, (message) => console.warn(message))]
         : [],
-      transactor(db),
+      transact,
       clock,
     ),
     printDesk: new PrintDeskService(
@@ -249,7 +250,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       payments,
       printRules,
       new PrintPdf(repos.print, repos.catalog, downloads, config.dataDir),
-      transactor(db),
+      transact,
       clock,
     ),
   };
@@ -269,13 +270,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       catalog,
       ingest,
       fullText,
-      ocr: new OcrService(repos.ocrVersions, transactor(db), repos.catalog, catalog, fullText),
+      ocr: new OcrService(repos.ocrVersions, transact, repos.catalog, catalog, fullText),
       terminals: new TerminalService(repos.terminals, clock),
       readingRoom: new ReadingRoomAddresses(repos.settings, config.readingRoomCidrs),
       personal,
       reservations: new ReservationService(
         new ReservationRepository(db),
-        transactor(db),
+        transact,
         clock,
         async () => (await settings.get()).timeZone,
       ),
@@ -286,17 +287,17 @@ export async function createContext(config: Config, overrides: ContextOverrides 
         repos.users,
         fullText,
         ingest,
-        transactor(db),
+        transact,
       ),
       downloads,
       admin,
-      classifications: new ClassificationService(repos.classifications, admin, transactor(db)),
+      classifications: new ClassificationService(repos.classifications, admin, transact),
       ownBooks: new OwnBookService(
         new OwnBookRepository(db),
         repos.catalog,
         repos.users,
         repos.jobs,
-        transactor(db),
+        transact,
         ingest,
         fullText,
         clock,

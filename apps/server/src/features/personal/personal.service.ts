@@ -76,6 +76,18 @@ export class PersonalService {
     return map;
   }
 
+  /** Each row with its book as the personal lists show it (rows of books deleted since are left out). */
+  private async withBooks<R extends { book_id: number }, T>(
+    rows: R[],
+    make: (row: R, book: PersonalBook) => T,
+  ): Promise<T[]> {
+    const books = await this.books(rows.map((r) => r.book_id));
+    return rows.flatMap((r) => {
+      const book = books.get(r.book_id);
+      return book ? [make(r, book)] : [];
+    });
+  }
+
   /** A book readers may see in the catalogue (visible and published), for collecting and commenting. */
   private async visibleBook(bookId: number): Promise<BookRow> {
     const book = await this.repos.catalog.findBook(bookId);
@@ -102,15 +114,11 @@ export class PersonalService {
   async collections(userId: number, pageNum: number): Promise<Paged<CollectionItem>> {
     const size = PERSONAL_PAGE_SIZE;
     const { rows, total: n } = await this.repos.collections.page(userId, (pageNum - 1) * size, size);
-    const books = await this.books(rows.map((r) => r.book_id));
     return pagedOf(
       pageNum,
       size,
       Number(n),
-      rows.flatMap((r) => {
-        const book = books.get(r.book_id);
-        return book ? [{ book, createdAt: r.created_at }] : [];
-      }),
+      await this.withBooks(rows, (r, book) => ({ book, createdAt: r.created_at })),
     );
   }
 
@@ -126,28 +134,21 @@ export class PersonalService {
   async downloads(userId: number, pageNum: number): Promise<Paged<DownloadItem>> {
     const size = PERSONAL_PAGE_SIZE;
     const { rows, total: n } = await this.repos.downloads.page(userId, (pageNum - 1) * size, size);
-    const books = await this.books(rows.map((r) => r.book_id));
     return pagedOf(
       pageNum,
       size,
       Number(n),
-      rows.flatMap((r) => {
-        const book = books.get(r.book_id);
-        if (!book) return [];
-        return [
-          {
-            id: r.id,
-            kind: r.kind,
-            book,
-            volumeId: r.volume_id,
-            volumeName: r.volume_name,
-            imageId: r.page_id,
-            pageNumber: r.seq ?? null,
-            url: downloadUrl(r.kind, r.page_id, r.volume_id),
-            createdAt: r.created_at,
-          },
-        ];
-      }),
+      await this.withBooks(rows, (r, book) => ({
+        id: r.id,
+        kind: r.kind,
+        book,
+        volumeId: r.volume_id,
+        volumeName: r.volume_name,
+        imageId: r.page_id,
+        pageNumber: r.seq ?? null,
+        url: downloadUrl(r.kind, r.page_id, r.volume_id),
+        createdAt: r.created_at,
+      })),
     );
   }
 
@@ -191,17 +192,17 @@ export class PersonalService {
   async myComments(userId: number, pageNum: number): Promise<Paged<MyComment>> {
     const size = PERSONAL_PAGE_SIZE;
     const { rows, total: n } = await this.repos.comments.pageOfUser(userId, (pageNum - 1) * size, size);
-    const books = await this.books(rows.map((r) => r.book_id));
     return pagedOf(
       pageNum,
       size,
       Number(n),
-      rows.flatMap((r) => {
-        const book = books.get(r.book_id);
-        return book
-          ? [{ id: r.id, book, text: r.text, hidden: r.hidden_at !== null, createdAt: r.created_at }]
-          : [];
-      }),
+      await this.withBooks(rows, (r, book) => ({
+        id: r.id,
+        book,
+        text: r.text,
+        hidden: r.hidden_at !== null,
+        createdAt: r.created_at,
+      })),
     );
   }
 
@@ -277,13 +278,13 @@ export class PersonalService {
   }
 
   private async toMyNotes(rows: NoteWithPage[]): Promise<MyNote[]> {
-    const books = await this.books(rows.map((r) => r.book_id));
-    return rows.flatMap((r) => {
-      const book = books.get(r.book_id);
-      return book
-        ? [{ ...toNote(r), book, volumeId: r.volume_id, volumeName: r.volume_name, pageNumber: r.seq }]
-        : [];
-    });
+    return this.withBooks(rows, (r, book) => ({
+      ...toNote(r),
+      book,
+      volumeId: r.volume_id,
+      volumeName: r.volume_name,
+      pageNumber: r.seq,
+    }));
   }
 
   // Footprints
@@ -304,26 +305,18 @@ export class PersonalService {
   async footprints(userId: number, pageNum: number): Promise<Paged<Footprint>> {
     const size = PERSONAL_PAGE_SIZE;
     const { rows, total: n } = await this.repos.footprints.page(userId, (pageNum - 1) * size, size);
-    const books = await this.books(rows.map((r) => r.book_id));
     return pagedOf(
       pageNum,
       size,
       Number(n),
-      rows.flatMap((r) => {
-        const book = books.get(r.book_id);
-        return book
-          ? [
-              {
-                book,
-                volumeId: r.volume_id,
-                volumeName: r.volume_name ?? null,
-                imageId: r.page_id,
-                pageNumber: r.seq ?? null,
-                viewedAt: r.created_at,
-              },
-            ]
-          : [];
-      }),
+      await this.withBooks(rows, (r, book) => ({
+        book,
+        volumeId: r.volume_id,
+        volumeName: r.volume_name ?? null,
+        imageId: r.page_id,
+        pageNumber: r.seq ?? null,
+        viewedAt: r.created_at,
+      })),
     );
   }
 
@@ -343,15 +336,15 @@ export class PersonalService {
       (pageNum - 1) * size,
       size,
     );
-    const books = await this.books(rows.map((r) => r.book_id));
     return pagedOf(
       pageNum,
       size,
       Number(n),
-      rows.flatMap((r) => {
-        const book = books.get(r.book_id);
-        return book ? [{ book, expiresAt: r.expires_at, reservationId: r.reservation_id }] : [];
-      }),
+      await this.withBooks(rows, (r, book) => ({
+        book,
+        expiresAt: r.expires_at,
+        reservationId: r.reservation_id,
+      })),
     );
   }
 }
