@@ -12,3 +12,5 @@ export * from './api/personal.ts';
 export * from './api/print.ts';
 export * from './api/own-books.ts';
 export * from './api/admin.ts';
+export * from './contract.ts';
+export * from './contracts/index.ts';

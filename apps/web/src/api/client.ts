@@ -1,4 +1,14 @@
-import { MSG, type ErrorBody } from '@guji/shared';
+import {
+  MSG,
+  urlOf,
+  type CallInput,
+  type Contract,
+  type ErrorBody,
+  type PathParamNames,
+  type PathParams,
+  type QueryOf,
+  type ResponseOf,
+} from '@guji/shared';
 import { toast } from '../components/toast.ts';
 import { isSignedOutError } from './signed-out.ts';
 
@@ -98,6 +108,54 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   if (!options.quiet) toast.error(error.message);
   if (!options.ignoreUnauthorized && isSignedOutError(response.status, errorBody.code)) onUnauthorized();
   throw error;
+}
+
+type CallOptions = Omit<RequestOptions, 'method' | 'json' | 'form'>;
+
+/** Checks an answer against the route's response schema (development builds: a drifted shape fails loudly). */
+function checkResponse(c: Contract, data: unknown): void {
+  if (!import.meta.env.DEV || !c.response) return;
+  const result = c.response.safeParse(data);
+  if (!result.success) {
+    throw new ApiError(0, 'CONTRACT', `${c.method} ${c.path} 的回答与契约不符：${result.error.message}`);
+  }
+}
+
+/**
+ * Calls a route through its contract (packages/shared/src/contracts): the path is filled in from
+ * `params`, the query written out, the body sent as JSON (or as a form for uploads), and the answer
+ * typed as the contract declares it and checked against it in development.
+ */
+export async function call<C extends Contract>(
+  c: C,
+  input: CallInput<C, FormData>,
+  options: CallOptions = {},
+): Promise<ResponseOf<C>> {
+  const { params, query, body } = input as {
+    params?: Record<string, string | number>;
+    query?: Record<string, unknown>;
+    body?: unknown;
+  };
+  const url = urlOf(c, params, query);
+  const data = await request<ResponseOf<C>>(url, {
+    ...options,
+    method: c.method,
+    ...(body instanceof FormData
+      ? { form: body }
+      : { json: body ?? (c.method === 'GET' || c.method === 'DELETE' ? undefined : {}) }),
+  });
+  checkResponse(c, data);
+  return data;
+}
+
+/** The URL of a route that answers a file, an image or a page (for `href` and `src`). */
+export function hrefOf<C extends Contract>(
+  c: C,
+  ...[params, query]: [PathParamNames<C['path']>] extends [never]
+    ? [params?: Record<string, never>, query?: QueryOf<C>]
+    : [params: PathParams<C['path']>, query?: QueryOf<C>]
+): string {
+  return urlOf(c, params, query);
 }
 
 export const api = {

@@ -35,3 +35,10 @@ export const PageQuery = z.object({
   pageNum: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(10),
 });
+
+/** A positive whole-number id in a path or query (sent as text, read as a number). */
+export const Id = z.coerce.number().int().positive();
+/** A route's `:id`. */
+export const IdParams = z.object({ id: Id });
+/** A page number of a fixed-size list (the size is the list's own). */
+export const PageNum = z.object({ pageNum: z.coerce.number().int().min(1).default(1) });

@@ -1,10 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { collectionsApi } from '@guji/shared';
 import type {
   Paged,
   BookComment,
   CallNumberMatch,
   CollectionItem,
-  CollectState,
   DownloadItem,
   Footprint,
   MyComment,
@@ -17,7 +17,7 @@ import type {
   ReservationDuration,
   ReservationRequest,
 } from '@guji/shared';
-import { api } from '../../api/client.ts';
+import { api, call } from '../../api/client.ts';
 
 export const personalKeys = {
   all: ['personal'] as const,
@@ -59,7 +59,7 @@ export function usePersonalMutation<V, R = OkBody>(run: (value: V) => Promise<R>
 export function useCollectState(catalogId: number, enabled: boolean) {
   return useQuery({
     queryKey: personalKeys.collect(catalogId),
-    queryFn: () => api.get<CollectState>(`/api/books/${catalogId}/collect`),
+    queryFn: () => call(collectionsApi.state, { params: { id: catalogId } }),
     enabled,
   });
 }
@@ -67,8 +67,8 @@ export function useCollectState(catalogId: number, enabled: boolean) {
 export function useToggleCollect(catalogId: number) {
   return usePersonalMutation((collect: boolean) =>
     collect
-      ? api.put<CollectState>(`/api/books/${catalogId}/collect`, {})
-      : api.del<CollectState>(`/api/books/${catalogId}/collect`),
+      ? call(collectionsApi.collect, { params: { id: catalogId } })
+      : call(collectionsApi.uncollect, { params: { id: catalogId } }),
   );
 }
 

@@ -1,0 +1,23 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { allContracts } from '@guji/shared';
+import { createHttpHarness, type HttpHarness } from '../../test/http.ts';
+
+describe('route contracts', () => {
+  let h: HttpHarness;
+  beforeAll(async () => {
+    h = await createHttpHarness();
+  });
+  afterAll(() => h.close());
+
+  it('serves every route declared in packages/shared, with its method and path', () => {
+    const missing = allContracts
+      .filter((c) => !h.app.hasRoute({ method: c.method, url: c.path }))
+      .map((c) => `${c.method} ${c.path}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('declares each method and path once', () => {
+    const keys = allContracts.map((c) => `${c.method} ${c.path}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+});
