@@ -1,4 +1,5 @@
 /** What the personal feature offers the rest of the app; everything else in the folder is its own. */
+import './personal.css';
 export { AppointmentAuditChannel } from './channels/appointment-audit-channel.tsx';
 export { AppointmentChannel } from './channels/appointment-channel.tsx';
 export {
