@@ -31,7 +31,7 @@ import { type LayoutChapter, layoutVolume, stripPunctuation } from '../apps/serv
 import { leafCharacters, renderLeaf } from '../apps/server/src/demo/render.ts';
 import { characterErrorRate } from '../apps/server/src/ocr/cer.ts';
 import { VerticalPageEngine } from '../apps/server/src/ocr/engine.ts';
-import { loadLanguageModel } from '../apps/server/src/ocr/language-model.ts';
+import { loadLanguageModel } from '../apps/server/src/ocr/language-model-loader.ts';
 import { foldText } from '../apps/server/src/search/fold.ts';
 import {
   type BenchResult,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { loadLanguageModel } from '../src/ocr/language-model.ts';
+import { loadLanguageModel } from '../src/ocr/language-model-loader.ts';
 import { ensurePostgresBinaries } from './postgres-binaries.ts';
 
 declare module 'vitest' {

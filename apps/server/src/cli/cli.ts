@@ -11,17 +11,10 @@ import { seedDemoAccounts } from './demo-accounts.ts';
 import { importDemoLibrary } from '../demo/demo.ts';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import {
-  FolderSource,
-  ZIP_LIMITS,
-  ZipSource,
-  importPackage,
-  parseCsvMetadata,
-  parseJsonMetadata,
-  readPackageMetadata,
-  type BookInput,
-  type ImageSource,
-} from '../features/import/import-package.ts';
+import { FolderSource, type ImageSource } from '../features/import/image-source.ts';
+import { importPackage, readPackageMetadata } from '../features/import/import-package.ts';
+import { parseCsvMetadata, parseJsonMetadata, type BookInput } from '../features/import/package-metadata.ts';
+import { ZIP_LIMITS, ZipSource } from '../features/import/zip-source.ts';
 import { withTempDir } from '../storage/temp.ts';
 import { ocrCommand } from './ocr-command.ts';
 

@@ -1,6 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageText, type OcrJson } from '@guji/shared';
+import { DIALECTS } from '../../test/helpers.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../test/http.ts';
 import { createBook, ocrFor } from '../../test/catalog-factory.ts';
 import type { OcrEngine } from '../ocr/engine.ts';
@@ -18,12 +19,12 @@ function fakeEngine(text: string): () => Promise<OcrEngine> {
     });
 }
 
-describe('OCR jobs', () => {
+describe.each(DIALECTS)('OCR jobs on %s', (dialect) => {
   let h: HttpHarness;
   let staff: string;
   beforeAll(async () => {
     h = await createHttpHarness(
-      'sqlite',
+      dialect,
       { READING_ROOM_CIDRS: '10.8.0.0/16', OCR_ON_INGEST: 'true' },
       { ocrEngine: fakeEngine('天地玄黃宇宙洪荒') },
     );

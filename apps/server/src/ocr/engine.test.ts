@@ -10,7 +10,7 @@ import { layoutVolume } from '../demo/layout.ts';
 import { leafCharacters, renderLeaf } from '../demo/render.ts';
 import { characterErrorRate } from './cer.ts';
 import { VerticalPageEngine } from './engine.ts';
-import { inkMask, otsu } from './segment.ts';
+import { inkMask, otsu } from './binarize.ts';
 
 describe('OCR engine on a typeset woodblock leaf', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guji-ocr-'));

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CharLanguageModel, loadLanguageModel } from './language-model.ts';
+import { CharLanguageModel } from './language-model.ts';
+import { loadLanguageModel } from './language-model-loader.ts';
 
 const TEXTS = [
   '太史公曰余讀高祖侯功臣',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { analyse, type Box } from './segment.ts';
+import { analyse } from './segment.ts';
+import type { Box } from './segment-common.ts';
 
 /** A blank page as an ink mask (1 = ink) with helpers to draw on it. */
 function page(width: number, height: number) {

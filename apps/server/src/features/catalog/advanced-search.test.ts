@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, DIALECTS, type TestContext } from '../../../test/helpers.ts';
-import type { BookCondition } from './catalog.repository.ts';
+import type { BookCondition } from './book-search.repository.ts';
 
 describe.each(DIALECTS)('advanced book search on %s', (dialect) => {
   let t: TestContext;

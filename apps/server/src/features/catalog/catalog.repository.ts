@@ -1,39 +1,26 @@
 import { OWN_STATUS } from '@guji/shared';
-import { sql } from 'kysely';
-import type { Db, DbOrTx, Dialect } from '../../db/database.ts';
-import { titleSearchKey } from '../../search/fold.ts';
-import { nowIso } from '../../db/database.ts';
-import { escapeLike, likeText } from '../../db/query.ts';
-import type { BookRow, BooksTable, DirectoryRow, PageRow, VolumeRow } from '../../db/schema.ts';
 import type { Insertable, Updateable } from 'kysely';
+import type { Db, DbOrTx, Dialect } from '../../db/database.ts';
+import { nowIso } from '../../db/database.ts';
+import type { BookRow, BooksTable } from '../../db/schema.ts';
+import { titleSearchKey } from '../../search/fold.ts';
+import * as bookSearch from './book-search.repository.ts';
+import type { AdminBookQuery, AdvancedBookSearch, BookSearch } from './book-search.repository.ts';
+import { VolumeRepository } from './volume.repository.ts';
 
-export interface VolumeWithCount extends VolumeRow {
-  image_count: number;
-}
-
-export interface BookSearch {
-  title?: string | undefined;
-  /** Classification codes to match (a code and its descendants). */
-  classCodes?: string[] | undefined;
-  visibleOnly: boolean;
-  offset: number;
-  limit: number;
-}
-
-/** A condition of the advanced book search. */
-export interface BookCondition {
-  field: 'title' | 'author' | 'call_number' | 'coverage_dynasty';
-  value: string;
-  /** How it joins the conditions before it; the first one's is ignored. */
-  join: 'and' | 'or';
-}
-
-/** Books, volumes, pages and directory entries (classifications: classification.repository.ts). */
-export class CatalogRepository {
+/**
+ * Books, volumes, pages and directory entries (classifications: classification.repository.ts). The
+ * books and the readers' privileges and footprints on them are here; volumes, pages and directory
+ * entries come from VolumeRepository (volume.repository.ts), the book searches' queries from
+ * book-search.repository.ts.
+ */
+export class CatalogRepository extends VolumeRepository {
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly dialect: Dialect,
-  ) {}
+  ) {
+    super(db);
+  }
 
   // Books
 
@@ -41,39 +28,9 @@ export class CatalogRepository {
     return (await tx.selectFrom('books').select('id').limit(1).executeTakeFirst()) !== undefined;
   }
 
-  /**
-   * The console's list of the catalogue: the library's books and published own books (hidden ones too),
-   * by folded title or call number as substrings and by state, newest first; with the count of all.
-   */
-  async adminBooks(
-    query: {
-      text?: string | undefined;
-      state?: 'visible' | 'hidden' | 'open' | 'closed' | undefined;
-      offset: number;
-      limit: number;
-    },
-    tx: DbOrTx = this.db,
-  ): Promise<{ rows: BookRow[]; total: number }> {
-    let books = tx
-      .selectFrom('books')
-      .where('is_lonely', '=', 0)
-      .where((eb) => eb.or([eb('owner_id', 'is', null), eb('audit_status', '=', OWN_STATUS.published)]));
-    const text = query.text;
-    if (text) {
-      // The folded title (论语 finds 論語) or the call number, as substrings.
-      books = books.where((eb) =>
-        eb.or([likeText('title_search', titleSearchKey(text)), likeText('call_number', text)]),
-      );
-    }
-    if (query.state === 'visible') books = books.where('is_visible', '=', 1);
-    if (query.state === 'hidden') books = books.where('is_visible', '=', 0);
-    if (query.state === 'open') books = books.where('is_open', '=', 1);
-    if (query.state === 'closed') books = books.where('is_open', '=', 0);
-    const [rows, count] = await Promise.all([
-      books.selectAll().orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
-      books.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.n) };
+  /** The console's list of the catalogue, newest first, with the count of all (see book-search). */
+  adminBooks(query: AdminBookQuery, tx: DbOrTx = this.db): Promise<{ rows: BookRow[]; total: number }> {
+    return bookSearch.adminBooks(tx, query);
   }
 
   /** Each book's number of volumes and pages. */
@@ -188,120 +145,22 @@ export class CatalogRepository {
     await tx.deleteFrom('books').where('id', '=', id).execute();
   }
 
-  /**
-   * Title search (substring, case-insensitive for Latin) with a classification filter, newest first;
-   * returns one page of rows and the exact total.
-   */
-  async searchBooks(search: BookSearch, tx: DbOrTx = this.db): Promise<{ rows: BookRow[]; total: number }> {
-    let query = tx.selectFrom('books');
-    if (search.visibleOnly)
-      query = query.where('is_visible', '=', 1).where('audit_status', '=', OWN_STATUS.published);
-    const key = search.title ? titleSearchKey(search.title) : '';
-    if (key) {
-      // Substring of the folded title, so 论语 finds 論語. On SQLite the FTS5 index (one token per
-      // character, phrase query) finds the rows; it is exact by itself when every character is a
-      // token, otherwise (punctuation in the query) the LIKE checks the rest. PostgreSQL's pg_trgm
-      // index serves the LIKE directly.
-      const chars = key.split(' ');
-      const tokens = chars.filter((ch) => /[\p{L}\p{N}]/u.test(ch));
-      if (this.dialect === 'sqlite' && tokens.length > 0) {
-        const phrase = `"${tokens.join(' ').replace(/"/g, '""')}"`;
-        query = query.where(
-          sql<boolean>`id in (select rowid from books_fts where books_fts match ${phrase})`,
-        );
-      }
-      if (this.dialect !== 'sqlite' || tokens.length !== chars.length) {
-        query = query.where(likeText('title_search', key));
-      }
-    }
-    if (search.classCodes && search.classCodes.length > 0) {
-      // A code and everything under it: `JING` and `JING.…`, as an index range ('/' follows '.').
-      const codes = search.classCodes;
-      query = query.where((eb) =>
-        eb.or(
-          codes.flatMap((code) => [
-            eb('class_code', '=', code),
-            eb.and([eb('class_code', '>', `${code}.`), eb('class_code', '<', `${code}/`)]),
-          ]),
-        ),
-      );
-    }
-    const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('id', 'asc').limit(search.limit).offset(search.offset).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.n) };
+  /** Title search with a classification filter: one page of rows and the exact total (see book-search). */
+  searchBooks(search: BookSearch, tx: DbOrTx = this.db): Promise<{ rows: BookRow[]; total: number }> {
+    return bookSearch.searchBooks(tx, this.dialect, search);
   }
 
-  /**
-   * Advanced book search: conditions joined left to right ((a AND b) OR c …), each a substring (fuzzy)
-   * or the whole field (exact); titles match folded (简/繁 and variants alike), other fields as written,
-   * Latin letters in any case. Empty conditions are skipped. Oldest first, exact total.
-   */
-  async advancedSearch(
-    search: {
-      conditions: BookCondition[];
-      exact: boolean;
-      visibleOnly: boolean;
-      offset: number;
-      limit: number;
-    },
+  /** Advanced book search, conditions joined left to right: rows and the exact total (see book-search). */
+  advancedSearch(
+    search: AdvancedBookSearch,
     tx: DbOrTx = this.db,
   ): Promise<{ rows: BookRow[]; total: number }> {
-    const conditions = search.conditions.filter((c) => c.value.trim() !== '');
-    let query = tx.selectFrom('books');
-    if (search.visibleOnly)
-      query = query.where('is_visible', '=', 1).where('audit_status', '=', OWN_STATUS.published);
-    if (conditions.length > 0) {
-      query = query.where((eb) => {
-        const one = (c: BookCondition) => {
-          if (c.field === 'title') {
-            const key = titleSearchKey(c.value);
-            return search.exact ? eb('title_search', '=', key) : likeText('title_search', key);
-          }
-          const value = c.value.trim().toLowerCase();
-          return search.exact
-            ? eb(eb.fn('lower', [eb.ref(c.field)]), '=', value)
-            : sql<boolean>`lower(${sql.ref(c.field)}) like ${`%${escapeLike(value)}%`} escape '\\'`;
-        };
-        let expression = one(conditions[0]!);
-        for (const c of conditions.slice(1)) {
-          expression = c.join === 'or' ? eb.or([expression, one(c)]) : eb.and([expression, one(c)]);
-        }
-        return expression;
-      });
-    }
-    const [rows, count] = await Promise.all([
-      query.selectAll().orderBy('id', 'asc').limit(search.limit).offset(search.offset).execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.n) };
+    return bookSearch.advancedSearch(tx, search);
   }
 
-  /** The most-read visible books that have at least one volume. */
-  async hotBooks(
-    offset: number,
-    limit: number,
-    tx: DbOrTx = this.db,
-  ): Promise<{ rows: BookRow[]; total: number }> {
-    const base = tx
-      .selectFrom('books')
-      .where('is_visible', '=', 1)
-      .where('audit_status', '=', OWN_STATUS.published)
-      .where((eb) =>
-        eb.exists(eb.selectFrom('volumes').select('volumes.id').whereRef('volumes.book_id', '=', 'books.id')),
-      );
-    const [rows, count] = await Promise.all([
-      base
-        .selectAll('books')
-        .orderBy('view_count', 'desc')
-        .orderBy('id', 'asc')
-        .limit(limit)
-        .offset(offset)
-        .execute(),
-      base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    ]);
-    return { rows, total: Number(count.n) };
+  /** The most-read visible books that have at least one volume (see book-search). */
+  hotBooks(offset: number, limit: number, tx: DbOrTx = this.db): Promise<{ rows: BookRow[]; total: number }> {
+    return bookSearch.hotBooks(tx, offset, limit);
   }
 
   async incrementViews(id: number, tx: DbOrTx = this.db): Promise<void> {
@@ -344,257 +203,6 @@ export class CatalogRepository {
     return books
       .map((book) => ({ book, volumeIds: byBook.get(book.id) ?? [] }))
       .filter((entry) => entry.volumeIds.length > 0);
-  }
-
-  // Volumes
-
-  async listVolumes(bookId: number, tx: DbOrTx = this.db): Promise<VolumeWithCount[]> {
-    const rows = await tx
-      .selectFrom('volumes')
-      .selectAll('volumes')
-      .select((eb) =>
-        eb
-          .selectFrom('pages')
-          .select(eb.fn.countAll<number>().as('n'))
-          .whereRef('pages.volume_id', '=', 'volumes.id')
-          .as('image_count'),
-      )
-      .where('book_id', '=', bookId)
-      .orderBy('sort')
-      .orderBy('id')
-      .execute();
-    return rows.map((row) => ({ ...row, image_count: Number(row.image_count ?? 0) }));
-  }
-
-  async countVolumes(bookId: number, tx: DbOrTx = this.db): Promise<number> {
-    const row = await tx
-      .selectFrom('volumes')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('book_id', '=', bookId)
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
-  async findVolume(id: number, tx: DbOrTx = this.db): Promise<VolumeRow | undefined> {
-    return tx.selectFrom('volumes').selectAll().where('id', '=', id).executeTakeFirst();
-  }
-
-  async createVolume(
-    volume: { bookId: number; name: string; introduction: string | null; sort: number },
-    tx: DbOrTx = this.db,
-  ) {
-    const row = await tx
-      .insertInto('volumes')
-      .values({
-        book_id: volume.bookId,
-        name: volume.name,
-        introduction: volume.introduction,
-        sort: volume.sort,
-        created_at: nowIso(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
-
-  async deleteVolumesOfBook(bookId: number, tx: DbOrTx = this.db): Promise<void> {
-    await tx.deleteFrom('volumes').where('book_id', '=', bookId).execute();
-  }
-
-  // Pages
-
-  /** The pages of a book that have OCR text, in id order (what the full-text index holds of it). */
-  async pagesWithText(
-    bookId: number,
-    tx: DbOrTx = this.db,
-  ): Promise<Array<{ id: number; book_id: number; volume_id: number; ocr_json: string | null }>> {
-    return tx
-      .selectFrom('pages')
-      .select(['id', 'book_id', 'volume_id', 'ocr_json'])
-      .where('book_id', '=', bookId)
-      .where('ocr_json', 'is not', null)
-      .orderBy('id')
-      .execute();
-  }
-
-  /** The file keys of the pages of a book or a volume (read before they are deleted). */
-  async pageFiles(
-    where: { bookId: number } | { volumeId: number },
-    tx: DbOrTx = this.db,
-  ): Promise<Array<{ id: number; master_key: string; pyramid_key: string | null }>> {
-    const query = tx.selectFrom('pages').select(['id', 'master_key', 'pyramid_key']);
-    return 'bookId' in where
-      ? query.where('book_id', '=', where.bookId).execute()
-      : query.where('volume_id', '=', where.volumeId).execute();
-  }
-
-  /**
-   * The sequence number of a volume's last page (0 when it has none), with the volume's row locked
-   * until the transaction ends: two uploads into one volume at once number their pages one after the
-   * other instead of both after the same last page (PostgreSQL; SQLite writes one transaction at a time).
-   */
-  async lastPageSeq(volumeId: number, tx: DbOrTx = this.db): Promise<number> {
-    await tx
-      .updateTable('volumes')
-      .set((eb) => ({ name: eb.ref('name') }))
-      .where('id', '=', volumeId)
-      .execute();
-    const last = await tx
-      .selectFrom('pages')
-      .select((eb) => eb.fn.max('seq').as('seq'))
-      .where('volume_id', '=', volumeId)
-      .executeTakeFirst();
-    return Number(last?.seq ?? 0);
-  }
-
-  async listPages(volumeId: number, tx: DbOrTx = this.db): Promise<PageRow[]> {
-    return tx.selectFrom('pages').selectAll().where('volume_id', '=', volumeId).orderBy('seq').execute();
-  }
-
-  async findPage(id: number, tx: DbOrTx = this.db): Promise<PageRow | undefined> {
-    return tx.selectFrom('pages').selectAll().where('id', '=', id).executeTakeFirst();
-  }
-
-  /** The first page of the book's first volume: its cover. */
-  async coverPage(bookId: number, tx: DbOrTx = this.db): Promise<PageRow | undefined> {
-    return tx
-      .selectFrom('pages')
-      .innerJoin('volumes', 'volumes.id', 'pages.volume_id')
-      .selectAll('pages')
-      .where('pages.book_id', '=', bookId)
-      .orderBy('volumes.sort')
-      .orderBy('volumes.id')
-      .orderBy('pages.seq')
-      .limit(1)
-      .executeTakeFirst();
-  }
-
-  /** Cover page ids of several books at once, for lists. */
-  async coverPageIds(bookIds: number[], tx: DbOrTx = this.db): Promise<Map<number, number>> {
-    const covers = new Map<number, number>();
-    if (bookIds.length === 0) return covers;
-    const rows = await tx
-      .selectFrom('pages')
-      .innerJoin('volumes', 'volumes.id', 'pages.volume_id')
-      .select(['pages.book_id', 'pages.id', 'volumes.sort', 'volumes.id as volume_id', 'pages.seq'])
-      .where('pages.book_id', 'in', bookIds)
-      .where('pages.seq', '=', 1)
-      .orderBy('volumes.sort')
-      .orderBy('volumes.id')
-      .execute();
-    for (const row of rows) if (!covers.has(row.book_id)) covers.set(row.book_id, row.id);
-    return covers;
-  }
-
-  async createPage(
-    page: {
-      volumeId: number;
-      bookId: number;
-      seq: number;
-      name: string;
-      width: number;
-      height: number;
-      masterKey: string;
-      ocrJson: string | null;
-    },
-    tx: DbOrTx = this.db,
-  ): Promise<number> {
-    const row = await tx
-      .insertInto('pages')
-      .values({
-        volume_id: page.volumeId,
-        book_id: page.bookId,
-        seq: page.seq,
-        name: page.name,
-        width: page.width,
-        height: page.height,
-        master_key: page.masterKey,
-        ocr_json: page.ocrJson,
-        created_at: nowIso(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  }
-
-  async setPyramid(
-    pageId: number,
-    pyramidKey: string | null,
-    status: 'ready' | 'failed',
-    tx: DbOrTx = this.db,
-  ) {
-    await tx.updateTable('pages').set({ pyramid_key: pyramidKey, status }).where('id', '=', pageId).execute();
-  }
-
-  async pendingPageIds(tx: DbOrTx = this.db): Promise<number[]> {
-    const rows = await tx
-      .selectFrom('pages')
-      .select('id')
-      .where('status', '=', 'pending')
-      .orderBy('id')
-      .execute();
-    return rows.map((r) => r.id);
-  }
-
-  // Directory
-
-  /** The directory entry a page lies under: the last entry of its volume starting at or before it. */
-  async directoryEntryAt(
-    volumeId: number,
-    seq: number,
-    tx: DbOrTx = this.db,
-  ): Promise<{ id: number; name: string } | undefined> {
-    return tx
-      .selectFrom('directories as d')
-      .innerJoin('pages as p', 'p.id', 'd.page_id')
-      .select(['d.id', 'd.name'])
-      .where('d.volume_id', '=', volumeId)
-      .where('p.seq', '<=', seq)
-      .orderBy('p.seq', 'desc')
-      .orderBy('d.sort', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-  }
-
-  async listDirectory(
-    volumeId: number,
-    tx: DbOrTx = this.db,
-  ): Promise<Array<DirectoryRow & { page_seq: number | null }>> {
-    return tx
-      .selectFrom('directories')
-      .leftJoin('pages', 'pages.id', 'directories.page_id')
-      .selectAll('directories')
-      .select('pages.seq as page_seq')
-      .where('directories.volume_id', '=', volumeId)
-      .orderBy('directories.sort')
-      .orderBy('directories.id')
-      .execute();
-  }
-
-  async createDirectoryEntry(
-    entry: {
-      volumeId: number;
-      bookId: number;
-      parentId: number | null;
-      name: string;
-      pageId: number | null;
-      sort: number;
-    },
-    tx: DbOrTx = this.db,
-  ): Promise<number> {
-    const row = await tx
-      .insertInto('directories')
-      .values({
-        volume_id: entry.volumeId,
-        book_id: entry.bookId,
-        parent_id: entry.parentId,
-        name: entry.name,
-        page_id: entry.pageId,
-        sort: entry.sort,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
   }
 
   // Privileges and footprints

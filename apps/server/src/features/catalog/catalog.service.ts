@@ -18,7 +18,8 @@ import {
 } from '@guji/shared';
 import type { BookRow, PageRow } from '../../db/schema.ts';
 import type { ClassificationRepository } from './classification.repository.ts';
-import type { CatalogRepository, VolumeWithCount } from './catalog.repository.ts';
+import type { CatalogRepository } from './catalog.repository.ts';
+import type { VolumeWithCount } from './volume.repository.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { FullTextService } from '../search/full-text.service.ts';
 import { parseOcr } from '../../ocr/parse.ts';

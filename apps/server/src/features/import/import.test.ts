@@ -2,10 +2,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/helpers.ts';
 import { createHttpHarness, GOOD_PASSWORD, multipartFile, type HttpHarness } from '../../../test/http.ts';
 import { pageImage } from '../../../test/catalog-factory.ts';
 import { makeZip } from '../../../test/zip.ts';
-import { parseCsv, parseCsvMetadata } from './import-package.ts';
+import { parseCsv, parseCsvMetadata } from './package-metadata.ts';
 import { runCli } from '../../cli/cli.ts';
 
 const metadata = (overrides: Record<string, unknown> = {}) =>
@@ -29,13 +30,13 @@ const metadata = (overrides: Record<string, unknown> = {}) =>
     ...overrides,
   });
 
-describe('importing books', () => {
+describe.each(DIALECTS)('importing books on %s', (dialect) => {
   let h: HttpHarness;
   let staff: string;
   let reader: string;
   let pngs: Buffer[];
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite');
+    h = await createHttpHarness(dialect);
     await h.context.services.auth.upsertAccount({
       loginName: 'importer',
       password: GOOD_PASSWORD,

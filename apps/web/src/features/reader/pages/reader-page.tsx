@@ -1,47 +1,28 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Segmented, Select, Spin, Tooltip } from 'antd';
-import {
-  DoubleLeftOutlined,
-  DoubleRightOutlined,
-  LeftOutlined,
-  MenuFoldOutlined,
-  MenuUnfoldOutlined,
-  MinusOutlined,
-  PlusOutlined,
-  RightOutlined,
-} from '@ant-design/icons';
+import { Button, Spin } from 'antd';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { MSG, ZOOM_LEVELS, type DirectoryNode, type ReaderData } from '@guji/shared';
+import { MSG, type DirectoryNode, type ReaderData } from '@guji/shared';
 import { ApiError } from '../../../api/client.ts';
 import { PageLoading } from '../../../components/page-loading.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { NO_CONVERT_ATTRIBUTE } from '../../language/index.ts';
 import { OpenSeadragonViewer } from '../components/openseadragon-viewer.tsx';
-import { PageNumberBox } from '../components/page-number-box.tsx';
 import { ReaderDirectory } from '../components/reader-directory.tsx';
+import { ReaderToolbar } from '../components/reader-toolbar.tsx';
 import { currentEntry, entryStartPage } from '../directory.ts';
+import { useReaderKeys } from '../hooks/use-reader-keys.ts';
+import { useReaderZoom } from '../hooks/use-reader-zoom.ts';
+import { useRefusalNotice } from '../hooks/use-refusal-notice.ts';
 import { imageInfoQuery, useImageInfo, usePageMatches, usePageOcr, useReaderData } from '../queries.ts';
 import { OcrTextPane } from '../components/ocr-text-pane.tsx';
 import { useSession } from '../../account/queries.ts';
-import { InBookResults, InBookSearchBox } from '../../catalog/index.ts';
-import {
-  DISPLAY_MODES,
-  INITIAL_ZOOM,
-  keyCommand,
-  movePage,
-  startPage,
-  stepZoom,
-  type DisplayMode,
-  type KeyCommand,
-  type PageMove,
-  type ZoomByMode,
-} from '../reader-navigation.ts';
-import { readerRefusal, type ReaderRefusal } from '../reader-refusal.ts';
+import { InBookResults } from '../../catalog/index.ts';
+import { movePage, startPage, type PageMove } from '../reader-navigation.ts';
+import { readerRefusal } from '../reader-refusal.ts';
 import { parseReaderParams, readerPath } from '../../../lib/reader-url.ts';
-import { ReaderDownloadMenu, useFootprintReport, useReaderNotes } from '../../personal/index.ts';
-import { AddToPrint } from '../../print/index.ts';
+import { useFootprintReport, useReaderNotes } from '../../personal/index.ts';
 
 const DIRECTORY_ID = 'reader-directory';
 const noConvert = { [NO_CONVERT_ATTRIBUTE]: '' };
@@ -108,27 +89,6 @@ export function ReaderPage() {
   );
 }
 
-/** Shows a refusal's notice once and then goes where it says (DESIGN.md §7). */
-function useRefusalNotice(refusal: ReaderRefusal | null): void {
-  const navigate = useNavigate();
-  const navigateRef = useRef(navigate);
-  useEffect(() => {
-    navigateRef.current = navigate;
-  });
-  useEffect(() => {
-    if (!refusal) return;
-    if (refusal.tone === 'warning') toast.warning(refusal.notice);
-    else toast.error(refusal.notice);
-    const target = refusal.to;
-    if (!target) return;
-    const timer = window.setTimeout(
-      () => void navigateRef.current(target, { replace: true }),
-      refusal.delayMs,
-    );
-    return () => window.clearTimeout(timer);
-  }, [refusal]);
-}
-
 interface ReaderViewProps {
   data: ReaderData;
   /** True while another volume loads: the toolbar stays, the pane waits. */
@@ -169,20 +129,7 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
   }, [queryClient, loadingVolume, info.data, pages, pageNumber]);
 
   const [directoryOpen, setDirectoryOpen] = useState(wideScreen);
-  const [mode, setMode] = useState<DisplayMode>('image');
-  const [zoom, setZoom] = useState<ZoomByMode>(INITIAL_ZOOM);
-  const zoomPercent = zoom[mode];
-  const setModeZoom = useCallback(
-    (percent: number) => setZoom((old) => ({ ...old, [mode]: percent })),
-    [mode],
-  );
-  // The image reports its zoom for the image and the side-by-side modes; hidden (text only) it is quiet.
-  const setViewerZoom = useCallback(
-    (percent: number) => {
-      if (mode !== 'text') setZoom((old) => ({ ...old, [mode]: percent }));
-    },
-    [mode],
-  );
+  const { mode, setMode, zoom, zoomPercent, setModeZoom, setViewerZoom, changeZoom } = useReaderZoom();
   const pageOcr = usePageOcr(mode !== 'image' && page && !loadingVolume ? page.imageId : null);
   // The reader's own notes, downloads and footprint (a reader is always signed in: the server's rule).
   const signedIn = Boolean(session?.user);
@@ -228,144 +175,43 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
     if (!wideScreen()) setDirectoryOpen(false);
   };
 
-  const changeZoom = useCallback(
-    (direction: 'in' | 'out') => {
-      const from = zoomPercent ?? ZOOM_LEVELS[0]!;
-      setModeZoom(stepZoom(from, direction));
-    },
-    [zoomPercent, setModeZoom],
-  );
-
-  const commands = useRef<(command: KeyCommand) => void>(() => undefined);
-  useEffect(() => {
-    commands.current = (command) => {
-      if (command === 'zoomIn') changeZoom('in');
-      else if (command === 'zoomOut') changeZoom('out');
-      else move(command);
-    };
+  useReaderKeys((command) => {
+    if (command === 'zoomIn') changeZoom('in');
+    else if (command === 'zoomOut') changeZoom('out');
+    else move(command);
   });
-  useEffect(() => {
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
-      if (ownsKeys(event.target)) return;
-      const command = keyCommand(event.key);
-      if (!command) return;
-      event.preventDefault();
-      commands.current(command);
-    };
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, []);
-
-  const zoomOptions = useMemo(() => ZOOM_LEVELS.map((level) => ({ value: level, label: `${level}%` })), []);
-  const atFirst = pageNumber <= 1;
-  const atLast = pageNumber >= total;
 
   return (
     <div className="reader">
-      <div className="reader-toolbar" role="group" aria-label="阅读工具栏">
-        <Button
-          icon={directoryOpen ? <MenuFoldOutlined aria-hidden /> : <MenuUnfoldOutlined aria-hidden />}
-          aria-expanded={directoryOpen}
-          aria-controls={DIRECTORY_ID}
-          onClick={() => setDirectoryOpen((open) => !open)}
-        >
-          目录
-        </Button>
-
-        {/* Right to left: the next page lies to the left, as in the book. */}
-        <div className="reader-pager" role="group" aria-label="翻页">
-          <Button icon={<DoubleLeftOutlined aria-hidden />} onClick={() => move('last')} disabled={atLast}>
-            <span className="reader-button-text">尾页</span>
-          </Button>
-          <Button icon={<LeftOutlined aria-hidden />} onClick={() => move('next')} disabled={atLast}>
-            <span className="reader-button-text">下一页</span>
-          </Button>
-          <PageNumberBox key={pageNumber} page={pageNumber} total={total} onGo={goToPage} />
-          <Button onClick={() => move('previous')} disabled={atFirst}>
-            <span className="reader-button-text">上一页</span>
-            <RightOutlined aria-hidden />
-          </Button>
-          <Button onClick={() => move('first')} disabled={atFirst}>
-            <span className="reader-button-text">首页</span>
-            <DoubleRightOutlined aria-hidden />
-          </Button>
-        </div>
-
-        <Select
-          aria-label="选择分册"
-          className="reader-volume-select"
-          value={volume.fascicleId}
-          options={volumes.map((item) => ({ value: item.fascicleId, label: item.name }))}
-          onChange={(fascicleId: number) =>
-            void navigate(readerPath({ catalogId: book.catalogId, fascicleId }), { replace: false })
-          }
-          popupMatchSelectWidth={false}
-        />
-
-        <div className="reader-zoom" role="group" aria-label="缩放">
-          <Tooltip title="缩小（-）">
-            <Button
-              icon={<MinusOutlined aria-hidden />}
-              aria-label="缩小"
-              onClick={() => changeZoom('out')}
-              disabled={zoomPercent != null && zoomPercent <= ZOOM_LEVELS[0]!}
-            />
-          </Tooltip>
-          <Select<number>
-            aria-label="缩放比例"
-            className="reader-zoom-select"
-            value={zoomPercent ?? undefined}
-            placeholder="适合"
-            options={zoomOptions}
-            labelRender={({ value }) => `${String(value)}%`}
-            onChange={setModeZoom}
-          />
-          <Tooltip title="放大（+）">
-            <Button
-              icon={<PlusOutlined aria-hidden />}
-              aria-label="放大"
-              onClick={() => changeZoom('in')}
-              disabled={zoomPercent != null && zoomPercent >= ZOOM_LEVELS[ZOOM_LEVELS.length - 1]!}
-            />
-          </Tooltip>
-        </div>
-
-        {readingRoom && (
-          <InBookSearchBox
-            compact
-            initial={searchText}
-            onSearch={(text) => {
-              setSearchText(text);
-              setSearchPage(1);
-            }}
-          />
-        )}
-
-        {notes.button}
-        {page && signedIn && <ReaderDownloadMenu imageId={page.imageId} fascicleId={volume.fascicleId} />}
-        {page && signedIn && (
-          <AddToPrint
-            imageId={page.imageId}
-            fascicleId={volume.fascicleId}
-            pageNumber={pageNumber}
-            total={total}
-          />
-        )}
-
-        {canProofread && page && (
-          <Link className="reader-proofread" to={`/OCRPage?imgid=${page.imageId}`}>
-            校对文字
-          </Link>
-        )}
-
-        <Segmented<DisplayMode>
-          aria-label="显示模式"
-          options={DISPLAY_MODES.map((option) => ({ value: option.value, label: option.label }))}
-          value={mode}
-          onChange={setMode}
-        />
-      </div>
+      <ReaderToolbar
+        directoryPanelId={DIRECTORY_ID}
+        directoryOpen={directoryOpen}
+        onToggleDirectory={() => setDirectoryOpen((open) => !open)}
+        pageNumber={pageNumber}
+        total={total}
+        onGoToPage={goToPage}
+        onMove={move}
+        volume={volume}
+        volumes={volumes}
+        onVolumeChange={(fascicleId) =>
+          void navigate(readerPath({ catalogId: book.catalogId, fascicleId }), { replace: false })
+        }
+        zoomPercent={zoomPercent}
+        onZoomStep={changeZoom}
+        onZoomChange={setModeZoom}
+        readingRoom={readingRoom}
+        searchText={searchText}
+        onSearch={(text) => {
+          setSearchText(text);
+          setSearchPage(1);
+        }}
+        notesButton={notes.button}
+        page={page}
+        signedIn={signedIn}
+        canProofread={canProofread}
+        mode={mode}
+        onModeChange={setMode}
+      />
 
       <h1 className="reader-title">
         <span>《{book.title}》</span>
@@ -452,18 +298,5 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
         </div>
       </div>
     </div>
-  );
-}
-
-/**
- * Whether a key event belongs to the focused control (text boxes, lists, the directory tree, radio
- * groups) rather than to page turning.
- */
-function ownsKeys(target: EventTarget | null): boolean {
-  if (!(target instanceof Element)) return false;
-  return (
-    target.closest(
-      'input, textarea, select, [contenteditable="true"], [role="tree"], [role="listbox"], [role="combobox"], [role="radiogroup"], [role="slider"], [role="menu"]',
-    ) !== null
   );
 }
