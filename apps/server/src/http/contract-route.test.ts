@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allContracts } from '@guji/shared';
+import { DIALECTS } from '../../test/helpers.ts';
 import { createHttpHarness, type HttpHarness } from '../../test/http.ts';
 
-describe('route contracts', () => {
+describe.each(DIALECTS)('route contracts on %s', (dialect) => {
   let h: HttpHarness;
   beforeAll(async () => {
-    h = await createHttpHarness();
+    h = await createHttpHarness(dialect);
   });
   afterAll(() => h.close());
 

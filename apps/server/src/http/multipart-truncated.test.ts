@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
+import { DIALECTS } from '../../test/helpers.ts';
 import { createHttpHarness, createOwnVolume, GOOD_PASSWORD, type HttpHarness } from '../../test/http.ts';
 
 /**
  * Issue 13 item 8: a multipart body that ends early (no closing boundary, or an unterminated part)
  * is a client's fault: 400 with a clear message, never a 5xx, and nothing is stored.
  */
-describe('truncated multipart bodies', () => {
+describe.each(DIALECTS)('truncated multipart bodies on %s', (dialect) => {
   let h: HttpHarness;
   let reader: string;
   let staff: string;
@@ -36,7 +37,7 @@ describe('truncated multipart bodies', () => {
     });
 
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite');
+    h = await createHttpHarness(dialect);
     await h.register({ loginName: 'truncreader', phone: '13400001401' });
     reader = (await h.login('truncreader', GOOD_PASSWORD)).cookie;
     await h.context.services.auth.upsertAccount({

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../../../test/helpers.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 
-describe('administrator tools and system endpoints', () => {
+describe.each(DIALECTS)('administrator tools and system endpoints on %s', (dialect) => {
   let h: HttpHarness;
   beforeAll(async () => {
-    h = await createHttpHarness('sqlite');
+    h = await createHttpHarness(dialect);
     await h.context.services.auth.upsertAccount({
       loginName: 'boss',
       password: GOOD_PASSWORD,
@@ -33,6 +34,10 @@ describe('administrator tools and system endpoints', () => {
   it('lets administrators change the footer texts, which everyone then reads', async () => {
     const admin = await h.login('boss', GOOD_PASSWORD);
     const reader = await h.login('plain', GOOD_PASSWORD);
+    const { filingNumber, fundingNote } = (await h.request({ method: 'GET', url: '/api/site' })).json<{
+      filingNumber: string;
+      fundingNote: string;
+    }>();
     const body = { filingNumber: '京ICP备00000000号', fundingNote: '本项目由古籍保护经费资助' };
     expect(
       (await h.request({ method: 'PUT', url: '/api/admin/site', cookie: reader.cookie, body })).statusCode,
@@ -41,6 +46,12 @@ describe('administrator tools and system endpoints', () => {
       (await h.request({ method: 'PUT', url: '/api/admin/site', cookie: admin.cookie, body })).statusCode,
     ).toBe(200);
     expect((await h.request({ method: 'GET', url: '/api/site' })).json()).toMatchObject(body);
+    // The texts as they were, for the tests after this one.
+    const restored = { filingNumber, fundingNote };
+    expect(
+      (await h.request({ method: 'PUT', url: '/api/admin/site', cookie: admin.cookie, body: restored }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('gives administrators the AdminPrint channel and readers not', async () => {
@@ -53,7 +64,7 @@ describe('administrator tools and system endpoints', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
       status: 'ok',
-      database: { ok: true, dialect: 'sqlite' },
+      database: { ok: true, dialect },
       jobs: { workerRunning: false },
     });
   });
@@ -81,11 +92,15 @@ describe('administrator tools and system endpoints', () => {
   });
 
   it('hides the details of server errors', async () => {
-    const broken = await createHttpHarness('sqlite');
-    await broken.context.database.destroy();
-    const response = await broken.request({ method: 'GET', url: '/api/me', cookie: 'guji_session=abc' });
-    expect(response.statusCode).toBe(500);
-    expect(response.json()).toEqual({ code: 'INTERNAL', message: '服务器异常' });
-    await broken.app.close();
+    const broken = await createHttpHarness(dialect);
+    try {
+      await broken.context.database.destroy();
+      const response = await broken.request({ method: 'GET', url: '/api/me', cookie: 'guji_session=abc' });
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual({ code: 'INTERNAL', message: '服务器异常' });
+    } finally {
+      // Closing again is harmless; it removes the test's database and data folder.
+      await broken.close();
+    }
   });
 });
