@@ -58,6 +58,25 @@ export default tseslint.config(
     },
   },
   {
+    // The web app reaches the API through the route contracts of packages/shared (call, hrefOf in
+    // api/client.ts), never through a path written by hand.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[value=/^\\/api(\\/|$|\\?)/]',
+          message: 'Call the API through its contract (packages/shared/src/contracts): call() or hrefOf().',
+        },
+        {
+          selector: 'TemplateElement[value.raw=/^\\/api(\\/|$|\\?)/]',
+          message: 'Call the API through its contract (packages/shared/src/contracts): call() or hrefOf().',
+        },
+      ],
+    },
+  },
+  {
     // Routes and services reach the database through repositories only (docs/architecture.md): no
     // Kysely, no database handle, no query builder outside a feature's *.repository.ts.
     files: ['apps/server/src/features/**/*.ts'],

@@ -10,6 +10,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
+import { assertContractRoutes } from './http/contract-route.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { registerSession } from './http/session.ts';
@@ -31,7 +32,9 @@ import { noteRoutes } from './features/personal/notes.route.ts';
 import { privilegeRoutes } from './features/personal/privileges.route.ts';
 import { reservationRoutes } from './features/personal/reservations.route.ts';
 import { printRoutes } from './features/print/print.route.ts';
-import { ownRoutes } from './features/own-books/own.route.ts';
+import { ownBookRoutes } from './features/own-books/own-books.route.ts';
+import { ownPageRoutes } from './features/own-books/own-pages.route.ts';
+import { ownReviewRoutes } from './features/own-books/own-review.route.ts';
 import { consoleRoutes } from './features/console/console.route.ts';
 
 export interface BuildAppOptions {
@@ -87,6 +90,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
+  // Every /api route is declared once in packages/shared (http/contract-route.ts).
+  assertContractRoutes(app);
   registerErrorHandler(app);
   registerCsrfCheck(app, config.publicOrigin);
   registerSession(app, context);
@@ -111,7 +116,9 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     privilegeRoutes,
     reservationRoutes,
     printRoutes,
-    ownRoutes,
+    ownBookRoutes,
+    ownPageRoutes,
+    ownReviewRoutes,
     consoleRoutes,
     ocrRoutes,
     iiifRoutes,

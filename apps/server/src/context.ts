@@ -28,7 +28,7 @@ import { OcrVersionRepository } from './features/ocr/ocr-version.repository.ts';
 import { ClassificationService } from './features/console/classification.service.ts';
 import { transactor } from './db/query.ts';
 import { NoteRepository } from './features/personal/note.repository.ts';
-import { PrintRepository } from './features/print/print.repository.ts';
+import { printRepositories, type PrintRepositories } from './features/print/print.repository.ts';
 import { CatalogService } from './features/catalog/catalog.service.ts';
 import { IiifImageService } from './iiif/image.service.ts';
 import { IngestService } from './features/import/ingest.service.ts';
@@ -51,6 +51,9 @@ import { PaymentRepository } from './features/print/payment.repository.ts';
 import { PrintPdf } from './features/print/print-pdf.ts';
 import { PrintRules } from './features/print/print-rules.ts';
 import { OwnBookService } from './features/own-books/own-book.service.ts';
+import { OwnAccess } from './features/own-books/own-access.ts';
+import { OwnPageService } from './features/own-books/own-page.service.ts';
+import { OwnReviewService } from './features/own-books/own-review.service.ts';
 import { AdminService } from './features/console/admin.service.ts';
 import { SandboxPaymentProvider } from './features/print/payment.ts';
 import type { TextIndex } from './search/text-index.ts';
@@ -91,7 +94,7 @@ export interface AppContext {
     terminals: TerminalRepository;
     ocrVersions: OcrVersionRepository;
     notes: NoteRepository;
-    print: PrintRepository;
+    print: PrintRepositories;
   };
   services: {
     captcha: CaptchaService;
@@ -115,6 +118,8 @@ export interface AppContext {
     checkout: CheckoutService;
     printDesk: PrintDeskService;
     ownBooks: OwnBookService;
+    ownPages: OwnPageService;
+    ownReview: OwnReviewService;
     admin: AdminService;
     classifications: ClassificationService;
     /** Each user's uploads in progress (issue 13 item 5). */
@@ -173,7 +178,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     terminals: new TerminalRepository(db),
     ocrVersions: new OcrVersionRepository(db),
     notes: new NoteRepository(db),
-    print: new PrintRepository(db),
+    print: printRepositories(db),
   };
   const captcha = new CaptchaService(repos.captchas, secret, clock);
   const sms = new SmsService(
@@ -254,6 +259,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       clock,
     ),
   };
+  const ownBooks = new OwnBookRepository(db);
+  const ownAccess = new OwnAccess(repos.catalog, repos.users);
   const context: AppContext = {
     config,
     database,
@@ -292,17 +299,18 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       downloads,
       admin,
       classifications: new ClassificationService(repos.classifications, admin, transact),
-      ownBooks: new OwnBookService(
-        new OwnBookRepository(db),
+      ownBooks: new OwnBookService(ownBooks, repos.catalog, ownAccess, transact, ingest, fullText, clock),
+      ownPages: new OwnPageService(
+        ownBooks,
         repos.catalog,
-        repos.users,
+        ownAccess,
         repos.jobs,
         transact,
         ingest,
         fullText,
-        clock,
         settings,
       ),
+      ownReview: new OwnReviewService(ownBooks, repos.catalog, ownAccess, transact, fullText, clock),
       uploads: new UploadGate(),
       ...printServices,
     },

@@ -35,12 +35,15 @@ export function routeOf<const C extends Contract, const E extends ErrorAnswers =
   config: Record<string, unknown> = {},
 ) {
   const response = c.response ? { 200: c.response, ...errors } : { ...errors };
+  // Only the parts the contract declares: Fastify warns about a schema key that is present but empty.
   const schema = {
     tags: [...c.tags],
     summary: c.summary,
-    params: c.params,
-    querystring: c.query,
-    body: c.multipart ? undefined : c.body,
+    ...(c.params ? { params: c.params } : {}),
+    ...(c.query ? { querystring: c.query } : {}),
+    ...(c.body && !c.multipart ? { body: c.body } : {}),
+    // Uploads: the OpenAPI document says the route takes a form.
+    ...(c.multipart ? { consumes: ['multipart/form-data'] } : {}),
     response,
   } as SchemaOf<C, E>;
   return {

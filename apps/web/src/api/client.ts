@@ -68,7 +68,7 @@ async function readErrorBody(response: Response): Promise<Partial<ErrorBody>> {
  * Calls the API with the session cookie. Resolves with the response body; rejects with an
  * `ApiError` after showing its message (unless `quiet`) and handling an ended session.
  */
-export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
+async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   let body: BodyInit | undefined;
   if (options.form) {
@@ -157,21 +157,6 @@ export function hrefOf<C extends Contract>(
 ): string {
   return urlOf(c, params, query);
 }
-
-export const api = {
-  get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'json' | 'form'>) =>
-    request<T>(path, { ...options, method: 'GET' }),
-  post: <T>(path: string, json?: unknown, options?: Omit<RequestOptions, 'method' | 'json'>) =>
-    request<T>(path, { ...options, method: 'POST', json: json ?? {} }),
-  patch: <T>(path: string, json: unknown, options?: Omit<RequestOptions, 'method' | 'json'>) =>
-    request<T>(path, { ...options, method: 'PATCH', json }),
-  put: <T>(path: string, json: unknown, options?: Omit<RequestOptions, 'method' | 'json'>) =>
-    request<T>(path, { ...options, method: 'PUT', json }),
-  del: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'json' | 'form'>) =>
-    request<T>(path, { ...options, method: 'DELETE' }),
-  upload: <T>(path: string, form: FormData, options?: Omit<RequestOptions, 'method' | 'json' | 'form'>) =>
-    request<T>(path, { ...options, method: 'POST', form }),
-};
 
 /** The server's message of a failed call, if it gave one. */
 export function serverMessage(error: unknown): string | null {

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import type { PublicSite } from '@guji/shared';
-import { api } from './client.ts';
+import { siteApi } from '@guji/shared';
+import { call } from './client.ts';
 
 export const siteQueryKey = ['site'] as const;
 
 export const siteQuery = {
   queryKey: siteQueryKey,
-  queryFn: () => api.get<PublicSite>('/api/site'),
+  queryFn: () => call(siteApi.get, {}),
   staleTime: 10 * 60_000,
 };
 

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
+import { ROLES } from '../permissions.ts';
 import { isSafeName } from '../validation.ts';
+import { SmsOutboxEntry } from './auth.ts';
+import { Terminal } from './site.ts';
 
 export const AUDIT_PAGE_SIZE = 20;
 export const JOB_PAGE_SIZE = 20;
@@ -81,6 +84,7 @@ export const JobQuery = z.object({
   pageNum: z.coerce.number().int().min(1).default(1),
   status: z.enum(['queued', 'running', 'succeeded', 'failed']).optional(),
 });
+export type JobQuery = z.input<typeof JobQuery>;
 
 export const JobStats = z.object({
   counts: z.record(z.string(), z.number().int()),
@@ -155,6 +159,21 @@ export const UserQuery = z.object({
   q: z.string().trim().max(50).optional(),
   flag: z.enum(['1', '2']).optional(),
 });
+export type UserQuery = z.input<typeof UserQuery>;
+
+/** A user's roles (at least one; an administrator keeps their own administrator role). */
+export const SetRolesRequest = z.object({
+  roles: z.array(z.enum(ROLES)).min(1, '至少保留一个角色').max(ROLES.length, '角色重复或过多'),
+});
+export type SetRolesRequest = z.input<typeof SetRolesRequest>;
+
+/** Disable (its sessions end at once) or enable a user. */
+export const SetDisabledRequest = z.object({ disabled: z.boolean() });
+export type SetDisabledRequest = z.input<typeof SetDisabledRequest>;
+
+/** A new temporary password, shown once. */
+export const TemporaryPassword = z.object({ password: z.string() });
+export type TemporaryPassword = z.infer<typeof TemporaryPassword>;
 
 export const SetReaderCategoryRequest = z.object({
   flag: z.enum(['1', '2'], { message: '读者类别无效' }),
@@ -290,3 +309,37 @@ export const CreateBookRequest = z.object({
   isOpen: z.boolean().default(false),
 });
 export type CreateBookRequest = z.input<typeof CreateBookRequest>;
+
+/** The development SMS provider's outbox: by phone, the latest `limit` messages. */
+export const SmsOutboxQuery = z.object({
+  phone: z.string().max(20).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const SmsOutboxList = z.object({ records: z.array(SmsOutboxEntry) });
+export type SmsOutboxList = z.infer<typeof SmsOutboxList>;
+
+/** The reading room's address ranges (IPv4 or IPv6, address or address/prefix). */
+export const ReadingRoomAddressesRequest = z.object({
+  cidrs: z.array(z.string().trim().max(60)).max(200, '地址段最多 200 条'),
+});
+export type ReadingRoomAddressesRequest = z.input<typeof ReadingRoomAddressesRequest>;
+
+/** The address ranges (READING_ROOM_CIDRS until saved), and the asking request's address. */
+export const ReadingRoomAddressList = ReadingRoomAddressesRequest.extend({
+  fromEnvironment: z.boolean(),
+  clientIp: z.string(),
+  inReadingRoom: z.boolean(),
+});
+export type ReadingRoomAddressList = z.infer<typeof ReadingRoomAddressList>;
+
+export const TerminalList = z.object({ records: z.array(Terminal) });
+export type TerminalList = z.infer<typeof TerminalList>;
+
+/** A terminal's activation link: its token. */
+export const TerminalActivation = z.object({ token: z.string().max(100) });
+
+/** The books a package import made (or replaced). */
+export const ImportedBooks = z.object({
+  books: z.array(z.object({ title: z.string(), bookId: z.number().int(), pages: z.number().int() })),
+});
+export type ImportedBooks = z.infer<typeof ImportedBooks>;

@@ -176,3 +176,7 @@ export const SmsOutboxEntry = z.object({
   createdAt: z.string(),
 });
 export type SmsOutboxEntry = z.infer<typeof SmsOutboxEntry>;
+
+/** An avatar's stored file name, as `/api/avatars/:file` takes it. */
+export const AvatarFileParams = z.object({ file: z.string().max(80) });
+export type AvatarFileParams = z.infer<typeof AvatarFileParams>;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
 import { isSafeName } from '../validation.ts';
-import { paged } from './common.ts';
+import { Id, PageQuery, paged } from './common.ts';
 
 /** A node of the classification dictionary (spec §3: dictionaryId, dictionaryName, dictionaryValue). */
 export interface Classification {
@@ -120,6 +120,28 @@ export const BookSearchQuery = z.object({
   pageSize: z.coerce.number().int().min(1).max(50).default(6),
 });
 export type BookSearchQuery = z.infer<typeof BookSearchQuery>;
+
+/** The home page's most-read list: a page of up to 48 (8 by default). */
+export const HotBooksQuery = PageQuery.extend({
+  pageSize: z.coerce.number().int().min(1).max(48).default(8),
+});
+export type HotBooksQuery = z.infer<typeof HotBooksQuery>;
+
+/** A route's `:catalogId` (a book). */
+export const CatalogIdParams = z.object({ catalogId: Id });
+export type CatalogIdParams = z.infer<typeof CatalogIdParams>;
+
+/** A route's `:fascicleId` (a volume). */
+export const FascicleIdParams = z.object({ fascicleId: Id });
+export type FascicleIdParams = z.infer<typeof FascicleIdParams>;
+
+/** A route's `:imageId` (a page). */
+export const ImageIdParams = z.object({ imageId: Id });
+export type ImageIdParams = z.infer<typeof ImageIdParams>;
+
+/** The volume the reader opens: a book, and one of its volumes (the first readable one when left out). */
+export const ReaderQuery = z.object({ catalogId: Id, fascicleId: Id.optional() });
+export type ReaderQuery = z.infer<typeof ReaderQuery>;
 
 /** An optional catalogue field: no control, bidi-override or invisible characters, no `<` `>`. */
 const safeField = (max: number) =>

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
+import { Id } from './common.ts';
 
 /** A box in image pixels, origin at the top left. */
 export const OcrPoints = z.object({
@@ -101,3 +102,22 @@ export const ImportOcrRequest = z.object({
     .max(OCR_IMPORT_MAX_CHARS, '文件过大：一页的 ALTO 或 hOCR 文件不能超过 200 万字符（约 2 MB）'),
 });
 export type ImportOcrRequest = z.infer<typeof ImportOcrRequest>;
+
+/** A page's `:imageId` and one of its OCR versions' `:version`. */
+export const OcrVersionParams = z.object({ imageId: Id, version: z.coerce.number().int().positive() });
+export type OcrVersionParams = z.infer<typeof OcrVersionParams>;
+
+/** Queueing OCR for a page, a volume or a book. */
+export const RunOcrRequest = z.object({
+  scope: z.enum(['page', 'volume', 'book']),
+  id: z.number().int().positive(),
+});
+export type RunOcrRequest = z.infer<typeof RunOcrRequest>;
+
+/** How many OCR jobs were queued (one per page). */
+export const OcrQueued = z.object({ queued: z.number().int() });
+export type OcrQueued = z.infer<typeof OcrQueued>;
+
+/** The file format of a page's text export. */
+export const OcrExportQuery = z.object({ format: z.enum(OCR_FORMATS).default('txt') });
+export type OcrExportQuery = z.infer<typeof OcrExportQuery>;

@@ -70,12 +70,18 @@ export type OwnVolumeRequest = z.input<typeof OwnVolumeRequest>;
 export const SubmitBooksRequest = z.object({
   ids: z.array(z.number().int()).min(1, MSG.selectAtLeastOne).max(100, MSG.ownSubmitTooMany),
 });
+export type SubmitBooksRequest = z.input<typeof SubmitBooksRequest>;
 
 export const ZipUploadResult = z.object({
   added: z.number().int(),
   names: z.array(z.string()),
   message: z.string(),
 });
+export type ZipUploadResult = z.infer<typeof ZipUploadResult>;
+
+/** The answer to page images or single images added (one or more files). */
+export const ImagesUploadResult = z.object({ added: z.number().int(), message: z.string() });
+export type ImagesUploadResult = z.infer<typeof ImagesUploadResult>;
 
 /** A page of an own volume, with where its text stands. */
 export const OwnPage = z.object({
@@ -106,9 +112,11 @@ export const RenamePageRequest = z.object({
     .max(100)
     .refine(isSafeName, MSG.nameUnsafeChars),
 });
+export type RenamePageRequest = z.input<typeof RenamePageRequest>;
 export const ReorderRequest = z.object({
   imageIds: z.array(z.number().int()).min(1).max(10_000, MSG.ownOrderTooMany),
 });
+export type ReorderRequest = z.input<typeof ReorderRequest>;
 
 /** Limits of a volume's directory (table of contents) as edited. */
 export const DIRECTORY_LIMITS = { maxDepth: 4, maxEntries: 2000, nameMax: 100 } as const;
@@ -144,3 +152,11 @@ export const SaveDirectoryRequest = z.object({
   entries: z.array(DirectoryInput).max(DIRECTORY_LIMITS.maxEntries, MSG.directoryTooMany),
 });
 export type SaveDirectoryRequest = z.infer<typeof SaveDirectoryRequest>;
+
+/** The reviewers' list of own books in one review state (default: submitted). */
+export const OwnReviewQuery = z.object({
+  status: z
+    .enum([OWN_STATUS.draft, OWN_STATUS.reviewing, OWN_STATUS.published, OWN_STATUS.refused])
+    .default(OWN_STATUS.reviewing),
+});
+export type OwnReviewQuery = z.input<typeof OwnReviewQuery>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
+import { PageNum } from './common.ts';
 import { hasHtmlTag, isSafeName, isSafeText } from '../validation.ts';
 
 /** Personal lists page 10 at a time (spec §9). */
@@ -94,6 +95,10 @@ export const MyComment = z.object({
 });
 export type MyComment = z.infer<typeof MyComment>;
 
+/** Hides a comment, or shows it again (catalogue staff). */
+export const CommentHiddenRequest = z.object({ hidden: z.boolean() });
+export type CommentHiddenRequest = z.infer<typeof CommentHiddenRequest>;
+
 export const NoteRect = z.object({
   x: z.number().int().min(0),
   y: z.number().int().min(0),
@@ -141,6 +146,7 @@ export const Footprint = z.object({
 export type Footprint = z.infer<typeof Footprint>;
 
 export const FootprintPageRequest = z.object({ imageId: z.number().int() });
+export type FootprintPageRequest = z.infer<typeof FootprintPageRequest>;
 
 /** Reservation durations (spec §3 applyDays): the dictionary administrators maintain. */
 export const SAME_DAY_DURATION = 'ANB0401';
@@ -158,6 +164,11 @@ export const UpdateDurationRequest = z.object({
   label: z.string().trim().min(1).max(20).refine(isSafeName, MSG.nameUnsafeChars),
   days: z.number().int().min(0).max(365),
 });
+export type UpdateDurationRequest = z.input<typeof UpdateDurationRequest>;
+
+/** A duration's `:code` (e.g. ANB0402). */
+export const DurationParams = z.object({ code: z.string().max(20) });
+export type DurationParams = z.infer<typeof DurationParams>;
 
 /** Reservation auditStatus (spec §4). */
 export const RESERVATION_STATUS = {
@@ -174,6 +185,15 @@ export const RESERVATION_STATUS_LABELS: Record<number, string> = {
   4: '审核未通过',
   5: '已撤回',
 };
+
+/** The reviewers' queue: the statuses shown (comma separated; undecided by default) and a page. */
+export const ReviewQueueQuery = PageNum.extend({
+  status: z
+    .string()
+    .regex(/^\d(,\d)*$/)
+    .default(`${RESERVATION_STATUS.unaudited},${RESERVATION_STATUS.reviewing}`),
+});
+export type ReviewQueueQuery = z.input<typeof ReviewQueueQuery>;
 
 export const ReservationRequest = z
   .object({
@@ -218,6 +238,7 @@ export const Reservation = z.object({
 export type Reservation = z.infer<typeof Reservation>;
 
 export const CreatedReservation = z.object({ reservation: Reservation, message: z.string() });
+export type CreatedReservation = z.infer<typeof CreatedReservation>;
 
 export const CallNumberMatch = z.object({
   catalogId: z.number().int(),
@@ -225,6 +246,10 @@ export const CallNumberMatch = z.object({
   title: z.string(),
 });
 export type CallNumberMatch = z.infer<typeof CallNumberMatch>;
+
+/** The call-number lookup: books whose call number starts with this text. */
+export const CallNumberLookupQuery = z.object({ callNumber: z.string().max(100).default('') });
+export type CallNumberLookupQuery = z.input<typeof CallNumberLookupQuery>;
 
 /** The reviewer's reason, shown to the applicant or owner: free text, no tags or invisible characters. */
 export const RefuseRequest = z.object({
@@ -236,6 +261,7 @@ export const RefuseRequest = z.object({
     .refine((s) => !hasHtmlTag(s), MSG.noHtml)
     .refine(isSafeText, MSG.textUnsafeChars),
 });
+export type RefuseRequest = z.input<typeof RefuseRequest>;
 
 export const Privilege = z.object({
   book: PersonalBook,

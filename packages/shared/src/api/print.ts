@@ -20,8 +20,18 @@ export const PRINT_SELECT_MAX = 1000;
 /** Payment modes (spec §3): 0 cash, 1 scan. Extraction: 0 self-pickup, 1 post. */
 export const PAYMENT_LABELS: Record<number, string> = { 0: '现金', 1: '扫码支付' };
 export const EXTRACT_LABELS: Record<number, string> = { 0: '到馆自取', 1: '邮寄' };
-export const PAY_STATUS_LABELS: Record<number, string> = { 0: '未支付', 1: '已支付' };
-export const PRINT_STATUS_LABELS: Record<number, string> = { 0: '未打印', 1: '已打印' };
+/** Pay state of an order or an item (spec §3 payStatus). */
+export const PAY_STATUS = { unpaid: 0, paid: 1 } as const;
+/** Print state of an item (spec §3 printStatus). */
+export const PRINT_STATUS = { notPrinted: 0, printed: 1 } as const;
+export const PAY_STATUS_LABELS: Record<number, string> = {
+  [PAY_STATUS.unpaid]: '未支付',
+  [PAY_STATUS.paid]: '已支付',
+};
+export const PRINT_STATUS_LABELS: Record<number, string> = {
+  [PRINT_STATUS.notPrinted]: '未打印',
+  [PRINT_STATUS.printed]: '已打印',
+};
 
 /** Fen → yuan with two decimals, e.g. 150 → "1.50". */
 export function yuan(fen: number): string {
@@ -49,6 +59,7 @@ export const UpdatePricesRequest = z.object({
     .min(1)
     .max(20, MSG.printPricesTooMany),
 });
+export type UpdatePricesRequest = z.infer<typeof UpdatePricesRequest>;
 
 export const AddPrintItemsRequest = z.union([
   z.object({ imageId: z.number().int(), paperSize: z.string().max(10).optional() }),
@@ -60,6 +71,16 @@ export const AddPrintItemsRequest = z.union([
   }),
 ]);
 export type AddPrintItemsRequest = z.infer<typeof AddPrintItemsRequest>;
+
+export const AddPrintItemsResult = z.object({ added: z.number().int(), message: z.string() });
+export type AddPrintItemsResult = z.infer<typeof AddPrintItemsResult>;
+
+/** My prints: tab 'all' (6 a page, newest first) or 'unpaid'. */
+export const PrintItemsQuery = z.object({
+  tab: z.enum(['all', 'unpaid']).default('all'),
+  pageNum: z.coerce.number().int().min(1).default(1),
+});
+export type PrintItemsQuery = z.infer<typeof PrintItemsQuery>;
 
 export const PrintItem = z.object({
   id: z.number().int(),
@@ -89,6 +110,7 @@ export type PrintItem = z.infer<typeof PrintItem>;
 export const DeleteItemsRequest = z.object({
   ids: z.array(z.number().int()).min(1, MSG.selectAtLeastOne).max(PRINT_SELECT_MAX, MSG.printSelectTooMany),
 });
+export type DeleteItemsRequest = z.infer<typeof DeleteItemsRequest>;
 
 export const CheckoutRequest = z
   .object({
@@ -138,8 +160,13 @@ export const PrintOrder = z.object({
 });
 export type PrintOrder = z.infer<typeof PrintOrder>;
 
+/** A print order's `:orderNum`: P and 20 digits, made by the server. */
+export const PrintOrderParams = z.object({ orderNum: z.string().regex(/^P\d{20}$/) });
+export type PrintOrderParams = z.infer<typeof PrintOrderParams>;
+
 /** The answer of the payment-status poll: `data` is the text 'paid' when done (spec §7). */
 export const PayStatus = z.object({ data: z.enum(['paid', 'unpaid']) });
+export type PayStatus = z.infer<typeof PayStatus>;
 
 export const ScanPayment = z.object({
   tradeNo: z.string(),
@@ -159,6 +186,29 @@ export const SandboxPaymentInfo = z.object({
   siteName: z.string(),
 });
 export type SandboxPaymentInfo = z.infer<typeof SandboxPaymentInfo>;
+
+/** A sandbox trade's `:tradeNo`. */
+export const PaymentTradeParams = z.object({ tradeNo: z.string().regex(/^[0-9a-f]{24}$/) });
+export type PaymentTradeParams = z.infer<typeof PaymentTradeParams>;
+
+/** The signature a sandbox payment link carries. */
+export const SandboxPaymentQuery = z.object({ sig: z.string().max(64) });
+export type SandboxPaymentQuery = z.infer<typeof SandboxPaymentQuery>;
+
+/** The payer confirms (`pay`) or cancels on the sandbox page. */
+export const SandboxConfirmRequest = SandboxPaymentQuery.extend({ pay: z.boolean() });
+export type SandboxConfirmRequest = z.infer<typeof SandboxConfirmRequest>;
+
+/** Where the sandbox page sends the payer: /MobileSuccess?pay_result=1 when paid, 0 otherwise. */
+export const SandboxConfirmResult = z.object({ payResult: z.union([z.literal(0), z.literal(1)]) });
+export type SandboxConfirmResult = z.infer<typeof SandboxConfirmResult>;
+
+/** A payment provider's notice as posted to its notify webhook (checked by the provider's rules). */
+export const PaymentNotice = z.record(z.string(), z.unknown());
+export type PaymentNotice = z.infer<typeof PaymentNotice>;
+
+export const PaymentNoticeResult = z.object({ paid: z.boolean() });
+export type PaymentNoticeResult = z.infer<typeof PaymentNoticeResult>;
 
 export const AdminPrintSummary = z.object({
   realName: z.string().nullable(),
@@ -183,13 +233,16 @@ export const AdminPrintQuery = z.object({
   email: z.string().trim().max(100).optional(),
   extract: z.enum(['0', '1']).optional(),
 });
+export type AdminPrintQuery = z.infer<typeof AdminPrintQuery>;
 
 export const BatchRequest = z.object({
   ids: z.array(z.number().int()).min(1, MSG.selectAtLeastOne).max(PRINT_SELECT_MAX, MSG.printSelectTooMany),
 });
+export type BatchRequest = z.infer<typeof BatchRequest>;
 export const ExpressRequest = BatchRequest.extend({
   expressNumber: z.string().trim().max(50).default(''),
 });
+export type ExpressRequest = z.input<typeof ExpressRequest>;
 
 export const PrintedResult = z.object({
   message: z.string(),
@@ -197,6 +250,21 @@ export const PrintedResult = z.object({
   pdfUrl: z.string(),
   pages: z.number().int(),
 });
+export type PrintedResult = z.infer<typeof PrintedResult>;
+
+/** One entry of the desk's log of an order: who did what, when. */
+export const PrintLogEntry = z.object({
+  action: z.string(),
+  item_ids: z.string(),
+  detail: z.string().nullable(),
+  created_at: z.string(),
+  actor: z.string().nullable(),
+});
+export type PrintLogEntry = z.infer<typeof PrintLogEntry>;
+
+/** A print-ready PDF's `:name`. */
+export const PrintPdfParams = z.object({ name: z.string().max(40) });
+export type PrintPdfParams = z.infer<typeof PrintPdfParams>;
 
 export const Notification = z.object({
   id: z.number().int(),

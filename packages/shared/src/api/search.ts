@@ -51,3 +51,4 @@ export const PageMatches = z.object({
 export type PageMatches = z.infer<typeof PageMatches>;
 
 export const PageMatchQuery = z.object({ text: SearchText });
+export type PageMatchQuery = z.infer<typeof PageMatchQuery>;

@@ -35,5 +35,5 @@ export const allContracts: readonly Contract[] = [
   site,
 ]
   .flatMap((module) => Object.values(module as Record<string, unknown>))
-  .flatMap((group) => (typeof group === 'object' && group !== null ? Object.values(group) : []))
+  .flatMap((group): unknown[] => (typeof group === 'object' && group !== null ? Object.values(group) : []))
   .filter(isContract);

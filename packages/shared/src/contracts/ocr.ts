@@ -1,2 +1,69 @@
-/** Route contracts of this feature (see ../contract.ts); each group is an object of contract(...) entries. */
-export {};
+import { ImageIdParams } from '../api/catalog.ts';
+import {
+  ImportOcrRequest,
+  OcrExportQuery,
+  OcrQueued,
+  OcrVersionList,
+  OcrVersionParams,
+  RunOcrRequest,
+  SavedOcr,
+  SaveOcrRequest,
+} from '../api/ocr.ts';
+import { contract } from '../contract.ts';
+
+const tags = ['ocr'];
+
+/** Proofreading a page's OCR text, its versions, and ALTO / hOCR / text export and import. */
+export const ocrApi = {
+  versions: contract({
+    method: 'GET',
+    path: '/api/pages/:imageId/ocr/versions',
+    summary: 'Version history of a page’s OCR text (catalogue staff or the book’s owner)',
+    tags,
+    params: ImageIdParams,
+    response: OcrVersionList,
+  }),
+  save: contract({
+    method: 'PUT',
+    path: '/api/pages/:imageId/ocr',
+    summary: 'Save a proofread page as its newest OCR version; the full-text index follows',
+    tags,
+    params: ImageIdParams,
+    body: SaveOcrRequest,
+    response: SavedOcr,
+  }),
+  restore: contract({
+    method: 'POST',
+    path: '/api/pages/:imageId/ocr/versions/:version/restore',
+    summary: 'Make an earlier version the page’s text again (saved as a new version)',
+    tags,
+    params: OcrVersionParams,
+    response: SavedOcr,
+  }),
+  import: contract({
+    method: 'POST',
+    path: '/api/pages/:imageId/ocr/import',
+    summary: 'Bring a page’s text from another OCR system (ALTO XML or hOCR) as a new version',
+    tags,
+    params: ImageIdParams,
+    body: ImportOcrRequest,
+    response: SavedOcr,
+  }),
+  run: contract({
+    method: 'POST',
+    path: '/api/ocr/run',
+    summary: 'Queue OCR for a page, a volume or a book (one job per page; catalogue staff or the owner)',
+    tags,
+    body: RunOcrRequest,
+    response: OcrQueued,
+  }),
+  export: contract({
+    method: 'GET',
+    path: '/api/pages/:imageId/ocr/export',
+    summary: 'A page’s text as ALTO XML, hOCR or plain text (for whoever may read the page)',
+    tags,
+    params: ImageIdParams,
+    query: OcrExportQuery,
+    response: null,
+  }),
+};

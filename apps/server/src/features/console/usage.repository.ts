@@ -1,4 +1,4 @@
-import { OWN_STATUS } from '@guji/shared';
+import { OWN_STATUS, PAY_STATUS } from '@guji/shared';
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/database.ts';
 
@@ -68,7 +68,7 @@ export class UsageRepository {
   /** Print orders paid per minute, with the sum of their totals in fen. */
   async payments(since: string, tx: DbOrTx = this.db): Promise<MinuteCount[]> {
     return this.perMinute(tx, 'print_orders', 'paid_at', since, 'total_fen')
-      .where('pay_status', '=', 1)
+      .where('pay_status', '=', PAY_STATUS.paid)
       .execute();
   }
 

@@ -1,6 +1,7 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { HealthResponse } from '@guji/shared';
+import { healthApi, HealthResponse } from '@guji/shared';
 import { VerticalPageEngine } from '../../ocr/engine.ts';
+import { routeOf } from '../../http/contract-route.ts';
 import type { RouteModule } from '../../http/route-module.ts';
 
 const VERSION = '0.1.0';
@@ -9,16 +10,9 @@ const VERSION = '0.1.0';
 export const healthRoutes: RouteModule = (app, { context, worker }) => {
   // What the OCR engine will run does not change while the server runs: ask once.
   const ocr = VerticalPageEngine.describe();
-  app.withTypeProvider<ZodTypeProvider>().get(
-    '/api/health',
-    {
-      schema: {
-        tags: ['system'],
-        summary: 'Health of the database and the job worker',
-        response: { 200: HealthResponse, 503: HealthResponse },
-      },
-    },
-    async (_request, reply) => {
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...routeOf(healthApi.check, { 503: HealthResponse }),
+    handler: async (_request, reply) => {
       let dbOk = true;
       let counts = { queued: 0, running: 0, succeeded: 0, failed: 0 };
       try {
@@ -42,5 +36,5 @@ export const healthRoutes: RouteModule = (app, { context, worker }) => {
       };
       return reply.status(dbOk ? 200 : 503).send(body);
     },
-  );
+  });
 };

@@ -1,14 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { ErrorBody } from '@guji/shared';
 import type { Config } from '../../config.ts';
 import { requireUser, viewerOf } from '../../http/session.ts';
 
-/** The personal area's shared route pieces: error answers, id and page parameters, who is asking. */
+/** The personal area's shared route pieces: error answers, who is asking, this server's origin. */
 export const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
-export const Id = z.coerce.number().int().positive();
-export const IdParams = z.object({ id: Id });
-export const PageNum = z.object({ pageNum: z.coerce.number().int().min(1).default(1) });
 
 /** The signed-in user as a viewer of books (access rule), with a name for download footers. */
 export const downloader = (request: FastifyRequest) => {

@@ -1,4 +1,12 @@
-import { MSG, PRINT_PAGE_SIZE, PRINT_RANGE_MAX, type PrintItem, type PrintPrice } from '@guji/shared';
+import {
+  MSG,
+  PRINT_PAGE_SIZE,
+  PRINT_RANGE_MAX,
+  type PrintItem,
+  type PrintPrice,
+  PAY_STATUS,
+  PRINT_STATUS,
+} from '@guji/shared';
 import { nowIso } from '../../db/database.ts';
 import type { Transact } from '../../db/query.ts';
 import { badRequest } from '../../errors.ts';
@@ -6,7 +14,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { pagedOf, type Paged } from '../../lib/paged.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { CatalogService, Viewer } from '../catalog/catalog.service.ts';
-import type { PrintRepository } from './print.repository.ts';
+import type { PrintRepositories } from './print.repository.ts';
 import { NOT_FOUND, orderIdsOf, toItem, type PrintRules } from './print-rules.ts';
 
 /**
@@ -15,7 +23,7 @@ import { NOT_FOUND, orderIdsOf, toItem, type PrintRules } from './print-rules.ts
  */
 export class PrintCartService {
   constructor(
-    private readonly print: PrintRepository,
+    private readonly print: PrintRepositories,
     private readonly catalogRepo: CatalogRepository,
     private readonly catalog: CatalogService,
     private readonly rules: PrintRules,
@@ -24,13 +32,13 @@ export class PrintCartService {
   ) {}
 
   async prices(): Promise<PrintPrice[]> {
-    const rows = await this.print.prices();
+    const rows = await this.print.prices.list();
     return rows.map((r) => ({ paperSize: r.paper_size, label: r.label, priceFen: r.price_fen }));
   }
 
   async setPrices(prices: PrintPrice[], actorId: number): Promise<PrintPrice[]> {
     await this.transact(async (tx) => {
-      await this.print.replacePrices(prices, tx);
+      await this.print.prices.replace(prices, tx);
       await this.rules.log(tx, null, 'prices', [], JSON.stringify(prices), actorId);
     });
     return this.prices();
@@ -72,22 +80,22 @@ export class PrintCartService {
         paper_size: price.paperSize,
         amount_fen: price.priceFen,
         order_id: null,
-        pay_status: 0,
-        print_status: 0,
+        pay_status: PAY_STATUS.unpaid,
+        print_status: PRINT_STATUS.notPrinted,
         express_number: null,
         created_at: now,
       });
     }
-    await this.print.addItems(rows);
+    await this.print.items.add(rows);
     return { added: rows.length };
   }
 
   /** 'all prints' (6 a page, newest first) or 'to pay' (every unpaid item). */
   async myItems(userId: number, tab: 'all' | 'unpaid', pageNum: number): Promise<Paged<PrintItem>> {
     const unpaidOnly = tab === 'unpaid';
-    const total = await this.print.countItems(userId, unpaidOnly);
+    const total = await this.print.items.count(userId, unpaidOnly);
     const size = unpaidOnly ? 500 : PRINT_PAGE_SIZE;
-    const rows = await this.print.items({ userId, unpaidOnly }, 'newest', {
+    const rows = await this.print.items.list({ userId, unpaidOnly }, 'newest', {
       offset: unpaidOnly ? 0 : (pageNum - 1) * size,
       limit: size,
     });
@@ -97,15 +105,16 @@ export class PrintCartService {
   async deleteItems(userId: number, ids: number[]): Promise<void> {
     const now = nowIso(this.clock.now());
     await this.transact(async (tx) => {
-      const rows = await this.print.userItems(userId, ids, tx);
+      const rows = await this.print.items.userItems(userId, ids, tx);
       if (rows.length !== new Set(ids).size) throw NOT_FOUND();
-      if (rows.some((r) => r.pay_status !== 0)) throw badRequest('PRINT_PAID', MSG.printDeleteOnlyUnpaid);
+      if (rows.some((r) => r.pay_status !== PAY_STATUS.unpaid))
+        throw badRequest('PRINT_PAID', MSG.printDeleteOnlyUnpaid);
       const orders = orderIdsOf(rows);
-      await this.print.lockOrders(orders, now, tx);
-      const deleted = await this.print.deleteUnpaidItems(userId, ids, tx);
+      await this.print.orders.lockOrders(orders, now, tx);
+      const deleted = await this.print.items.deleteUnpaidItems(userId, ids, tx);
       // Paid by a notice meanwhile: nothing of this request is applied.
       if (deleted !== rows.length) throw badRequest('PRINT_PAID', MSG.printDeleteOnlyUnpaid);
-      await this.print.dropEmptyOrders(userId, tx);
+      await this.print.orders.dropEmptyOrders(userId, tx);
       await this.rules.settleOrders(tx, orders, now);
     });
   }

@@ -7,6 +7,7 @@ import {
   type PrintOrder,
   type SandboxPaymentInfo,
   type ScanPayment,
+  PAY_STATUS,
 } from '@guji/shared';
 import { nowIso } from '../../db/database.ts';
 import type { Transact } from '../../db/query.ts';
@@ -22,7 +23,7 @@ import {
   type PaymentProvider,
 } from './payment.ts';
 import type { PaymentRepository } from './payment.repository.ts';
-import type { PrintRepository } from './print.repository.ts';
+import type { PrintRepositories } from './print.repository.ts';
 import { NOT_FOUND, orderIdsOf, toItem, TRADE_CLOSED, type PrintRules } from './print-rules.ts';
 
 /** Who asks for an order: its reader, or the print desk (any order). */
@@ -36,7 +37,7 @@ type Asker = { userId: number; printAdmin: boolean };
  */
 export class CheckoutService {
   constructor(
-    private readonly print: PrintRepository,
+    private readonly print: PrintRepositories,
     private readonly payments: PaymentRepository,
     private readonly rules: PrintRules,
     private readonly settings: SettingsService,
@@ -78,17 +79,19 @@ export class CheckoutService {
     // Post is paid by scanning: cash is paid at the desk, which a posted order never passes.
     const payment = request.extract === 1 ? 1 : request.payment!;
     if (payment === 1 && !this.provider) throw badRequest('PAYMENT_UNAVAILABLE', MSG.scanPayUnavailable);
-    await this.rules.assertReadable(viewer, await this.print.itemBookIds(userId, ids));
+    await this.rules.assertReadable(viewer, await this.print.items.itemBookIds(userId, ids));
     const now = nowIso(this.clock.now());
     const orderNum = this.newOrderNum();
     await this.transact(async (tx) => {
-      const items = (await this.print.userItems(userId, ids, tx)).filter((item) => item.pay_status === 0);
+      const items = (await this.print.items.userItems(userId, ids, tx)).filter(
+        (item) => item.pay_status === PAY_STATUS.unpaid,
+      );
       if (items.length !== ids.length) throw badRequest('ITEMS_UNAVAILABLE', MSG.checkoutItemsUnavailable);
       // Items taken from an unpaid order leave it: its total is summed again and its trade closed.
       const previous = orderIdsOf(items);
-      await this.print.lockOrders(previous, now, tx);
+      await this.print.orders.lockOrders(previous, now, tx);
       const total = items.reduce((sum, item) => sum + item.amount_fen, 0);
-      const orderId = await this.print.createOrder(
+      const orderId = await this.print.orders.createOrder(
         {
           order_num: orderNum,
           user_id: userId,
@@ -100,7 +103,7 @@ export class CheckoutService {
           consignee_phone: request.extract === 1 ? (request.consigneePhonenum ?? null) : null,
           delivery_address: request.extract === 1 ? (request.deliveryAddress ?? null) : null,
           total_fen: total,
-          pay_status: 0,
+          pay_status: PAY_STATUS.unpaid,
           paid_at: null,
           created_at: now,
           updated_at: now,
@@ -108,9 +111,9 @@ export class CheckoutService {
         tx,
       );
       // Paid by a notice meanwhile: nothing of this checkout is applied.
-      if ((await this.print.assignItems(ids, orderId, tx)) !== ids.length)
+      if ((await this.print.items.assignItems(ids, orderId, tx)) !== ids.length)
         throw badRequest('ITEMS_UNAVAILABLE', MSG.checkoutItemsUnavailable);
-      await this.print.dropEmptyOrders(userId, tx);
+      await this.print.orders.dropEmptyOrders(userId, tx);
       await this.rules.settleOrders(tx, previous, now);
     });
     return this.order(orderNum, { userId, printAdmin: false });
@@ -118,9 +121,9 @@ export class CheckoutService {
 
   /** An order with its items: its owner's, or any for the print desk. */
   async order(orderNum: string, who: Asker): Promise<PrintOrder> {
-    const order = await this.print.orderByNum(orderNum);
+    const order = await this.print.orders.orderByNum(orderNum);
     if (!order || (order.user_id !== who.userId && !who.printAdmin)) throw NOT_FOUND();
-    const items = await this.print.items({ orderId: order.id }, 'byId');
+    const items = await this.print.items.list({ orderId: order.id }, 'byId');
     return {
       orderNum: order.order_num,
       extract: order.extract,
@@ -141,9 +144,9 @@ export class CheckoutService {
   }
 
   async payStatus(orderNum: string, who: Asker): Promise<'paid' | 'unpaid'> {
-    const order = await this.print.orderByNum(orderNum);
+    const order = await this.print.orders.orderByNum(orderNum);
     if (!order || (order.user_id !== who.userId && !who.printAdmin)) throw NOT_FOUND();
-    return order.pay_status === 1 ? 'paid' : 'unpaid';
+    return order.pay_status === PAY_STATUS.paid ? 'paid' : 'unpaid';
   }
 
   /**
@@ -156,17 +159,17 @@ export class CheckoutService {
     orderNum: string,
     origin: string,
   ): Promise<ScanPayment> {
-    const order = await this.print.orderByNum(orderNum);
+    const order = await this.print.orders.orderByNum(orderNum);
     if (!order || order.user_id !== viewer.userId) throw NOT_FOUND();
-    if (order.pay_status === 1) throw conflict('ORDER_PAID', '订单已支付');
+    if (order.pay_status === PAY_STATUS.paid) throw conflict('ORDER_PAID', '订单已支付');
     if (order.payment !== 1) throw badRequest('ORDER_CASH', '现金订单请到阅览室付款');
     const provider = this.provider;
     if (!provider) throw badRequest('PAYMENT_UNAVAILABLE', MSG.scanPayUnavailable);
-    await this.rules.assertReadable(viewer, await this.print.orderBookIds(order.id));
+    await this.rules.assertReadable(viewer, await this.print.items.orderBookIds(order.id));
     const tradeNo = randomBytes(12).toString('hex');
     const now = nowIso(this.clock.now());
     const amountFen = await this.transact(async (tx) => {
-      const locked = await this.print.lockUnpaidOrder(order.id, now, tx);
+      const locked = await this.print.orders.lockUnpaidOrder(order.id, now, tx);
       // Paid, or emptied by another checkout, meanwhile.
       if (!locked) throw conflict('ORDER_CHANGED', MSG.paymentTradeClosed);
       await this.payments.closeTrades(order.id, tx);
@@ -241,7 +244,7 @@ export class CheckoutService {
       const unchanged = { paid: notice.paid, newlyPaid: false, orderId: payment.order_id };
       if (!notice.paid || payment.status === 'paid') return unchanged;
       // The order's row first (the lock every change of an order takes), then its trade.
-      const orderPaid = await this.print.markOrderPaid(payment.order_id, now, tx);
+      const orderPaid = await this.print.orders.markOrderPaid(payment.order_id, now, tx);
       if (!(await this.payments.markTradePaid(payment.id, now, tx))) {
         // Another notice of this trade paid it meanwhile (nothing to do), or it was closed (refused).
         if ((await this.payments.tradeStatus(payment.id, tx)) === 'paid') return unchanged;
@@ -249,7 +252,7 @@ export class CheckoutService {
       }
       // The order was paid another way (cash at the desk) while this trade was still open.
       if (!orderPaid) throw TRADE_CLOSED();
-      await this.print.markOrderItemsPaid(payment.order_id, tx);
+      await this.print.items.markOrderItemsPaid(payment.order_id, tx);
       await this.rules.log(tx, payment.order_id, 'paid-scan', [], `trade ${notice.tradeNo}`, null);
       return { paid: true, newlyPaid: true, orderId: payment.order_id };
     });
@@ -259,9 +262,9 @@ export class CheckoutService {
 
   /** Tells print administrators of a paid order: in the app, and through the configured webhook. */
   private async announcePaid(orderId: number): Promise<void> {
-    const row = await this.print.paidOrderSummary(orderId);
+    const row = await this.print.orders.paidOrderSummary(orderId);
     const text = `读者 ${row.name} 已支付打印订单 ${row.order_num}：共 ${Number(row.pages)} 页，${PAYMENT_LABELS[row.payment] ?? ''}，合计 ¥${yuan(row.total_fen)}`;
-    await this.print.notify({
+    await this.print.desk.notify({
       text,
       link: `/PersonalPage/AdminPrint?orderNum=${row.order_num}`,
       at: nowIso(this.clock.now()),

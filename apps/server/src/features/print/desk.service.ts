@@ -4,6 +4,8 @@ import {
   type AdminPrintSummary,
   type Notification,
   type PrintItem,
+  PAY_STATUS,
+  PRINT_STATUS,
 } from '@guji/shared';
 import type { DbOrTx } from '../../db/database.ts';
 import { nowIso } from '../../db/database.ts';
@@ -13,7 +15,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { pagedOf, type Paged } from '../../lib/paged.ts';
 import type { PaymentRepository } from './payment.repository.ts';
 import type { PrintPdf } from './print-pdf.ts';
-import type { PrintRepository } from './print.repository.ts';
+import type { PrintRepositories } from './print.repository.ts';
 import { NOT_FOUND, orderIdsOf, toItem, type PrintRules } from './print-rules.ts';
 
 /**
@@ -22,7 +24,7 @@ import { NOT_FOUND, orderIdsOf, toItem, type PrintRules } from './print-rules.ts
  */
 export class PrintDeskService {
   constructor(
-    private readonly print: PrintRepository,
+    private readonly print: PrintRepositories,
     private readonly payments: PaymentRepository,
     private readonly rules: PrintRules,
     private readonly pdf: PrintPdf,
@@ -38,7 +40,7 @@ export class PrintDeskService {
     extract?: '0' | '1' | undefined;
   }): Promise<Paged<AdminPrintSummary>> {
     const size = ADMIN_PRINT_PAGE_SIZE;
-    const { rows, total } = await this.print.deskOrders({
+    const { rows, total } = await this.print.orders.deskOrders({
       realName: query.realName,
       phone: query.phone,
       email: query.email,
@@ -69,7 +71,7 @@ export class PrintDeskService {
   /** The items selected at the desk; every one must exist. */
   private async deskItems(tx: DbOrTx | undefined, ids: number[]) {
     const unique = [...new Set(ids)];
-    const rows = await this.print.deskItems(unique, tx);
+    const rows = await this.print.items.deskItems(unique, tx);
     if (rows.length !== unique.length) throw NOT_FOUND();
     return rows;
   }
@@ -84,15 +86,16 @@ export class PrintDeskService {
     const selected = await this.deskItems(undefined, ids);
     for (const userId of new Set(selected.map((r) => r.user_id))) {
       await this.rules.assertReadable(
-        { userId, roles: await this.print.userRoles(userId), readingRoom: true },
+        { userId, roles: await this.print.desk.userRoles(userId), readingRoom: true },
         selected.filter((r) => r.user_id === userId).map((r) => r.book_id),
       );
     }
     await this.transact(async (tx) => {
       const rows = await this.deskItems(tx, ids);
-      if (rows.some((r) => r.pay_status === 1)) throw badRequest('ALREADY_PAID', MSG.adminConfirmPaid);
-      await this.print.lockOrders(orderIdsOf(rows), now, tx);
-      const marked = await this.print.markItemsPaid(
+      if (rows.some((r) => r.pay_status === PAY_STATUS.paid))
+        throw badRequest('ALREADY_PAID', MSG.adminConfirmPaid);
+      await this.print.orders.lockOrders(orderIdsOf(rows), now, tx);
+      const marked = await this.print.items.markItemsPaid(
         rows.map((r) => r.id),
         tx,
       );
@@ -100,7 +103,8 @@ export class PrintDeskService {
       if (marked !== rows.length) throw badRequest('ALREADY_PAID', MSG.adminConfirmPaid);
       for (const orderId of new Set(rows.map((r) => r.order_id!))) {
         await this.payments.closeTrades(orderId, tx);
-        if (!(await this.print.hasUnpaidItems(orderId, tx))) await this.print.markOrderPaid(orderId, now, tx);
+        if (!(await this.print.items.hasUnpaidItems(orderId, tx)))
+          await this.print.orders.markOrderPaid(orderId, now, tx);
         const mine = rows.filter((r) => r.order_id === orderId).map((r) => r.id);
         await this.rules.log(tx, orderId, 'confirm-payment', mine, null, actorId);
       }
@@ -113,10 +117,10 @@ export class PrintDeskService {
    */
   async markPrinted(actorId: number, ids: number[]): Promise<{ file: string; pages: number }> {
     const rows = await this.deskItems(undefined, ids);
-    if (rows.some((r) => r.pay_status !== 1)) throw badRequest('UNPAID', MSG.adminPrintUnpaid);
+    if (rows.some((r) => r.pay_status !== PAY_STATUS.paid)) throw badRequest('UNPAID', MSG.adminPrintUnpaid);
     const file = await this.pdf.make(rows.map((r) => r.id));
     await this.transact(async (tx) => {
-      await this.print.markItemsPrinted(
+      await this.print.items.markItemsPrinted(
         rows.map((r) => r.id),
         tx,
       );
@@ -133,10 +137,10 @@ export class PrintDeskService {
       const rows = await this.deskItems(tx, ids);
       if (expressNumber.trim() === '') throw badRequest('EXPRESS_EMPTY', MSG.adminExpressEmpty);
       if (rows.some((r) => r.extract !== 1)) throw badRequest('EXPRESS_PICKUP', MSG.adminExpressPickup);
-      if (rows.some((r) => r.print_status !== 1))
+      if (rows.some((r) => r.print_status !== PRINT_STATUS.printed))
         throw badRequest('EXPRESS_UNPRINTED', MSG.adminExpressUnprinted);
       if (rows.some((r) => r.express_number)) throw badRequest('EXPRESS_EXISTS', MSG.adminExpressExists);
-      const set = await this.print.setExpress(
+      const set = await this.print.items.setExpress(
         rows.map((r) => r.id),
         expressNumber.trim(),
         tx,
@@ -151,7 +155,7 @@ export class PrintDeskService {
 
   /** The print desk's items of an order. */
   async deskOrderItems(orderNum: string): Promise<PrintItem[]> {
-    return (await this.print.items({ orderNum }, 'byId')).map(toItem);
+    return (await this.print.items.list({ orderNum }, 'byId')).map(toItem);
   }
 
   async pdfPath(name: string): Promise<string> {
@@ -160,11 +164,11 @@ export class PrintDeskService {
 
   /** The desk's log of an order: who did what, when. */
   async orderLog(orderNum: string) {
-    return this.print.orderLog(orderNum);
+    return this.print.desk.orderLog(orderNum);
   }
 
   async notifications(): Promise<Notification[]> {
-    const rows = await this.print.notifications(20);
+    const rows = await this.print.desk.notifications(20);
     return rows.map((r) => ({ id: r.id, text: r.text, link: r.link, createdAt: r.created_at }));
   }
 }

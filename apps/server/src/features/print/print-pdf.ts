@@ -6,7 +6,8 @@ import sharp from 'sharp';
 import { EXTRACT_LABELS, PAYMENT_LABELS, yuan } from '@guji/shared';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import { sheetSvg, type DownloadService } from '../personal/download.service.ts';
-import type { ItemRow, PrintRepository } from './print.repository.ts';
+import type { ItemRow } from './print-item.repository.ts';
+import type { PrintRepositories } from './print.repository.ts';
 import { NOT_FOUND } from './print-rules.ts';
 
 const A4 = [595.28, 841.89] as const;
@@ -19,7 +20,7 @@ const A3 = [841.89, 1190.55] as const;
  */
 export class PrintPdf {
   constructor(
-    private readonly print: PrintRepository,
+    private readonly print: PrintRepositories,
     private readonly catalogRepo: CatalogRepository,
     private readonly downloads: DownloadService,
     private readonly dataDir: string,
@@ -27,13 +28,13 @@ export class PrintPdf {
 
   /** Makes the file; returns its name. */
   async make(itemIds: number[]): Promise<string> {
-    const items = await this.print.items({ ids: itemIds }, 'byOrder');
+    const items = await this.print.items.list({ ids: itemIds }, 'byOrder');
     const pdf = await PDFDocument.create();
     pdf.setTitle('打印订单');
     const byOrder = new Map<number, ItemRow[]>();
     for (const item of items) byOrder.set(item.order_id!, [...(byOrder.get(item.order_id!) ?? []), item]);
     for (const [orderId, list] of byOrder) {
-      const order = await this.print.orderForCover(orderId);
+      const order = await this.print.orders.orderForCover(orderId);
       const lines = [
         `打印订单 ${order.order_num}`,
         `读者：${order.real_name ?? order.nick_name ?? order.login_name}  ${order.phone ?? ''}`,

@@ -1,4 +1,4 @@
-import { MSG, type PrintItem } from '@guji/shared';
+import { MSG, type PrintItem, PAY_STATUS } from '@guji/shared';
 import type { DbOrTx } from '../../db/database.ts';
 import { nowIso } from '../../db/database.ts';
 import { conflict, forbidden, notFound } from '../../errors.ts';
@@ -6,7 +6,8 @@ import type { Clock } from '../../lib/clock.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import { thumbnailUrl, type CatalogService, type Viewer } from '../catalog/catalog.service.ts';
 import type { PaymentRepository } from './payment.repository.ts';
-import type { ItemRow, PrintRepository } from './print.repository.ts';
+import type { ItemRow } from './print-item.repository.ts';
+import type { PrintRepositories } from './print.repository.ts';
 
 export const NOT_FOUND = () => notFound(MSG.notFound, 'NOT_FOUND');
 export const TRADE_CLOSED = () => conflict('PAYMENT_CLOSED', MSG.paymentTradeClosed);
@@ -45,7 +46,7 @@ export const toItem = (r: ItemRow): PrintItem => ({
  */
 export class PrintRules {
   constructor(
-    private readonly print: PrintRepository,
+    private readonly print: PrintRepositories,
     private readonly payments: PaymentRepository,
     private readonly catalogRepo: CatalogRepository,
     private readonly catalog: CatalogService,
@@ -76,11 +77,11 @@ export class PrintRules {
    */
   async settleOrders(tx: DbOrTx, orderIds: number[], now: string): Promise<void> {
     for (const orderId of orderIds) {
-      const items = await this.print.orderItemAmounts(orderId, tx);
+      const items = await this.print.items.orderItemAmounts(orderId, tx);
       if (items.length === 0) continue;
       await this.payments.closeTrades(orderId, tx);
-      const allPaid = items.every((item) => item.pay_status === 1);
-      await this.print.resettleOrder(
+      const allPaid = items.every((item) => item.pay_status === PAY_STATUS.paid);
+      await this.print.orders.resettleOrder(
         orderId,
         items.reduce((sum, item) => sum + item.amount_fen, 0),
         allPaid,
@@ -99,6 +100,9 @@ export class PrintRules {
     detail: string | null,
     actorId: number | null,
   ): Promise<void> {
-    await this.print.log({ orderId, action, itemIds, detail, actorId, at: nowIso(this.clock.now()) }, tx);
+    await this.print.desk.log(
+      { orderId, action, itemIds, detail, actorId, at: nowIso(this.clock.now()) },
+      tx,
+    );
   }
 }

@@ -1,36 +1,22 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { PublicSite, SiteSettings, UpdateSiteRequest } from '@guji/shared';
+import { siteApi } from '@guji/shared';
 import { requireRole } from '../../http/session.ts';
+import { routeOf } from '../../http/contract-route.ts';
 import type { RouteModule } from '../../http/route-module.ts';
 
 /** Site texts for the footer and the registration form variant. */
 export const siteRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  r.get(
-    '/api/site',
-    {
-      schema: {
-        tags: ['site'],
-        summary: 'Site name, footer texts and registration switches',
-        response: { 200: PublicSite },
-      },
-    },
-    async () => ({
+  r.route({
+    ...routeOf(siteApi.get),
+    handler: async () => ({
       ...(await context.services.settings.get()),
       scanPay: context.config.paymentProvider !== 'none',
     }),
-  );
-  r.put(
-    '/api/admin/site',
-    {
-      schema: {
-        tags: ['admin'],
-        summary: 'Change site texts and switches (administrators)',
-        body: UpdateSiteRequest,
-        response: { 200: SiteSettings },
-      },
-    },
-    async (request) => {
+  });
+  r.route({
+    ...routeOf(siteApi.update),
+    handler: async (request) => {
       const user = requireRole(request, 'admin');
       const before = await context.services.settings.get();
       const after = await context.services.settings.update(request.body);
@@ -49,5 +35,5 @@ export const siteRoutes: RouteModule = (app, { context }) => {
         );
       return after;
     },
-  );
+  });
 };

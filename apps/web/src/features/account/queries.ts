@@ -1,28 +1,26 @@
 import { useId } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type {
-  Captcha,
-  ChangePasswordRequest,
-  LoginRequest,
-  LoginResponse,
-  OkBody,
-  RegisterRequest,
-  ResetPasswordRequest,
-  SendCodeRequest,
-  SendCodeResponse,
-  SessionInfo,
-  SessionUser,
-  SsoRequest,
-  UpdateProfileRequest,
-  VerifyCodeRequest,
+import {
+  authApi,
+  profileApi,
+  type ChangePasswordRequest,
+  type LoginRequest,
+  type RegisterRequest,
+  type ResetPasswordRequest,
+  type SendCodeRequest,
+  type SessionInfo,
+  type SessionUser,
+  type SsoRequest,
+  type UpdateProfileRequest,
+  type VerifyCodeRequest,
 } from '@guji/shared';
-import { api } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 
 export const sessionQueryKey = ['session'] as const;
 
 export const sessionQuery = {
   queryKey: sessionQueryKey,
-  queryFn: () => api.get<SessionInfo>('/api/session'),
+  queryFn: () => call(authApi.session, {}),
   staleTime: 60_000,
 };
 
@@ -58,7 +56,7 @@ export function useCaptcha(enabled = true) {
   const id = useId();
   const query = useQuery({
     queryKey: ['captcha', id],
-    queryFn: () => api.get<Captcha>('/api/captcha'),
+    queryFn: () => call(authApi.captcha, {}),
     enabled,
     gcTime: 0,
     staleTime: Infinity,
@@ -76,40 +74,39 @@ export type CaptchaState = ReturnType<typeof useCaptcha>;
 
 export function useLogin() {
   return useMutation({
-    mutationFn: (body: LoginRequest) =>
-      api.post<LoginResponse>('/api/auth/login', body, { ignoreUnauthorized: true }),
+    mutationFn: (body: LoginRequest) => call(authApi.login, { body }, { ignoreUnauthorized: true }),
   });
 }
 
 export function useLogout() {
-  return useMutation({ mutationFn: () => api.post<OkBody>('/api/auth/logout') });
+  return useMutation({ mutationFn: () => call(authApi.logout, {}) });
 }
 
 export function useRegister() {
-  return useMutation({ mutationFn: (body: RegisterRequest) => api.post<OkBody>('/api/auth/register', body) });
+  return useMutation({ mutationFn: (body: RegisterRequest) => call(authApi.register, { body }) });
 }
 
 export function useSendSmsCode() {
   return useMutation({
-    mutationFn: (body: SendCodeRequest) => api.post<SendCodeResponse>('/api/sms/send', body),
+    mutationFn: (body: SendCodeRequest) => call(authApi.sendSmsCode, { body }),
   });
 }
 
 export function useVerifyRecoveryCode() {
   return useMutation({
-    mutationFn: (body: VerifyCodeRequest) => api.post<OkBody>('/api/auth/recovery/verify', body),
+    mutationFn: (body: VerifyCodeRequest) => call(authApi.verifyRecoveryCode, { body }),
   });
 }
 
 export function useResetPassword() {
   return useMutation({
-    mutationFn: (body: ResetPasswordRequest) => api.post<OkBody>('/api/auth/recovery/reset', body),
+    mutationFn: (body: ResetPasswordRequest) => call(authApi.resetPassword, { body }),
   });
 }
 
 export function useChangePassword() {
   return useMutation({
-    mutationFn: (body: ChangePasswordRequest) => api.post<OkBody>('/api/me/password', body),
+    mutationFn: (body: ChangePasswordRequest) => call(profileApi.changePassword, { body }),
   });
 }
 
@@ -117,7 +114,7 @@ export function useChangePassword() {
 export function useUpdateProfile() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateProfileRequest) => api.patch<SessionUser>('/api/me', body, { quiet: true }),
+    mutationFn: (body: UpdateProfileRequest) => call(profileApi.update, { body }, { quiet: true }),
     onSuccess: (user) => setSessionUser(queryClient, user),
   });
 }
@@ -129,7 +126,7 @@ export function useUploadAvatar() {
     mutationFn: (file: File) => {
       const form = new FormData();
       form.append('file', file);
-      return api.upload<SessionUser>('/api/me/avatar', form, { quiet: true });
+      return call(profileApi.uploadAvatar, { body: form }, { quiet: true });
     },
     onSuccess: (user) => setSessionUser(queryClient, user),
   });
@@ -137,7 +134,6 @@ export function useUploadAvatar() {
 
 export function useSsoLogin() {
   return useMutation({
-    mutationFn: (body: SsoRequest) =>
-      api.post<LoginResponse>('/api/auth/sso', body, { ignoreUnauthorized: true }),
+    mutationFn: (body: SsoRequest) => call(authApi.sso, { body }, { ignoreUnauthorized: true }),
   });
 }

@@ -5,16 +5,8 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import {
-  PAGE_SIZES,
-  type BookDetail,
-  type BookPage,
-  type Classification,
-  type DirectoryNode,
-  type UpdateBookRequest,
-  type Volume,
-} from '@guji/shared';
-import { api } from '../../api/client.ts';
+import { catalogApi, PAGE_SIZES, type UpdateBookRequest } from '@guji/shared';
+import { call } from '../../api/client.ts';
 import { bookSearchQuery, type SearchState } from './search-params.ts';
 
 export const catalogKeys = {
@@ -31,7 +23,7 @@ export const catalogKeys = {
 export function useClassifications() {
   return useQuery({
     queryKey: catalogKeys.classifications,
-    queryFn: () => api.get<Classification[]>('/api/classifications'),
+    queryFn: () => call(catalogApi.classifications, {}),
     staleTime: 10 * 60_000,
   });
 }
@@ -41,7 +33,7 @@ export function useHotBooks() {
   return useInfiniteQuery({
     queryKey: catalogKeys.hot,
     queryFn: ({ pageParam }) =>
-      api.get<BookPage>(`/api/books/hot?pageNum=${pageParam}&pageSize=${PAGE_SIZES.hot}`),
+      call(catalogApi.hot, { query: { pageNum: pageParam, pageSize: PAGE_SIZES.hot } }),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.pageNum < last.pages ? last.pageNum + 1 : undefined),
     staleTime: 60_000,
@@ -52,7 +44,7 @@ export function useHotBooks() {
 export function useBookSearch(state: SearchState) {
   return useQuery({
     queryKey: catalogKeys.search(state),
-    queryFn: () => api.get<BookPage>(`/api/books?${bookSearchQuery(state, PAGE_SIZES.search)}`),
+    queryFn: () => call(catalogApi.search, { query: bookSearchQuery(state, PAGE_SIZES.search) }),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });
@@ -62,7 +54,7 @@ export function useBookSearch(state: SearchState) {
 export function useBook(catalogId: number | null) {
   return useQuery({
     queryKey: catalogKeys.book(catalogId ?? 0),
-    queryFn: () => api.get<BookDetail>(`/api/books/${catalogId}`, { quiet: true }),
+    queryFn: () => call(catalogApi.get, { params: { catalogId: catalogId ?? 0 } }, { quiet: true }),
     enabled: catalogId != null,
   });
 }
@@ -70,7 +62,7 @@ export function useBook(catalogId: number | null) {
 export function useVolumes(catalogId: number | null, enabled = true) {
   return useQuery({
     queryKey: catalogKeys.volumes(catalogId ?? 0),
-    queryFn: () => api.get<Volume[]>(`/api/books/${catalogId}/volumes`),
+    queryFn: () => call(catalogApi.volumes, { params: { catalogId: catalogId ?? 0 } }),
     enabled: enabled && catalogId != null,
   });
 }
@@ -78,7 +70,7 @@ export function useVolumes(catalogId: number | null, enabled = true) {
 export function useDirectory(fascicleId: number | null) {
   return useQuery({
     queryKey: catalogKeys.directory(fascicleId ?? 0),
-    queryFn: () => api.get<DirectoryNode[]>(`/api/volumes/${fascicleId}/directory`),
+    queryFn: () => call(catalogApi.directory, { params: { fascicleId: fascicleId ?? 0 } }),
     enabled: fascicleId != null,
     staleTime: 5 * 60_000,
   });
@@ -88,7 +80,7 @@ export function useDirectory(fascicleId: number | null) {
 export function useUpdateBook(catalogId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: UpdateBookRequest) => api.patch<BookDetail>(`/api/books/${catalogId}`, body),
+    mutationFn: (body: UpdateBookRequest) => call(catalogApi.update, { params: { catalogId }, body }),
     onSuccess: (book) => {
       queryClient.setQueryData(catalogKeys.book(catalogId), book);
       // Titles and covers in lists may have changed, and a hidden book leaves them.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { queryString } from '@guji/shared';
 import { bookSearchQuery, excerpt, parseSearchParams, searchPath } from './search-params.ts';
 
 describe('search address', () => {
@@ -29,9 +30,11 @@ describe('search address', () => {
   });
 
   it('asks the API for one page of the given size', () => {
-    expect(bookSearchQuery({ title: '', classCode: '', page: 2 }, 6)).toBe('pageNum=2&pageSize=6');
-    expect(bookSearchQuery({ title: '诗', classCode: 'JI', page: 1 }, 6)).toBe(
-      `pageNum=1&pageSize=6&title=${encodeURIComponent('诗')}&classCode=JI`,
+    expect(queryString(bookSearchQuery({ title: '', classCode: '', page: 2 }, 6))).toBe(
+      '?pageNum=2&pageSize=6',
+    );
+    expect(queryString(bookSearchQuery({ title: '诗', classCode: 'JI', page: 1 }, 6))).toBe(
+      `?pageNum=1&pageSize=6&title=${encodeURIComponent('诗')}&classCode=JI`,
     );
   });
 });

@@ -1,3 +1,4 @@
+import type { BookSearchQuery } from '@guji/shared';
 import { positiveId } from '../../lib/reader-url.ts';
 
 /** The title search of /SearchPage, kept in the address so reload, back and sharing keep it. */
@@ -29,12 +30,14 @@ export function searchPath(state: Partial<SearchState>): string {
   return query ? `/SearchPage?${query}` : '/SearchPage';
 }
 
-/** The query string of GET /api/books for a search. */
-export function bookSearchQuery(state: SearchState, pageSize: number): string {
-  const params = new URLSearchParams({ pageNum: String(state.page), pageSize: String(pageSize) });
-  if (state.title) params.set('title', state.title);
-  if (state.classCode) params.set('classCode', state.classCode);
-  return params.toString();
+/** The query of GET /api/books (catalogApi.search) for a search; empty values are left out. */
+export function bookSearchQuery(state: SearchState, pageSize: number): BookSearchQuery {
+  return {
+    pageNum: state.page,
+    pageSize,
+    ...(state.title ? { title: state.title } : {}),
+    ...(state.classCode ? { classCode: state.classCode } : {}),
+  };
 }
 
 /**

@@ -1,7 +1,16 @@
-import type { Paged } from '@guji/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { OkBody, OwnBook, OwnBookRequest, OwnVolumeRequest, Volume } from '@guji/shared';
-import { api } from '../../api/client.ts';
+import {
+  ownBooksApi,
+  ownReviewApi,
+  ownVolumesApi,
+  type OkBody,
+  type OwnBook,
+  type OwnBookRequest,
+  type OwnStatus,
+  type OwnVolumeRequest,
+  type ZipUploadResult,
+} from '@guji/shared';
+import { call, hrefOf } from '../../api/client.ts';
 import { uploadWithProgress } from '../../api/upload.ts';
 
 export const ownKeys = {
@@ -15,19 +24,19 @@ export const ownKeys = {
 export function useOwnBooks(pageNum: number) {
   return useQuery({
     queryKey: ownKeys.books(pageNum),
-    queryFn: () => api.get<Paged<OwnBook>>(`/api/own/books?pageNum=${pageNum}`),
+    queryFn: () => call(ownBooksApi.list, { query: { pageNum } }),
     placeholderData: keepPreviousData,
   });
 }
 
 export function useOwnBook(id: number) {
-  return useQuery({ queryKey: ownKeys.book(id), queryFn: () => api.get<OwnBook>(`/api/own/books/${id}`) });
+  return useQuery({ queryKey: ownKeys.book(id), queryFn: () => call(ownBooksApi.get, { params: { id } }) });
 }
 
 export function useOwnVolumes(id: number) {
   return useQuery({
     queryKey: ownKeys.volumes(id),
-    queryFn: () => api.get<Volume[]>(`/api/own/books/${id}/volumes`),
+    queryFn: () => call(ownVolumesApi.list, { params: { id } }),
   });
 }
 
@@ -41,7 +50,9 @@ export function useOwnMutation<V, R = OkBody>(run: (value: V) => Promise<R>) {
 }
 
 export const saveBook = ({ id, book }: { id: number | null; book: OwnBookRequest }) =>
-  id === null ? api.post<OwnBook>('/api/own/books', book) : api.put<OwnBook>(`/api/own/books/${id}`, book);
+  id === null
+    ? call(ownBooksApi.create, { body: book })
+    : call(ownBooksApi.update, { params: { id }, body: book });
 
 export const saveVolume = ({
   bookId,
@@ -53,36 +64,34 @@ export const saveVolume = ({
   volume: OwnVolumeRequest;
 }) =>
   id === null
-    ? api.post<OkBody>(`/api/own/books/${bookId}/volumes`, volume)
-    : api.put<OkBody>(`/api/own/volumes/${id}`, volume);
+    ? call(ownVolumesApi.create, { params: { id: bookId }, body: volume })
+    : call(ownVolumesApi.update, { params: { id }, body: volume });
 
 /** Uploads a volume's zip, reporting the upload's progress. */
 export const uploadZip = (volumeId: number, file: File, onProgress: (percent: number) => void) =>
-  uploadWithProgress<{ added: number; message: string }>(
-    `/api/own/volumes/${volumeId}/zip`,
-    file,
-    onProgress,
-  );
+  uploadWithProgress<ZipUploadResult>(hrefOf(ownVolumesApi.uploadZip, { id: volumeId }), file, onProgress);
 
-export function useReviewBooks(status: string) {
+export function useReviewBooks(status: OwnStatus) {
   return useQuery({
     queryKey: ownKeys.review(status),
-    queryFn: () => api.get<OwnBook[]>(`/api/admin/own-books?status=${status}`),
+    queryFn: () => call(ownReviewApi.queue, { query: { status } }),
   });
 }
+
+/** A reviewer's decision on a submitted (or, to withdraw it, a public) book; refusing takes a reason. */
+export type ReviewDecision =
+  { id: number; action: 'approve' } | { id: number; action: 'refuse' | 'withdraw'; reason: string };
 
 export function useReviewBook() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({
-      id,
-      action,
-      reason,
-    }: {
-      id: number;
-      action: 'approve' | 'refuse' | 'withdraw';
-      reason?: string;
-    }) => api.post<OkBody>(`/api/admin/own-books/${id}/${action}`, action === 'approve' ? {} : { reason }),
+    mutationFn: (decision: ReviewDecision) =>
+      decision.action === 'approve'
+        ? call(ownReviewApi.approve, { params: { id: decision.id } })
+        : call(ownReviewApi[decision.action], {
+            params: { id: decision.id },
+            body: { reason: decision.reason },
+          }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['own-review'] }),
   });
 }

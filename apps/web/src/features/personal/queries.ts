@@ -1,23 +1,17 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { collectionsApi } from '@guji/shared';
-import type {
-  Paged,
-  BookComment,
-  CallNumberMatch,
-  CollectionItem,
-  DownloadItem,
-  Footprint,
-  MyComment,
-  MyNote,
-  Note,
-  NoteRect,
-  OkBody,
-  Privilege,
-  Reservation,
-  ReservationDuration,
-  ReservationRequest,
+import {
+  collectionsApi,
+  commentsApi,
+  downloadsApi,
+  footprintsApi,
+  notesApi,
+  privilegesApi,
+  reservationsApi,
+  type NoteRequest,
+  type Paged,
+  type ReservationRequest,
 } from '@guji/shared';
-import { api, call } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 
 export const personalKeys = {
   all: ['personal'] as const,
@@ -31,24 +25,31 @@ export const personalKeys = {
 };
 
 /** One page of a personal list (10 a page, spec §9), e.g. `collections`, `downloads`. */
-export function usePersonalList<T>(name: string, pageNum: number) {
+export function usePersonalList<T>(name: string, pageNum: number, read: () => Promise<Paged<T>>) {
   return useQuery({
     queryKey: personalKeys.list(name, pageNum),
-    queryFn: () => api.get<Paged<T>>(`/api/me/${name}?pageNum=${pageNum}`),
+    queryFn: read,
     placeholderData: keepPreviousData,
   });
 }
 
-export const useCollections = (pageNum: number) => usePersonalList<CollectionItem>('collections', pageNum);
-export const useDownloads = (pageNum: number) => usePersonalList<DownloadItem>('downloads', pageNum);
-export const useMyComments = (pageNum: number) => usePersonalList<MyComment>('comments', pageNum);
-export const useMyNotes = (pageNum: number) => usePersonalList<MyNote>('notes', pageNum);
-export const useFootprints = (pageNum: number) => usePersonalList<Footprint>('footprints', pageNum);
-export const usePrivileges = (pageNum: number) => usePersonalList<Privilege>('privileges', pageNum);
-export const useMyReservations = (pageNum: number) => usePersonalList<Reservation>('reservations', pageNum);
+export const useCollections = (pageNum: number) =>
+  usePersonalList('collections', pageNum, () => call(collectionsApi.mine, { query: { pageNum } }));
+export const useDownloads = (pageNum: number) =>
+  usePersonalList('downloads', pageNum, () => call(downloadsApi.mine, { query: { pageNum } }));
+export const useMyComments = (pageNum: number) =>
+  usePersonalList('comments', pageNum, () => call(commentsApi.mine, { query: { pageNum } }));
+export const useMyNotes = (pageNum: number) =>
+  usePersonalList('notes', pageNum, () => call(notesApi.mine, { query: { pageNum } }));
+export const useFootprints = (pageNum: number) =>
+  usePersonalList('footprints', pageNum, () => call(footprintsApi.mine, { query: { pageNum } }));
+export const usePrivileges = (pageNum: number) =>
+  usePersonalList('privileges', pageNum, () => call(privilegesApi.mine, { query: { pageNum } }));
+export const useMyReservations = (pageNum: number) =>
+  usePersonalList('reservations', pageNum, () => call(reservationsApi.mine, { query: { pageNum } }));
 
 /** A change to the user's own records: afterwards every personal list is read again. */
-export function usePersonalMutation<V, R = OkBody>(run: (value: V) => Promise<R>) {
+export function usePersonalMutation<V, R>(run: (value: V) => Promise<R>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: run,
@@ -75,7 +76,7 @@ export function useToggleCollect(catalogId: number) {
 export function useBookComments(catalogId: number, pageNum: number) {
   return useQuery({
     queryKey: personalKeys.comments(catalogId, pageNum),
-    queryFn: () => api.get<Paged<BookComment>>(`/api/books/${catalogId}/comments?pageNum=${pageNum}`),
+    queryFn: () => call(commentsApi.list, { params: { id: catalogId }, query: { pageNum } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -83,7 +84,7 @@ export function useBookComments(catalogId: number, pageNum: number) {
 export function usePostComment(catalogId: number) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (text: string) => api.post<OkBody>(`/api/books/${catalogId}/comments`, { text }),
+    mutationFn: (text: string) => call(commentsApi.create, { params: { id: catalogId }, body: { text } }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['book-comments', catalogId] });
       void queryClient.invalidateQueries({ queryKey: personalKeys.all });
@@ -99,12 +100,12 @@ export function useCommentMutations() {
   };
   return {
     remove: useMutation({
-      mutationFn: (id: number) => api.del<OkBody>(`/api/me/comments/${id}`),
+      mutationFn: (id: number) => call(commentsApi.remove, { params: { id } }),
       onSuccess: after,
     }),
     hide: useMutation({
       mutationFn: ({ id, hidden }: { id: number; hidden: boolean }) =>
-        api.put<OkBody>(`/api/admin/comments/${id}/hidden`, { hidden }),
+        call(commentsApi.setHidden, { params: { id }, body: { hidden } }),
       onSuccess: after,
     }),
   };
@@ -113,7 +114,7 @@ export function useCommentMutations() {
 export function usePageNotes(imageId: number | null, enabled: boolean) {
   return useQuery({
     queryKey: personalKeys.notes(imageId ?? 0),
-    queryFn: () => api.get<Note[]>(`/api/pages/${imageId}/notes`),
+    queryFn: () => call(notesApi.onPage, { params: { id: imageId ?? 0 } }),
     enabled: enabled && imageId !== null,
   });
 }
@@ -123,16 +124,16 @@ export function useNoteMutations() {
   const after = () => queryClient.invalidateQueries({ queryKey: personalKeys.all });
   return {
     create: useMutation({
-      mutationFn: (note: NoteRect & { imageId: number; text: string }) => api.post<Note>('/api/notes', note),
+      mutationFn: (note: NoteRequest) => call(notesApi.create, { body: note }),
       onSuccess: after,
     }),
     update: useMutation({
       mutationFn: ({ id, text }: { id: number; text: string }) =>
-        api.patch<Note>(`/api/notes/${id}`, { text }),
+        call(notesApi.update, { params: { id }, body: { text } }),
       onSuccess: after,
     }),
     remove: useMutation({
-      mutationFn: (id: number) => api.del<OkBody>(`/api/notes/${id}`),
+      mutationFn: (id: number) => call(notesApi.remove, { params: { id } }),
       onSuccess: after,
     }),
   };
@@ -141,7 +142,7 @@ export function useNoteMutations() {
 export function useDurations() {
   return useQuery({
     queryKey: personalKeys.durations,
-    queryFn: () => api.get<ReservationDuration[]>('/api/reservations/durations'),
+    queryFn: () => call(reservationsApi.durations, {}),
     staleTime: 10 * 60_000,
   });
 }
@@ -149,25 +150,20 @@ export function useDurations() {
 export function useCallNumberLookup(callNumber: string) {
   return useQuery({
     queryKey: personalKeys.lookup(callNumber),
-    queryFn: () =>
-      api.get<CallNumberMatch[]>(`/api/reservations/lookup?callNumber=${encodeURIComponent(callNumber)}`, {
-        quiet: true,
-      }),
+    queryFn: () => call(reservationsApi.lookup, { query: { callNumber } }, { quiet: true }),
     enabled: callNumber.trim() !== '',
     staleTime: 60_000,
   });
 }
 
 export function useApply() {
-  return usePersonalMutation((request: ReservationRequest) =>
-    api.post<{ reservation: Reservation; message: string }>('/api/reservations', request),
-  );
+  return usePersonalMutation((request: ReservationRequest) => call(reservationsApi.apply, { body: request }));
 }
 
 export function useReviewQueue(status: string, pageNum: number) {
   return useQuery({
     queryKey: personalKeys.queue(status, pageNum),
-    queryFn: () => api.get<Paged<Reservation>>(`/api/admin/reservations?status=${status}&pageNum=${pageNum}`),
+    queryFn: () => call(reservationsApi.queue, { query: { status, pageNum } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -175,16 +171,12 @@ export function useReviewQueue(status: string, pageNum: number) {
 export function useReview() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({
-      id,
-      action,
-      reason,
-    }: {
-      id: number;
-      action: 'take' | 'approve' | 'refuse';
-      reason?: string;
-    }) =>
-      api.post<Reservation>(`/api/admin/reservations/${id}/${action}`, action === 'refuse' ? { reason } : {}),
+    mutationFn: (
+      decision: { id: number; action: 'take' | 'approve' } | { id: number; action: 'refuse'; reason: string },
+    ) =>
+      decision.action === 'refuse'
+        ? call(reservationsApi.refuse, { params: { id: decision.id }, body: { reason: decision.reason } })
+        : call(reservationsApi[decision.action], { params: { id: decision.id } }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: ['reservation-queue'] });
       void queryClient.invalidateQueries({ queryKey: personalKeys.all });

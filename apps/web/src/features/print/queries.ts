@@ -1,18 +1,17 @@
-import type { Paged } from '@guji/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   PAY_POLL_MS,
-  type AdminPrintSummary,
+  printDeskApi,
+  printItemsApi,
+  printOrdersApi,
+  printPricesApi,
+  sandboxPaymentApi,
+  type AddPrintItemsRequest,
+  type AdminPrintQuery,
   type CheckoutRequest,
-  type Notification,
-  type OkBody,
-  type PrintItem,
-  type PrintOrder,
-  type PrintPrice,
-  type SandboxPaymentInfo,
-  type ScanPayment,
+  type PrintedResult,
 } from '@guji/shared';
-import { api } from '../../api/client.ts';
+import { call } from '../../api/client.ts';
 
 export const printKeys = {
   all: ['print'] as const,
@@ -25,7 +24,7 @@ export const printKeys = {
 export function usePrices() {
   return useQuery({
     queryKey: ['print-prices'],
-    queryFn: () => api.get<PrintPrice[]>('/api/print/prices'),
+    queryFn: () => call(printPricesApi.list, {}),
     staleTime: 60_000,
   });
 }
@@ -33,7 +32,7 @@ export function usePrices() {
 export function usePrintItems(tab: 'all' | 'unpaid', pageNum: number) {
   return useQuery({
     queryKey: printKeys.items(tab, pageNum),
-    queryFn: () => api.get<Paged<PrintItem>>(`/api/print/items?tab=${tab}&pageNum=${pageNum}`),
+    queryFn: () => call(printItemsApi.list, { query: { tab, pageNum } }),
     placeholderData: keepPreviousData,
   });
 }
@@ -42,8 +41,7 @@ export function usePrintItems(tab: 'all' | 'unpaid', pageNum: number) {
 export function useAddPrintItems() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { imageId: number } | { fascicleId: number; from: number; to: number }) =>
-      api.post<{ added: number; message: string }>('/api/print/items', body),
+    mutationFn: (body: AddPrintItemsRequest) => call(printItemsApi.add, { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: printKeys.all }),
   });
 }
@@ -51,7 +49,7 @@ export function useAddPrintItems() {
 export function useDeletePrintItems() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (ids: number[]) => api.post<OkBody>('/api/print/items/delete', { ids }),
+    mutationFn: (ids: number[]) => call(printItemsApi.remove, { body: { ids } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: printKeys.all }),
   });
 }
@@ -59,14 +57,14 @@ export function useDeletePrintItems() {
 export function useCheckout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: CheckoutRequest) => api.post<PrintOrder>('/api/print/orders', request),
+    mutationFn: (request: CheckoutRequest) => call(printOrdersApi.checkout, { body: request }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: printKeys.all }),
   });
 }
 
 export function useStartScan() {
   return useMutation({
-    mutationFn: (orderNum: string) => api.post<ScanPayment>(`/api/print/orders/${orderNum}/scan`),
+    mutationFn: (orderNum: string) => call(printOrdersApi.startScan, { params: { orderNum } }),
   });
 }
 
@@ -74,8 +72,7 @@ export function useStartScan() {
 export function usePayStatus(orderNum: string | null) {
   return useQuery({
     queryKey: printKeys.status(orderNum ?? ''),
-    queryFn: () =>
-      api.get<{ data: 'paid' | 'unpaid' }>(`/api/print/orders/${orderNum}/pay-status`, { quiet: true }),
+    queryFn: () => call(printOrdersApi.payStatus, { params: { orderNum: orderNum ?? '' } }, { quiet: true }),
     enabled: orderNum !== null,
     refetchInterval: (query) => (query.state.data?.data === 'paid' ? false : PAY_POLL_MS),
   });
@@ -84,31 +81,25 @@ export function usePayStatus(orderNum: string | null) {
 export function useOrder(orderNum: string) {
   return useQuery({
     queryKey: printKeys.order(orderNum),
-    queryFn: () => api.get<PrintOrder>(`/api/print/orders/${orderNum}`),
+    queryFn: () => call(printOrdersApi.get, { params: { orderNum } }),
   });
 }
 
 export function useSandboxPayment(tradeNo: string, sig: string) {
   return useQuery({
     queryKey: ['sandbox-payment', tradeNo],
-    queryFn: () =>
-      api.get<SandboxPaymentInfo>(`/api/payments/sandbox/${tradeNo}?sig=${encodeURIComponent(sig)}`),
+    queryFn: () => call(sandboxPaymentApi.info, { params: { tradeNo }, query: { sig } }),
   });
 }
 
-export interface DeskFilters {
-  realName?: string;
-  phone?: string;
-  email?: string;
-  extract?: '0' | '1';
-}
+/** The desk's filters: the reader's real name, phone, email (substrings) and pickup. */
+export type DeskFilters = Omit<AdminPrintQuery, 'pageNum'>;
 
 export function useDeskSummary(filters: DeskFilters, pageNum: number) {
-  const params = new URLSearchParams({ pageNum: String(pageNum) });
-  for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value as string);
+  const query = { ...filters, pageNum };
   return useQuery({
-    queryKey: [...printKeys.desk, 'summary', params.toString()],
-    queryFn: () => api.get<Paged<AdminPrintSummary>>(`/api/admin/print/orders?${params.toString()}`),
+    queryKey: [...printKeys.desk, 'summary', query],
+    queryFn: () => call(printDeskApi.orders, { query }),
     placeholderData: keepPreviousData,
   });
 }
@@ -116,14 +107,14 @@ export function useDeskSummary(filters: DeskFilters, pageNum: number) {
 export function useDeskItems(orderNum: string) {
   return useQuery({
     queryKey: [...printKeys.desk, 'items', orderNum],
-    queryFn: () => api.get<PrintItem[]>(`/api/admin/print/orders/${orderNum}/items`),
+    queryFn: () => call(printDeskApi.items, { params: { orderNum } }),
   });
 }
 
 export function useNotifications() {
   return useQuery({
     queryKey: [...printKeys.desk, 'notifications'],
-    queryFn: () => api.get<Notification[]>('/api/admin/notifications'),
+    queryFn: () => call(printDeskApi.notifications, {}),
     refetchInterval: 10_000,
   });
 }
@@ -140,11 +131,11 @@ export function useDeskAction() {
       action: 'confirm-payment' | 'printed' | 'express';
       ids: number[];
       expressNumber?: string;
-    }) =>
-      api.post<{ message?: string; pdfUrl?: string; pages?: number }>(`/api/admin/print/items/${action}`, {
-        ids,
-        ...(action === 'express' ? { expressNumber: expressNumber ?? '' } : {}),
-      }),
+    }): Promise<Partial<PrintedResult>> => {
+      if (action === 'confirm-payment') return call(printDeskApi.confirmPayment, { body: { ids } });
+      if (action === 'printed') return call(printDeskApi.printed, { body: { ids } });
+      return call(printDeskApi.express, { body: { ids, expressNumber: expressNumber ?? '' } });
+    },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: printKeys.desk }),
   });
 }

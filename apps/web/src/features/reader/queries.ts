@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { PageMatches, PageOcr, ReaderData } from '@guji/shared';
-import { api } from '../../api/client.ts';
+import { catalogApi, searchApi } from '@guji/shared';
+import { call } from '../../api/client.ts';
 
 export const readerKey = (catalogId: number, fascicleId: number | null) =>
   ['reader', catalogId, fascicleId] as const;
@@ -10,13 +10,11 @@ export function readerQuery(queryClient: QueryClient, catalogId: number, fascicl
   return {
     queryKey: readerKey(catalogId, fascicleId),
     queryFn: async ({ signal }: { signal: AbortSignal }) => {
-      const params = new URLSearchParams({ catalogId: String(catalogId) });
-      if (fascicleId != null) params.set('fascicleId', String(fascicleId));
-      const data = await api.get<ReaderData>(`/api/reader?${params.toString()}`, {
-        quiet: true,
-        ignoreUnauthorized: true,
-        signal,
-      });
+      const data = await call(
+        catalogApi.reader,
+        { query: { catalogId, fascicleId } },
+        { quiet: true, ignoreUnauthorized: true, signal },
+      );
       // Opened without a volume, the server chose one: page turns name it, so cache it under its id too.
       if (fascicleId == null) {
         queryClient.setQueryData(readerKey(data.book.catalogId, data.volume.fascicleId), data);
@@ -75,13 +73,10 @@ export function usePageMatches(imageId: number | null, text: string | null) {
   return useQuery({
     queryKey: ['page-matches', imageId, text],
     queryFn: ({ signal }) =>
-      api.get<PageMatches>(
-        `/api/pages/${imageId}/matches?${new URLSearchParams({ text: text ?? '' }).toString()}`,
-        {
-          quiet: true,
-          ignoreUnauthorized: true,
-          signal,
-        },
+      call(
+        searchApi.pageMatches,
+        { params: { imageId: imageId ?? 0 }, query: { text: text ?? '' } },
+        { quiet: true, ignoreUnauthorized: true, signal },
       ),
     enabled: imageId != null && !!text,
     staleTime: 5 * 60_000,
@@ -93,7 +88,8 @@ export function usePageMatches(imageId: number | null, text: string | null) {
 export function usePageOcr(imageId: number | null) {
   return useQuery({
     queryKey: ['page-ocr', imageId],
-    queryFn: ({ signal }) => api.get<PageOcr>(`/api/pages/${imageId}/ocr`, { quiet: true, signal }),
+    queryFn: ({ signal }) =>
+      call(catalogApi.pageOcr, { params: { imageId: imageId ?? 0 } }, { quiet: true, signal }),
     enabled: imageId != null,
     staleTime: 60_000,
   });

@@ -1,9 +1,8 @@
-import type { Paged } from '@guji/shared';
 import { useState } from 'react';
 import { Input, Select, Space, Table } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { AUDIT_ACTION_LABELS, type AuditEntry } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { AUDIT_ACTION_LABELS, auditApi, type AuditEntry } from '@guji/shared';
+import { call } from '../../../api/client.ts';
 import { formatTime } from '../../../components/personal-list.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 
@@ -13,10 +12,7 @@ export function AuditLog() {
   const [page, setPage] = useState(1);
   const query = useQuery({
     queryKey: ['admin-audit', action, actor, page],
-    queryFn: () =>
-      api.get<Paged<AuditEntry>>(
-        `/api/admin/audit?pageNum=${page}${action ? `&action=${action}` : ''}${actor ? `&actor=${encodeURIComponent(actor)}` : ''}`,
-      ),
+    queryFn: () => call(auditApi.list, { query: { pageNum: page, action, actor } }),
     placeholderData: keepPreviousData,
   });
   return (

@@ -3,8 +3,8 @@ import { Button, Progress } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { type JobStats } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { importApi, jobsApi, type ImportedBooks, type ResponseOf } from '@guji/shared';
+import { call, hrefOf } from '../../../api/client.ts';
 import { uploadWithProgress } from '../../../api/upload.ts';
 import { toast } from '../../../components/toast.ts';
 
@@ -16,11 +16,11 @@ import { toast } from '../../../components/toast.ts';
 export function BulkImport() {
   const input = useRef<HTMLInputElement>(null);
   const [percent, setPercent] = useState<number | null>(null);
-  const [books, setBooks] = useState<Array<{ title: string; bookId: number; pages: number }> | null>(null);
+  const [books, setBooks] = useState<ImportedBooks['books'] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const stats = useQuery({
     queryKey: ['admin-jobs-stats'],
-    queryFn: () => api.get<JobStats>('/api/admin/jobs/stats'),
+    queryFn: () => call(jobsApi.stats, {}),
     enabled: books !== null,
     refetchInterval: 2000,
   });
@@ -45,8 +45,8 @@ export function BulkImport() {
           setError(null);
           setBooks(null);
           setPercent(0);
-          uploadWithProgress<{ books: Array<{ title: string; bookId: number; pages: number }> }>(
-            '/api/admin/import',
+          uploadWithProgress<ResponseOf<typeof importApi.upload>>(
+            hrefOf(importApi.upload),
             file,
             setPercent,
           ).then(

@@ -1,4 +1,3 @@
-import type { Paged } from '@guji/shared';
 import { useState } from 'react';
 import {
   Button,
@@ -19,12 +18,14 @@ import { Link } from 'react-router';
 import {
   ADMIN_BOOK_PAGE_SIZE,
   ADMIN_BOOK_STATES,
+  adminBooksApi,
+  catalogApi,
   MSG,
   type AdminBook,
   type CreateBookRequest,
   type UpdateBookRequest,
 } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { call } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { blankToNull } from '../../catalog/index.ts';
 import { catalogKeys, useClassifications } from '../../catalog/queries.ts';
@@ -60,12 +61,9 @@ export function CatalogueManager() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<AdminBook | 'new' | null>(null);
   const queryClient = useQueryClient();
-  const query = new URLSearchParams({ pageNum: String(page) });
-  if (search) query.set('text', search);
-  if (state) query.set('state', state);
   const books = useQuery({
     queryKey: ['admin-books', search, state, page],
-    queryFn: () => api.get<Paged<AdminBook>>(`/api/admin/books?${query.toString()}`),
+    queryFn: () => call(adminBooksApi.list, { query: { pageNum: page, text: search, state } }),
     placeholderData: keepPreviousData,
   });
   const refresh = () => {
@@ -73,12 +71,12 @@ export function CatalogueManager() {
     void queryClient.invalidateQueries({ queryKey: catalogKeys.books });
   };
   const patch = (book: AdminBook, changes: UpdateBookRequest, message: string) =>
-    void api.patch(`/api/books/${book.catalogId}`, changes).then(() => {
+    void call(catalogApi.update, { params: { catalogId: book.catalogId }, body: changes }).then(() => {
       toast.success(message);
       refresh();
     }, refresh);
   const remove = (book: AdminBook) =>
-    void api.del<{ message?: string }>(`/api/admin/books/${book.catalogId}`).then(
+    void call(adminBooksApi.remove, { params: { id: book.catalogId } }).then(
       (result) => {
         toast.success(result.message ?? MSG.deleteSuccess);
         refresh();
@@ -254,7 +252,10 @@ function BookFormModal({
       isOpen: values.isOpen,
     } satisfies CreateBookRequest & UpdateBookRequest;
     setSaving(true);
-    (book ? api.patch(`/api/books/${book.catalogId}`, body) : api.post('/api/admin/books', body))
+    (book
+      ? call(catalogApi.update, { params: { catalogId: book.catalogId }, body })
+      : call(adminBooksApi.create, { body })
+    )
       .then(
         () => {
           toast.success(book ? MSG.modifySuccess : '古籍已添加，请继续添加卷册和页面');

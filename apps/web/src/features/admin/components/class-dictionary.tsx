@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Button, Input, Popconfirm, Space, Tree } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type Classification } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { catalogApi, classDictionaryApi, type Classification } from '@guji/shared';
+import { call } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { classNodes } from '../class-tree.ts';
 
@@ -11,7 +11,7 @@ export function ClassDictionary() {
   const queryClient = useQueryClient();
   const tree = useQuery({
     queryKey: ['classifications'],
-    queryFn: () => api.get<Classification[]>('/api/classifications'),
+    queryFn: () => call(catalogApi.classifications, {}),
   });
   const [selected, setSelected] = useState<Classification | null>(null);
   const [code, setCode] = useState('');
@@ -62,20 +62,16 @@ export function ClassDictionary() {
           <Button
             type="primary"
             onClick={() =>
-              void api
-                .post<{ message?: string }>('/api/admin/classifications', {
-                  parentId: selected?.dictionaryId ?? null,
-                  code: code.trim(),
-                  name: name.trim(),
-                })
-                .then(
-                  (r) => {
-                    toast.success(r.message ?? '');
-                    setName('');
-                    refresh();
-                  },
-                  () => undefined,
-                )
+              void call(classDictionaryApi.create, {
+                body: { parentId: selected?.dictionaryId ?? null, code: code.trim(), name: name.trim() },
+              }).then(
+                (r) => {
+                  toast.success(r.message ?? '');
+                  setName('');
+                  refresh();
+                },
+                () => undefined,
+              )
             }
           >
             添加
@@ -88,17 +84,16 @@ export function ClassDictionary() {
               <Input aria-label="新名称" value={rename} onChange={(e) => setRename(e.target.value)} />
               <Button
                 onClick={() =>
-                  void api
-                    .put<{ message?: string }>(`/api/admin/classifications/${selected.dictionaryId}`, {
-                      name: rename.trim(),
-                    })
-                    .then(
-                      (r) => {
-                        toast.success(r.message ?? '');
-                        refresh();
-                      },
-                      () => undefined,
-                    )
+                  void call(classDictionaryApi.rename, {
+                    params: { id: selected.dictionaryId },
+                    body: { name: rename.trim() },
+                  }).then(
+                    (r) => {
+                      toast.success(r.message ?? '');
+                      refresh();
+                    },
+                    () => undefined,
+                  )
                 }
               >
                 保存名称
@@ -108,16 +103,14 @@ export function ClassDictionary() {
                 okText="删除"
                 cancelText="取消"
                 onConfirm={() =>
-                  void api
-                    .del<{ message?: string }>(`/api/admin/classifications/${selected.dictionaryId}`)
-                    .then(
-                      (r) => {
-                        toast.success(r.message ?? '');
-                        setSelected(null);
-                        refresh();
-                      },
-                      () => undefined,
-                    )
+                  void call(classDictionaryApi.remove, { params: { id: selected.dictionaryId } }).then(
+                    (r) => {
+                      toast.success(r.message ?? '');
+                      setSelected(null);
+                      refresh();
+                    },
+                    () => undefined,
+                  )
                 }
               >
                 <Button danger>删除分类</Button>

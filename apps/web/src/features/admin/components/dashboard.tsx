@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import { Button, Segmented } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DASHBOARD_RANGES, type Dashboard as DashboardData, type DashboardCounts } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { DASHBOARD_RANGES, dashboardApi, type DashboardCounts } from '@guji/shared';
+import { call } from '../../../api/client.ts';
 
 type Day = DashboardCounts & { day: string };
 
@@ -67,7 +67,7 @@ export function Dashboard() {
   const [days, setDays] = useState<number>(30);
   const data = useQuery({
     queryKey: ['admin-dashboard', days],
-    queryFn: () => api.get<DashboardData>(`/api/admin/dashboard?days=${days}`),
+    queryFn: () => call(dashboardApi.get, { query: { days } }),
     placeholderData: keepPreviousData,
     refetchInterval: 60_000,
   });

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Button, Input, InputNumber, Table } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ReservationDuration } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { reservationsApi, type ReservationDuration } from '@guji/shared';
+import { call } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 
@@ -10,7 +10,7 @@ export function Durations() {
   const queryClient = useQueryClient();
   const list = useQuery({
     queryKey: ['reservation-durations'],
-    queryFn: () => api.get<ReservationDuration[]>('/api/reservations/durations'),
+    queryFn: () => call(reservationsApi.durations, {}),
   });
   const [edits, setEdits] = useState<Record<string, { label: string; days: number }>>({});
   return (
@@ -65,7 +65,10 @@ export function Durations() {
                 size="small"
                 disabled={!edits[d.code]}
                 onClick={() =>
-                  void api.put(`/api/admin/reservation-durations/${d.code}`, edits[d.code]).then(
+                  void call(reservationsApi.updateDuration, {
+                    params: { code: d.code },
+                    body: edits[d.code] ?? d,
+                  }).then(
                     () => {
                       toast.success('已保存');
                       setEdits((old) =>

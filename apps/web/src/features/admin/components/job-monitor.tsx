@@ -1,31 +1,36 @@
-import type { Paged } from '@guji/shared';
 import { useState } from 'react';
 import { Button, Select, Table, Tag } from 'antd';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { JOB_NAME_LABELS, jobTarget, JOB_STATUS_LABELS, type JobEntry, type JobStats } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import {
+  JOB_NAME_LABELS,
+  jobsApi,
+  jobTarget,
+  JOB_STATUS_LABELS,
+  type JobEntry,
+  type JobQuery,
+} from '@guji/shared';
+import { call } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { formatTime } from '../../../components/personal-list.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 
 export function JobMonitor() {
-  const [status, setStatus] = useState<string | undefined>(undefined);
+  const [status, setStatus] = useState<JobQuery['status']>(undefined);
   const [page, setPage] = useState(1);
   const queryClient = useQueryClient();
   const jobs = useQuery({
     queryKey: ['admin-jobs', status, page],
-    queryFn: () =>
-      api.get<Paged<JobEntry>>(`/api/admin/jobs?pageNum=${page}${status ? `&status=${status}` : ''}`),
+    queryFn: () => call(jobsApi.list, { query: { pageNum: page, status } }),
     placeholderData: keepPreviousData,
     refetchInterval: 5000,
   });
   const stats = useQuery({
     queryKey: ['admin-jobs-stats'],
-    queryFn: () => api.get<JobStats>('/api/admin/jobs/stats'),
+    queryFn: () => call(jobsApi.stats, {}),
     refetchInterval: 5000,
   });
   const act = (id: number, action: 'retry' | 'cancel') =>
-    void api.post<{ message?: string }>(`/api/admin/jobs/${id}/${action}`).then(
+    void call(jobsApi[action], { params: { id } }).then(
       (result) => {
         toast.success(result.message ?? '');
         void queryClient.invalidateQueries({ queryKey: ['admin-jobs'] });
@@ -50,7 +55,7 @@ export function JobMonitor() {
         aria-label="任务状态"
         style={{ width: 160, marginBottom: 12 }}
         value={status}
-        onChange={(value: string | undefined) => {
+        onChange={(value: JobQuery['status']) => {
           setStatus(value);
           setPage(1);
         }}

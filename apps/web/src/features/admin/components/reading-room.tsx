@@ -1,45 +1,36 @@
 import { useState } from 'react';
 import { Button, Input, Modal, Popconfirm, Space, Table, Tag } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type CreatedTerminal, type Terminal } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { readingRoomApi, terminalsApi, type CreatedTerminal, type Terminal } from '@guji/shared';
+import { call } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { formatTime } from '../../../components/personal-list.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
-
-interface AddressList {
-  cidrs: string[];
-  fromEnvironment: boolean;
-  clientIp: string;
-  inReadingRoom: boolean;
-}
 
 /** The reading room's address ranges, one per line; the administrator's own address as a guide. */
 function ReadingRoomAddresses() {
   const queryClient = useQueryClient();
   const addresses = useQuery({
     queryKey: ['admin-reading-room-addresses'],
-    queryFn: () => api.get<AddressList>('/api/admin/reading-room/addresses'),
+    queryFn: () => call(readingRoomApi.addresses, {}),
   });
   const [text, setText] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const value = text ?? addresses.data?.cidrs.join('\n') ?? '';
   const save = () => {
     setError(null);
-    void api
-      .put<{ message?: string }>(
-        '/api/admin/reading-room/addresses',
-        { cidrs: value.split(/[\n,，]/) },
-        { quiet: true },
-      )
-      .then(
-        (result) => {
-          toast.success(result.message ?? '');
-          setText(null);
-          void queryClient.invalidateQueries({ queryKey: ['admin-reading-room-addresses'] });
-        },
-        (failure: unknown) => setError(failure instanceof Error ? failure.message : '保存失败'),
-      );
+    void call(
+      readingRoomApi.saveAddresses,
+      { body: { cidrs: value.split(/[\n,，]/) } },
+      { quiet: true },
+    ).then(
+      (result) => {
+        toast.success(result.message ?? '');
+        setText(null);
+        void queryClient.invalidateQueries({ queryKey: ['admin-reading-room-addresses'] });
+      },
+      (failure: unknown) => setError(failure instanceof Error ? failure.message : '保存失败'),
+    );
   };
   return (
     <section className="admin-form" aria-labelledby="reading-room-addresses">
@@ -78,7 +69,7 @@ export function Terminals() {
   const queryClient = useQueryClient();
   const list = useQuery({
     queryKey: ['admin-terminals'],
-    queryFn: () => api.get<{ records: Terminal[] }>('/api/admin/terminals'),
+    queryFn: () => call(terminalsApi.list, {}),
   });
   const [name, setName] = useState('');
   const [created, setCreated] = useState<CreatedTerminal | null>(null);
@@ -102,7 +93,7 @@ export function Terminals() {
           type="primary"
           disabled={!name.trim()}
           onClick={() =>
-            void api.post<CreatedTerminal>('/api/admin/terminals', { name: name.trim() }).then(
+            void call(terminalsApi.create, { body: { name: name.trim() } }).then(
               (terminal) => {
                 setCreated(terminal);
                 setName('');
@@ -145,7 +136,7 @@ export function Terminals() {
                     okText="吊销"
                     cancelText="取消"
                     onConfirm={() =>
-                      void api.del(`/api/admin/terminals/${t.id}`).then(refresh, () => undefined)
+                      void call(terminalsApi.revoke, { params: { id: t.id } }).then(refresh, () => undefined)
                     }
                   >
                     <Button size="small" danger>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Input, Table } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../api/client.ts';
+import { smsOutboxApi } from '@guji/shared';
+import { call } from '../../../api/client.ts';
 import { formatTime } from '../../../components/personal-list.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 
@@ -9,10 +10,7 @@ export function SmsOutbox() {
   const [phone, setPhone] = useState('');
   const outbox = useQuery({
     queryKey: ['admin-sms', phone],
-    queryFn: () =>
-      api.get<{ records: Array<{ id: number; phone: string; text: string; createdAt: string }> }>(
-        `/api/admin/sms-outbox?limit=100${phone ? `&phone=${encodeURIComponent(phone)}` : ''}`,
-      ),
+    queryFn: () => call(smsOutboxApi.list, { query: { limit: 100, phone } }),
   });
   return (
     <div>

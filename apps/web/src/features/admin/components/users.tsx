@@ -1,19 +1,24 @@
-import type { Paged } from '@guji/shared';
 import { useState } from 'react';
 import { Button, Form, Input, Modal, Popconfirm, Radio, Select, Space, Table, Tag } from 'antd';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  adminUsersApi,
   READER_CATEGORY_LABELS,
   readerCategoryText,
   ROLE_LABELS,
   ROLES,
   type AdminUser,
+  type Role,
   type SetReaderCategoryRequest,
+  type UserQuery,
 } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { call } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { useSession } from '../../account/queries.ts';
 import { TableScroll } from '../../../components/table-scroll.tsx';
+
+/** The roles chosen in a user's role picker (its options are the roles). */
+const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 
 /**
  * The console's users: search (and by reader category), roles, reader category with its last day,
@@ -21,19 +26,14 @@ import { TableScroll } from '../../../components/table-scroll.tsx';
  */
 export function Users() {
   const [q, setQ] = useState('');
-  const [flag, setFlag] = useState<string | undefined>(undefined);
+  const [flag, setFlag] = useState<UserQuery['flag']>(undefined);
   const [page, setPage] = useState(1);
   const [categoryOf, setCategoryOf] = useState<AdminUser | null>(null);
   const queryClient = useQueryClient();
   const me = useSession().data?.user;
   const users = useQuery({
     queryKey: ['admin-users', q, flag, page],
-    queryFn: () => {
-      const query = new URLSearchParams({ pageNum: String(page) });
-      if (q) query.set('q', q);
-      if (flag) query.set('flag', flag);
-      return api.get<Paged<AdminUser>>(`/api/admin/users?${query.toString()}`);
-    },
+    queryFn: () => call(adminUsersApi.list, { query: { pageNum: page, q, flag } }),
     placeholderData: keepPreviousData,
   });
   const [password, setPassword] = useState<{ login: string; password: string } | null>(null);
@@ -61,7 +61,7 @@ export function Users() {
           placeholder="全部读者类别"
           style={{ width: 150 }}
           value={flag}
-          onChange={(value: string | undefined) => {
+          onChange={(value: UserQuery['flag']) => {
             setFlag(value);
             setPage(1);
           }}
@@ -97,9 +97,10 @@ export function Users() {
                   value={u.roles}
                   options={ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
                   onChange={(roles: string[]) =>
-                    void api
-                      .put<{ message?: string }>(`/api/admin/users/${u.id}/roles`, { roles })
-                      .then((r) => done(r.message), refresh)
+                    void call(adminUsersApi.setRoles, {
+                      params: { id: u.id },
+                      body: { roles: roles.filter(isRole) },
+                    }).then((r) => done(r.message), refresh)
                   }
                 />
               ),
@@ -133,14 +134,13 @@ export function Users() {
                     <Button
                       size="small"
                       onClick={() =>
-                        void api
-                          .post<{ message?: string }>(`/api/admin/users/${u.id}/disable`, {
-                            disabled: !u.disabled,
-                          })
-                          .then(
-                            (r) => done(r.message),
-                            () => undefined,
-                          )
+                        void call(adminUsersApi.setDisabled, {
+                          params: { id: u.id },
+                          body: { disabled: !u.disabled },
+                        }).then(
+                          (r) => done(r.message),
+                          () => undefined,
+                        )
                       }
                     >
                       {u.disabled ? '启用' : '停用'}
@@ -150,7 +150,7 @@ export function Users() {
                       okText="重置"
                       cancelText="取消"
                       onConfirm={() =>
-                        void api.post<{ password: string }>(`/api/admin/users/${u.id}/reset-password`).then(
+                        void call(adminUsersApi.resetPassword, { params: { id: u.id } }).then(
                           (r) => setPassword({ login: u.loginName, password: r.password }),
                           () => undefined,
                         )
@@ -212,8 +212,7 @@ function CategoryModal({
             lastDay: values.flag === '2' && values.lastDay ? values.lastDay : null,
           };
           setSaving(true);
-          void api
-            .put<{ message?: string }>(`/api/admin/users/${user.id}/category`, body)
+          void call(adminUsersApi.setCategory, { params: { id: user.id }, body })
             .then(
               (r) => {
                 onSaved(r.message);

@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Button, Empty, Input, Pagination, Spin } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { MSG, PAGE_SIZES, type TextHit, type TextHitPage } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { MSG, PAGE_SIZES, searchApi, type TextHit } from '@guji/shared';
+import { call } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { useLoginFirst } from '../../account/index.ts';
 import { SnippetText } from './snippet-text.tsx';
@@ -13,13 +13,10 @@ export function useInBookSearch(catalogId: number, text: string, page: number) {
   return useQuery({
     queryKey: ['books', catalogId, 'text-search', text, page],
     queryFn: () =>
-      api.get<TextHitPage>(
-        `/api/books/${catalogId}/text-search?${new URLSearchParams({
-          text,
-          pageNum: String(page),
-          pageSize: String(PAGE_SIZES.advanced),
-        }).toString()}`,
-      ),
+      call(searchApi.inBook, {
+        params: { catalogId },
+        query: { text, pageNum: page, pageSize: PAGE_SIZES.advanced },
+      }),
     enabled: text !== '',
     placeholderData: keepPreviousData,
   });

@@ -8,12 +8,12 @@ import {
   ADVANCED_FIELDS,
   MSG,
   PAGE_SIZES,
+  catalogApi,
+  searchApi,
   type AdvancedField,
-  type BookPage,
   type TextHit,
-  type TextHitPage,
 } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { call } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
@@ -86,11 +86,13 @@ function BookMode({ state, onSearch }: ModeProps) {
   const results = useQuery({
     queryKey: ['books', 'advanced', state.rows, state.match, state.page],
     queryFn: () =>
-      api.post<BookPage>('/api/books/advanced-search', {
-        rows: state.rows,
-        matchType: state.match,
-        pageNum: state.page,
-        pageSize: PAGE_SIZES.advanced,
+      call(catalogApi.advancedSearch, {
+        body: {
+          rows: state.rows,
+          matchType: state.match,
+          pageNum: state.page,
+          pageSize: PAGE_SIZES.advanced,
+        },
       }),
     enabled: state.type === 0 && hasQuery(state),
     placeholderData: keepPreviousData,
@@ -211,13 +213,9 @@ function FullTextMode({ state, onSearch }: ModeProps) {
   const results = useQuery({
     queryKey: ['search', 'full-text', state.text, state.page],
     queryFn: () =>
-      api.get<TextHitPage>(
-        `/api/search/full-text?${new URLSearchParams({
-          text: state.text,
-          pageNum: String(state.page),
-          pageSize: String(PAGE_SIZES.advanced),
-        }).toString()}`,
-      ),
+      call(searchApi.fullText, {
+        query: { text: state.text, pageNum: state.page, pageSize: PAGE_SIZES.advanced },
+      }),
     // Snippets of the text are for signed-in readers (DESIGN.md §7): a visitor is asked to log in.
     enabled: state.type === 1 && hasQuery(state) && signedIn,
     placeholderData: keepPreviousData,

@@ -3,8 +3,8 @@ import { Button, Empty, Input, Select, Space, Tag, Upload } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { MSG, type OcrJson, type OcrVersionList, type SavedOcr } from '@guji/shared';
-import { api, ApiError } from '../../../api/client.ts';
+import { MSG, ocrApi, type OcrJson, type OcrVersionList, type SavedOcr } from '@guji/shared';
+import { ApiError, call, hrefOf } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { PageLoading } from '../../../components/page-loading.tsx';
 import { toast } from '../../../components/toast.ts';
@@ -39,7 +39,7 @@ export function OcrPage() {
   const ocr = usePageOcr(imageId);
   const versions = useQuery({
     queryKey: ['page-ocr-versions', imageId],
-    queryFn: () => api.get<OcrVersionList>(`/api/pages/${imageId}/ocr/versions`, { quiet: true }),
+    queryFn: () => call(ocrApi.versions, { params: { imageId: imageId ?? 0 } }, { quiet: true }),
     enabled: imageId != null,
   });
 
@@ -98,27 +98,26 @@ function Proofreader({
     await queryClient.invalidateQueries({ queryKey: ['page-ocr-versions', imageId] });
   };
   const save = useMutation({
-    mutationFn: () => api.put<SavedOcr>(`/api/pages/${imageId}/ocr`, { ocr: draft }),
+    mutationFn: () => call(ocrApi.save, { params: { imageId }, body: { ocr: draft } }),
     onSuccess: async (saved) => {
       toast.success(`已保存为第 ${saved.version} 版`);
       await refresh(saved);
     },
   });
   const restore = useMutation({
-    mutationFn: (version: number) =>
-      api.post<SavedOcr>(`/api/pages/${imageId}/ocr/versions/${version}/restore`),
+    mutationFn: (version: number) => call(ocrApi.restore, { params: { imageId, version } }),
     onSuccess: async (saved) => {
       toast.success(`已恢复，保存为第 ${saved.version} 版`);
       await refresh(saved);
     },
   });
   const rerun = useMutation({
-    mutationFn: () => api.post<{ queued: number }>('/api/ocr/run', { scope: 'page', id: imageId }),
+    mutationFn: () => call(ocrApi.run, { body: { scope: 'page', id: imageId } }),
     onSuccess: () => toast.success('已加入识别队列，完成后将保存为新版本'),
   });
   const importText = useMutation({
     mutationFn: (content: string) =>
-      api.post<SavedOcr>(`/api/pages/${imageId}/ocr/import`, { format: importFormat, content }),
+      call(ocrApi.import, { params: { imageId }, body: { format: importFormat, content } }),
     onSuccess: async (saved) => {
       toast.success(`已导入，保存为第 ${saved.version} 版`);
       await refresh(saved);
@@ -300,9 +299,9 @@ function Proofreader({
             </ol>
             <h2>导出与导入</h2>
             <Space wrap>
-              <a href={`/api/pages/${imageId}/ocr/export?format=txt`}>导出文本</a>
-              <a href={`/api/pages/${imageId}/ocr/export?format=alto`}>导出 ALTO</a>
-              <a href={`/api/pages/${imageId}/ocr/export?format=hocr`}>导出 hOCR</a>
+              <a href={hrefOf(ocrApi.export, { imageId }, { format: 'txt' })}>导出文本</a>
+              <a href={hrefOf(ocrApi.export, { imageId }, { format: 'alto' })}>导出 ALTO</a>
+              <a href={hrefOf(ocrApi.export, { imageId }, { format: 'hocr' })}>导出 hOCR</a>
             </Space>
             <Space wrap className="ocr-import">
               <Select

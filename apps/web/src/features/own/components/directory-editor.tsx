@@ -10,15 +10,16 @@ import {
 } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  catalogApi,
   DIRECTORY_LIMITS,
+  type DirectoryNode,
   MSG,
   type DirectoryInput,
-  type DirectoryNode,
-  type OkBody,
-  type OwnPage,
+  ownPagesApi,
+  ownVolumesApi,
   type Volume,
 } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { call } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { ownKeys } from '../queries.ts';
 
@@ -73,12 +74,12 @@ export function DirectoryEditor({ volume, onClose }: { volume: Volume; onClose: 
   const queryClient = useQueryClient();
   const tree = useQuery({
     queryKey: ['directory-edit', volume.fascicleId],
-    queryFn: () => api.get<DirectoryNode[]>(`/api/volumes/${volume.fascicleId}/directory`),
+    queryFn: () => call(catalogApi.directory, { params: { fascicleId: volume.fascicleId } }),
     gcTime: 0,
   });
   const pages = useQuery({
     queryKey: [...ownKeys.all, 'pages', volume.fascicleId],
-    queryFn: () => api.get<OwnPage[]>(`/api/own/volumes/${volume.fascicleId}/pages`),
+    queryFn: () => call(ownPagesApi.list, { params: { id: volume.fascicleId } }),
   });
   const [rows, setRows] = useState<DirectoryRow[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -114,12 +115,11 @@ export function DirectoryEditor({ volume, onClose }: { volume: Volume; onClose: 
       return;
     }
     setSaving(true);
-    api
-      .put<OkBody>(
-        `/api/own/volumes/${volume.fascicleId}/directory`,
-        { entries: nestDirectory(list) },
-        { quiet: true },
-      )
+    call(
+      ownVolumesApi.saveDirectory,
+      { params: { id: volume.fascicleId }, body: { entries: nestDirectory(list) } },
+      { quiet: true },
+    )
       .then(
         (result) => {
           toast.success(result.message ?? MSG.directorySaved);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Input, Modal } from 'antd';
-import { MSG, type OwnPage } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { MSG, ownPagesApi, type OwnPage } from '@guji/shared';
+import { call } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 
 /** Tag colours of a page's OCR state. */
@@ -42,7 +42,10 @@ export function RenameImageModal({
           setProblem(MSG.ownImageNameRequired);
           return;
         }
-        void api.put<{ message?: string }>(`/api/own/pages/${page.imageId}`, { imageName: name.trim() }).then(
+        void call(ownPagesApi.rename, {
+          params: { id: page.imageId },
+          body: { imageName: name.trim() },
+        }).then(
           () => {
             toast.success(MSG.ownImageRenamed);
             onClose();

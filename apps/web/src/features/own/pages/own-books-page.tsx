@@ -14,8 +14,15 @@ import {
 } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
-import { MSG, OWN_STATUS_LABELS, type OwnBook, type OwnBookRequest, OWN_STATUS } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import {
+  MSG,
+  OWN_STATUS_LABELS,
+  ownBooksApi,
+  type OwnBook,
+  type OwnBookRequest,
+  OWN_STATUS,
+} from '@guji/shared';
+import { call } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
@@ -41,9 +48,9 @@ export function OwnBooksPage() {
   const books = useOwnBooks(page);
   const [selected, setSelected] = useState<number[]>([]);
   const [editing, setEditing] = useState<OwnBook | 'new' | null>(null);
-  const remove = useOwnMutation((id: number) => api.del(`/api/own/books/${id}`));
-  const submit = useOwnMutation((ids: number[]) => api.post('/api/own/books/submit', { ids }));
-  const unpublish = useOwnMutation((id: number) => api.post(`/api/own/books/${id}/unpublish`, {}));
+  const remove = useOwnMutation((id: number) => call(ownBooksApi.remove, { params: { id } }));
+  const submit = useOwnMutation((ids: number[]) => call(ownBooksApi.submit, { body: { ids } }));
+  const unpublish = useOwnMutation((id: number) => call(ownBooksApi.unpublish, { params: { id } }));
 
   return (
     <div className="page own-books">

@@ -3,8 +3,8 @@ import { Button, Empty, Popconfirm, Space, Spin, Tag } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { MSG, OCR_STATUS_LABELS, type OwnPage } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { MSG, OCR_STATUS_LABELS, ocrApi, ownPagesApi, type OwnPage } from '@guji/shared';
+import { call } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
@@ -29,7 +29,7 @@ export function PagesPage() {
   const key = [...ownKeys.all, 'pages', volumeId];
   const pages = useQuery({
     queryKey: key,
-    queryFn: () => api.get<OwnPage[]>(`/api/own/volumes/${volumeId}/pages`),
+    queryFn: () => call(ownPagesApi.list, { params: { id: volumeId } }),
     // While recognition runs, its state is read again every few seconds.
     refetchInterval: whileRecognising,
   });
@@ -53,15 +53,14 @@ export function PagesPage() {
     const ids = list.map((p) => p.imageId);
     const [moved] = ids.splice(index, 1);
     ids.splice(index + by, 0, moved!);
-    act(() => api.post(`/api/own/volumes/${volumeId}/order`, { imageIds: ids }));
+    act(() => call(ownPagesApi.reorder, { params: { id: volumeId }, body: { imageIds: ids } }));
   };
 
   const upload = (files: FileList) => {
     const form = new FormData();
     for (const file of Array.from(files)) form.append('file', file);
     setUploading(true);
-    void api
-      .upload<{ added: number; message: string }>(`/api/own/volumes/${volumeId}/images`, form)
+    void call(ownPagesApi.upload, { params: { id: volumeId }, body: form })
       .then(
         (result) => {
           toast.success(`${result.message}（${result.added} 页）`);
@@ -108,7 +107,7 @@ export function PagesPage() {
           </Button>
           <Button
             disabled={list.length === 0}
-            onClick={() => act(() => api.post('/api/ocr/run', { scope: 'volume', id: volumeId }))}
+            onClick={() => act(() => call(ocrApi.run, { body: { scope: 'volume', id: volumeId } }))}
           >
             全部重新识别
           </Button>
@@ -142,7 +141,7 @@ export function PagesPage() {
                 <Button
                   size="small"
                   type="link"
-                  onClick={() => act(() => api.post('/api/ocr/run', { scope: 'page', id: page.imageId }))}
+                  onClick={() => act(() => call(ocrApi.run, { body: { scope: 'page', id: page.imageId } }))}
                 >
                   识别
                 </Button>
@@ -167,7 +166,7 @@ export function PagesPage() {
                   title="删除这页图像？"
                   okText="删除"
                   cancelText="取消"
-                  onConfirm={() => act(() => api.del(`/api/own/pages/${page.imageId}`))}
+                  onConfirm={() => act(() => call(ownPagesApi.remove, { params: { id: page.imageId } }))}
                 >
                   <Button size="small" type="link" danger>
                     删除

@@ -3,8 +3,8 @@ import { Button, Empty, Popconfirm, Spin, Tag, Upload } from 'antd';
 import { InboxOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { MSG, OCR_STATUS_LABELS, type OwnPage } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { MSG, OCR_STATUS_LABELS, ocrApi, ownPagesApi, ownSinglesApi, type OwnPage } from '@guji/shared';
+import { call, hrefOf } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
@@ -22,7 +22,7 @@ export function SinglesPage() {
   const key = [...ownKeys.all, 'singles'];
   const singles = useQuery({
     queryKey: key,
-    queryFn: () => api.get<OwnPage[]>('/api/own/singles'),
+    queryFn: () => call(ownSinglesApi.list, {}),
     refetchInterval: whileRecognising,
   });
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ownKeys.all });
@@ -30,7 +30,7 @@ export function SinglesPage() {
   const list = singles.data ?? [];
 
   const copy = (page: OwnPage) =>
-    void fetch(`/api/pages/${page.imageId}/ocr/export?format=txt`)
+    void fetch(hrefOf(ocrApi.export, { imageId: page.imageId }, { format: 'txt' }))
       .then(async (response) => {
         if (!response.ok) throw new Error(((await response.json()) as { message?: string }).message ?? '');
         await navigator.clipboard.writeText(await response.text());
@@ -49,7 +49,7 @@ export function SinglesPage() {
         name="file"
         multiple
         accept="image/png,image/jpeg,image/tiff"
-        action="/api/own/singles"
+        action={hrefOf(ownSinglesApi.upload)}
         withCredentials
         showUploadList={{ showRemoveIcon: false }}
         onChange={(info) => {
@@ -81,7 +81,7 @@ export function SinglesPage() {
                   size="small"
                   type="link"
                   onClick={() =>
-                    void api.post('/api/ocr/run', { scope: 'page', id: page.imageId }).then(
+                    void call(ocrApi.run, { body: { scope: 'page', id: page.imageId } }).then(
                       () => {
                         toast.success('已提交识别（1 页）');
                         refresh();
@@ -98,10 +98,10 @@ export function SinglesPage() {
                     <Button size="small" type="link" onClick={() => copy(page)}>
                       复制文字
                     </Button>
-                    <a href={`/api/pages/${page.imageId}/ocr/export?format=txt`} download>
+                    <a href={hrefOf(ocrApi.export, { imageId: page.imageId }, { format: 'txt' })} download>
                       TXT
                     </a>
-                    <a href={`/api/pages/${page.imageId}/ocr/export?format=alto`} download>
+                    <a href={hrefOf(ocrApi.export, { imageId: page.imageId }, { format: 'alto' })} download>
                       ALTO
                     </a>
                   </>
@@ -114,7 +114,7 @@ export function SinglesPage() {
                   okText="删除"
                   cancelText="取消"
                   onConfirm={() =>
-                    void api.del(`/api/own/pages/${page.imageId}`).then(
+                    void call(ownPagesApi.remove, { params: { id: page.imageId } }).then(
                       () => {
                         toast.success(MSG.deleteSuccess);
                         refresh();

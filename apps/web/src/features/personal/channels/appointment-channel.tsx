@@ -6,9 +6,10 @@ import {
   PERSONAL_LIMITS,
   RESERVATION_STATUS,
   RESERVATION_STATUS_LABELS,
+  reservationsApi,
   type Reservation,
 } from '@guji/shared';
-import { api, serverMessage } from '../../../api/client.ts';
+import { call, serverMessage } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { formatTime, PersonalList, usePageParam } from '../../../components/personal-list.tsx';
 import {
@@ -55,9 +56,7 @@ export function AppointmentChannel() {
   const apply = useApply();
   const [page, setPage] = usePageParam();
   const list = useMyReservations(page);
-  const withdraw = usePersonalMutation((id: number) =>
-    api.post<Reservation>(`/api/me/reservations/${id}/withdraw`),
-  );
+  const withdraw = usePersonalMutation((id: number) => call(reservationsApi.withdraw, { params: { id } }));
   const [lastMessage, setLastMessage] = useState<string | null>(null);
 
   const submit = (values: ApplyFields) =>

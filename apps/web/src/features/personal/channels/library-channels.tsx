@@ -1,8 +1,15 @@
 import { Button, Popconfirm, Tag } from 'antd';
 import { DeleteOutlined, DownloadOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
-import { DOWNLOAD_KIND_LABELS, MSG, type PersonalBook } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import {
+  DOWNLOAD_KIND_LABELS,
+  downloadsApi,
+  footprintsApi,
+  MSG,
+  notesApi,
+  type PersonalBook,
+} from '@guji/shared';
+import { call, hrefOf } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { BookCover } from '../../../components/book-cover.tsx';
 import { readerPath } from '../../../lib/reader-url.ts';
@@ -60,7 +67,7 @@ export function CollectionChannel() {
 export function DownloadChannel() {
   const [page, setPage] = usePageParam();
   const query = useDownloads(page);
-  const remove = usePersonalMutation((id: number) => api.del(`/api/me/downloads/${id}`));
+  const remove = usePersonalMutation((id: number) => call(downloadsApi.remove, { params: { id } }));
   return (
     <PersonalList
       query={query}
@@ -145,7 +152,11 @@ export function NotationChannel() {
       empty="还没有批注。在阅读器中点「批注」，在页面上框选一处即可写下笔记。"
       onPage={setPage}
       actions={
-        <Button href="/api/me/notes/export" download="notes.jsonld" icon={<DownloadOutlined aria-hidden />}>
+        <Button
+          href={hrefOf(notesApi.export)}
+          download="notes.jsonld"
+          icon={<DownloadOutlined aria-hidden />}
+        >
           导出（W3C Web Annotation）
         </Button>
       }
@@ -181,7 +192,9 @@ export function TrackChannel() {
   const [page, setPage] = usePageParam();
   const query = useFootprints(page);
   const remove = usePersonalMutation((catalogId: number | null) =>
-    api.del(catalogId === null ? '/api/me/footprints' : `/api/me/footprints/${catalogId}`),
+    catalogId === null
+      ? call(footprintsApi.clear, {})
+      : call(footprintsApi.remove, { params: { id: catalogId } }),
   );
   return (
     <PersonalList

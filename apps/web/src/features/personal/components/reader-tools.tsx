@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Button, Dropdown, Input, Modal, Popconfirm } from 'antd';
 import { DownloadOutlined, FormOutlined } from '@ant-design/icons';
-import { MSG, PERSONAL_LIMITS, type Note, type NoteRect } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { downloadsApi, footprintsApi, MSG, PERSONAL_LIMITS, type Note, type NoteRect } from '@guji/shared';
+import { call, hrefOf } from '../../../api/client.ts';
 import { useSiteSettings } from '../../../api/site.ts';
 import { toast } from '../../../components/toast.ts';
 import { useNoteMutations, usePageNotes } from '../queries.ts';
@@ -18,7 +18,7 @@ export function ReaderDownloadMenu({ imageId, fascicleId }: { imageId: number; f
     {
       key: 'jpg',
       label: (
-        <a href={`/api/pages/${imageId}/download.jpg`} download>
+        <a href={hrefOf(downloadsApi.pageImage, { id: imageId })} download>
           本页图像（JPEG）
         </a>
       ),
@@ -26,7 +26,7 @@ export function ReaderDownloadMenu({ imageId, fascicleId }: { imageId: number; f
     {
       key: 'txt',
       label: (
-        <a href={`/api/pages/${imageId}/download.txt`} download>
+        <a href={hrefOf(downloadsApi.pageText, { id: imageId })} download>
           本页文字（TXT）
         </a>
       ),
@@ -36,7 +36,7 @@ export function ReaderDownloadMenu({ imageId, fascicleId }: { imageId: number; f
           {
             key: 'pdf',
             label: (
-              <a href={`/api/volumes/${fascicleId}/download.pdf`} download>
+              <a href={hrefOf(downloadsApi.volumePdf, { id: fascicleId })} download>
                 整册（PDF）
               </a>
             ),
@@ -56,7 +56,7 @@ export function useFootprintReport(imageId: number | null, enabled: boolean): vo
   useEffect(() => {
     if (!enabled || imageId === null) return;
     const timer = window.setTimeout(() => {
-      api.post('/api/me/footprints', { imageId }, { quiet: true }).catch(() => undefined);
+      call(footprintsApi.report, { body: { imageId } }, { quiet: true }).catch(() => undefined);
     }, 1000);
     return () => window.clearTimeout(timer);
   }, [imageId, enabled]);

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Button, Input, InputNumber, Space, Table } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { yuan, type PrintPrice } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { printPricesApi, yuan, type PrintPrice } from '@guji/shared';
+import { call } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { usePrices } from '../queries.ts';
 import { TableScroll } from '../../../components/table-scroll.tsx';
@@ -16,7 +16,7 @@ export function PriceSettings() {
     if (prices.data) setRows(prices.data);
   }, [prices.data]);
   const save = useMutation({
-    mutationFn: (next: PrintPrice[]) => api.put<PrintPrice[]>('/api/admin/print/prices', { prices: next }),
+    mutationFn: (next: PrintPrice[]) => call(printPricesApi.update, { body: { prices: next } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['print-prices'] }),
   });
   const change = (i: number, patch: Partial<PrintPrice>) =>

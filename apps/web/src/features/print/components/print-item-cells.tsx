@@ -5,6 +5,8 @@ import {
   PAY_STATUS_LABELS,
   PAYMENT_LABELS,
   PRINT_STATUS_LABELS,
+  PAY_STATUS,
+  PRINT_STATUS,
   yuan,
   type PrintItem,
 } from '@guji/shared';
@@ -38,11 +40,13 @@ export function PrintItemCell({ item }: { item: PrintItem }) {
 }
 
 export function PayTag({ status }: { status: number }) {
-  return <Tag color={status === 1 ? 'success' : 'warning'}>{PAY_STATUS_LABELS[status]}</Tag>;
+  return <Tag color={status === PAY_STATUS.paid ? 'success' : 'warning'}>{PAY_STATUS_LABELS[status]}</Tag>;
 }
 
 export function PrintTag({ status }: { status: number }) {
-  return <Tag color={status === 1 ? 'blue' : 'default'}>{PRINT_STATUS_LABELS[status]}</Tag>;
+  return (
+    <Tag color={status === PRINT_STATUS.printed ? 'blue' : 'default'}>{PRINT_STATUS_LABELS[status]}</Tag>
+  );
 }
 
 export const money = (fen: number) => `¥${yuan(fen)}`;

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { Button, Result, Spin } from 'antd';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { yuan } from '@guji/shared';
-import { api } from '../../../api/client.ts';
+import { sandboxPaymentApi, yuan } from '@guji/shared';
+import { call } from '../../../api/client.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { useSandboxPayment } from '../queries.ts';
 
@@ -21,12 +21,10 @@ export function SandboxPayPage() {
 
   const answer = (pay: boolean) => {
     setBusy(true);
-    api
-      .post<{ payResult: 0 | 1 }>(`/api/payments/sandbox/${tradeNo}/confirm`, { sig, pay }, { quiet: true })
-      .then(
-        (result) => void navigate(`/MobileSuccess?pay_result=${result.payResult}`, { replace: true }),
-        () => void navigate('/MobileSuccess?pay_result=0', { replace: true }),
-      );
+    call(sandboxPaymentApi.confirm, { params: { tradeNo }, body: { sig, pay } }, { quiet: true }).then(
+      (result) => void navigate(`/MobileSuccess?pay_result=${result.payResult}`, { replace: true }),
+      () => void navigate('/MobileSuccess?pay_result=0', { replace: true }),
+    );
   };
 
   if (info.isPending) return <Spin />;

@@ -1,0 +1,146 @@
+import path from 'node:path';
+import type { FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { MSG, ownPagesApi, ownSinglesApi, ownVolumesApi } from '@guji/shared';
+import { badRequest } from '../../errors.ts';
+import { requireUser } from '../../http/session.ts';
+import { routeOf } from '../../http/contract-route.ts';
+import { checkImageHead, SNIFF_BYTES } from '../import/import-package.ts';
+import { OWN_ZIP_LIMITS } from './own-page.service.ts';
+import { saveUpload, withTempDir } from '../../storage/temp.ts';
+import type { RouteModule } from '../../http/route-module.ts';
+import { auditOf, editorOf, errors, uploadRouteOf } from './own-route-helpers.ts';
+
+/**
+ * The files of a multipart image upload: each file's first bytes must be an image before the rest is
+ * received, and all of them together stay within a zip's limit (each is checked fully later, before
+ * anything is stored).
+ */
+async function readImageFiles(request: FastifyRequest): Promise<Array<{ name: string; data: Buffer }>> {
+  const files: Array<{ name: string; data: Buffer }> = [];
+  let total = 0;
+  for await (const part of request.files({
+    limits: { fileSize: OWN_ZIP_LIMITS.maxEntryBytes, files: 200 },
+  })) {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let checked = false;
+    for await (const chunk of part.file as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      total += chunk.length;
+      if (total > OWN_ZIP_LIMITS.maxTotalBytes)
+        throw badRequest(
+          'IMPORT_ZIP',
+          `图像合计超过 ${OWN_ZIP_LIMITS.maxTotalBytes / 1024 ** 2} MB，请分批上传`,
+        );
+      chunks.push(chunk);
+      if (!checked && size >= SNIFF_BYTES) {
+        checkImageHead(Buffer.concat(chunks), part.filename);
+        checked = true;
+      }
+    }
+    if (part.file.truncated) throw badRequest('IMPORT_ZIP', `${part.filename} 过大`);
+    const data = Buffer.concat(chunks);
+    if (!checked) checkImageHead(data, part.filename);
+    files.push({ name: part.filename, data });
+  }
+  if (files.length === 0) throw badRequest('OWN_NO_FILE', '请选择图像文件');
+  return files;
+}
+
+/**
+ * The pages of own volumes (issue 7): uploaded as a zip or as images, listed with their OCR state,
+ * reordered, renamed and deleted; and a user's single images. The owner's calls only ever touch the
+ * owner's pages.
+ */
+export const ownPageRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const own = context.services.ownPages;
+  const audit = auditOf(context);
+
+  r.route({
+    ...uploadRouteOf(ownVolumesApi.uploadZip, errors),
+    handler: async (request) => {
+      const editor = editorOf(request);
+      // One or two uploads per user at a time; the zip goes to disk and is unpacked entry by entry.
+      return context.services.uploads.run(editor.id, async () => {
+        await own.checkUploadTarget(editor, request.params.id);
+        return withTempDir(context.config.dataDir, async (dir) => {
+          const file = await request.file({ limits: { fileSize: OWN_ZIP_LIMITS.maxTotalBytes, files: 1 } });
+          if (!file) throw badRequest('OWN_ZIP_ONLY', MSG.ownZipOnly);
+          const zipFile = path.join(dir, 'upload.zip');
+          if (!(await saveUpload(file.file, zipFile)))
+            throw badRequest(
+              'IMPORT_ZIP',
+              `压缩包过大（超过 ${OWN_ZIP_LIMITS.maxTotalBytes / 1024 ** 2} MB）`,
+            );
+          const result = await own.uploadZip(editor, request.params.id, file.filename, zipFile, dir);
+          await audit(editor, 'pages.upload', `volume:${request.params.id}`, {
+            file: file.filename,
+            added: result.added,
+          });
+          return { ...result, message: MSG.ownUploaded };
+        });
+      });
+    },
+  });
+
+  r.route({
+    ...routeOf(ownPagesApi.list, errors),
+    handler: (request) => own.pages(editorOf(request), request.params.id),
+  });
+  r.route({
+    ...uploadRouteOf(ownPagesApi.upload, errors),
+    handler: async (request) => {
+      const editor = editorOf(request);
+      return context.services.uploads.run(editor.id, async () => {
+        await own.checkUploadTarget(editor, request.params.id);
+        const added = await own.uploadImages(editor, request.params.id, await readImageFiles(request));
+        await audit(editor, 'pages.upload', `volume:${request.params.id}`, { added });
+        return { added, message: MSG.ownUploaded };
+      });
+    },
+  });
+  r.route({
+    ...routeOf(ownPagesApi.reorder, errors),
+    handler: async (request) => {
+      const editor = editorOf(request);
+      await own.reorder(editor, request.params.id, request.body.imageIds);
+      await audit(editor, 'pages.order', `volume:${request.params.id}`, request.body.imageIds);
+      return { ok: true as const, message: MSG.ownOrderSaved };
+    },
+  });
+  r.route({
+    ...routeOf(ownPagesApi.rename, errors),
+    handler: async (request) => {
+      const editor = editorOf(request);
+      await own.renamePage(editor, request.params.id, request.body.imageName);
+      await audit(editor, 'page.rename', `page:${request.params.id}`, request.body);
+      return { ok: true as const, message: MSG.ownImageRenamed };
+    },
+  });
+  r.route({
+    ...routeOf(ownPagesApi.remove, errors),
+    handler: async (request) => {
+      const editor = editorOf(request);
+      await own.deletePage(editor, request.params.id);
+      await audit(editor, 'page.delete', `page:${request.params.id}`);
+      return { ok: true as const, message: MSG.deleteSuccess };
+    },
+  });
+
+  r.route({
+    ...routeOf(ownSinglesApi.list, errors),
+    handler: (request) => own.singles(requireUser(request).id),
+  });
+  r.route({
+    ...uploadRouteOf(ownSinglesApi.upload, errors),
+    handler: async (request) => {
+      const user = requireUser(request);
+      return context.services.uploads.run(user.id, async () => {
+        const files = await readImageFiles(request);
+        return { added: await own.uploadSingles(user.id, files), message: MSG.ownUploaded };
+      });
+    },
+  });
+};

@@ -1,0 +1,87 @@
+import { MSG, type OwnBook, OWN_STATUS } from '@guji/shared';
+import type { Transact } from '../../db/query.ts';
+import type { OwnBookRepository } from './own-book.repository.ts';
+import { nowIso } from '../../db/database.ts';
+import { conflict, forbidden } from '../../errors.ts';
+import type { CatalogRepository } from '../catalog/catalog.repository.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { FullTextService } from '../search/full-text.service.ts';
+import type { OwnAccess } from './own-access.ts';
+
+const SELF_REVIEW = () => forbidden(MSG.ownSelfReview, 'OWN_SELF_REVIEW');
+
+/**
+ * Publication review of own books (spec §4): the queue by state, approval (public and searchable),
+ * refusal with a reason, and staff withdrawing a public one. Nobody reviews a book of their own.
+ */
+export class OwnReviewService {
+  constructor(
+    private readonly ownBooks: OwnBookRepository,
+    private readonly catalog: CatalogRepository,
+    private readonly access: OwnAccess,
+    private readonly transact: Transact,
+    private readonly fullText: FullTextService,
+    private readonly clock: Clock,
+  ) {}
+
+  async queue(status: string): Promise<OwnBook[]> {
+    const rows = await this.ownBooks.inState(status, 200);
+    return this.access.toOwnBooks(rows, true);
+  }
+
+  /** Refuses a reviewer's decision on their own book (403), as with reservations. */
+  private async notOwnReview(reviewerId: number, bookId: number): Promise<void> {
+    const book = await this.catalog.findBook(bookId);
+    if (book && book.owner_id === reviewerId) throw SELF_REVIEW();
+  }
+
+  /** Approval makes the book public in the catalogue and searchable. */
+  async approve(bookId: number, reviewerId: number): Promise<void> {
+    await this.notOwnReview(reviewerId, bookId);
+    await this.transact(async (tx) => {
+      const approved = await this.ownBooks.review(
+        bookId,
+        '1',
+        {
+          audit_status: OWN_STATUS.published,
+          is_visible: 1,
+          refuse_reason: null,
+          updated_at: nowIso(this.clock.now()),
+        },
+        tx,
+      );
+      if (!approved) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
+      await this.fullText.indexBook(bookId, tx);
+    });
+  }
+
+  async refuse(bookId: number, reason: string, reviewerId: number): Promise<void> {
+    await this.notOwnReview(reviewerId, bookId);
+    const refused = await this.ownBooks.review(bookId, '1', {
+      audit_status: OWN_STATUS.refused,
+      refuse_reason: reason,
+      updated_at: nowIso(this.clock.now()),
+    });
+    if (!refused) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
+  }
+
+  /** Staff withdraw a public own book: out of the catalogue and the index, refused with the reason. */
+  async withdraw(bookId: number, reason: string, reviewerId: number): Promise<void> {
+    await this.notOwnReview(reviewerId, bookId);
+    await this.transact(async (tx) => {
+      const withdrawn = await this.ownBooks.review(
+        bookId,
+        '2',
+        {
+          audit_status: OWN_STATUS.refused,
+          is_visible: 0,
+          refuse_reason: reason,
+          updated_at: nowIso(this.clock.now()),
+        },
+        tx,
+      );
+      if (!withdrawn) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
+      await this.fullText.removeBook(bookId, tx);
+    });
+  }
+}

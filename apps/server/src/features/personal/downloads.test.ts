@@ -1,0 +1,67 @@
+import sharp from 'sharp';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG } from '@guji/shared';
+import { createHttpHarness, type HttpHarness } from '../../../test/http.ts';
+import { DIALECTS } from '../../../test/helpers.ts';
+import { personalClient, personalData, type TestBook } from './personal-test-kit.ts';
+
+describe.each(DIALECTS)('downloads over HTTP (%s)', (dialect) => {
+  let h: HttpHarness;
+  let alice: string;
+  let bob: string;
+  let open: TestBook;
+  let closed: TestBook;
+  const as = (cookie: string) => personalClient(h, cookie);
+
+  beforeAll(async () => {
+    h = await createHttpHarness(dialect);
+    ({ alice, bob, open, closed } = await personalData(h));
+  });
+  afterAll(async () => h.close());
+
+  it('downloads a page as a stamped JPEG and as text, a volume as PDF, and lists them; access rules apply', async () => {
+    const a = as(alice);
+    const jpg = await a.get(`/api/pages/${open.pageIds[0]}/download.jpg`);
+    expect(jpg.statusCode).toBe(200);
+    expect(jpg.headers['content-type']).toBe('image/jpeg');
+    const meta = await sharp(jpg.rawPayload).metadata();
+    expect(meta.format).toBe('jpeg');
+    expect(meta.width).toBe(600);
+    expect(meta.height).toBeGreaterThan(400); // the footer band
+    const txt = await a.get(`/api/pages/${open.pageIds[0]}/download.txt`);
+    expect(txt.body).toContain('學而時習之');
+    const pdf = await a.get(`/api/volumes/${open.volumeIds[0]}/download.pdf`);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect((await PDFDocument.load(pdf.rawPayload)).getPageCount()).toBe(2);
+
+    const list = (await a.get('/api/me/downloads')).json<{
+      total: number;
+      records: Array<{ id: number; kind: string; url: string }>;
+    }>();
+    expect(list.total).toBe(3);
+    expect(list.records.map((d) => d.kind)).toEqual(['pdf', 'text', 'image']);
+    expect(list.records[2]!.url).toBe(`/api/pages/${open.pageIds[0]}/download.jpg`);
+
+    // A restricted book outside the reading room: refused, and nothing recorded.
+    const refused = await a.get(`/api/pages/${closed.pageIds[0]}/download.jpg`);
+    expect(refused.statusCode).toBe(403);
+    expect((await a.get(`/api/volumes/${closed.volumeIds[0]}/download.pdf`)).statusCode).toBe(403);
+    expect(
+      (await h.request({ method: 'GET', url: `/api/pages/${open.pageIds[0]}/download.jpg` })).statusCode,
+    ).toBe(401);
+    expect((await a.get('/api/me/downloads')).json<{ total: number }>().total).toBe(3);
+
+    // Bob can neither see nor delete Alice's downloads.
+    expect((await as(bob).get('/api/me/downloads')).json<{ total: number }>().total).toBe(0);
+    expect((await as(bob).del(`/api/me/downloads/${list.records[0]!.id}`)).statusCode).toBe(404);
+    expect((await a.del(`/api/me/downloads/${list.records[0]!.id}`)).statusCode).toBe(200);
+
+    // The site can switch whole-volume PDFs off.
+    await h.context.services.settings.update({ downloadVolumePdf: false });
+    const off = await a.get(`/api/volumes/${open.volumeIds[0]}/download.pdf`);
+    expect(off.statusCode).toBe(403);
+    expect(off.json()).toMatchObject({ message: MSG.downloadVolumeOff });
+    await h.context.services.settings.update({ downloadVolumePdf: true });
+  });
+});
