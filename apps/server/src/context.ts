@@ -42,6 +42,7 @@ import { ReservationService } from './features/personal/reservation.service.ts';
 import { UsageService } from './features/console/usage.service.ts';
 import { ReadingRoomAddresses } from './features/console/reading-room-addresses.service.ts';
 import { CatalogAdminService } from './features/console/catalog-admin.service.ts';
+import { UserAdminService } from './features/console/user-admin.service.ts';
 import { DownloadService } from './features/personal/download.service.ts';
 import { PrintCartService } from './features/print/cart.service.ts';
 import { CheckoutService } from './features/print/checkout.service.ts';
@@ -113,6 +114,8 @@ export interface AppContext {
     usage: UsageService;
     readingRoom: ReadingRoomAddresses;
     catalogAdmin: CatalogAdminService;
+    /** The console's changes to user accounts (roles, category, disabling, password). */
+    userAdmin: UserAdminService;
     downloads: DownloadService;
     printCart: PrintCartService;
     checkout: CheckoutService;
@@ -189,9 +192,11 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   );
   const textIndex: TextIndex = dialect === 'sqlite' ? new SqliteTextIndex(db) : new PostgresTextIndex(db);
   const fullText = new FullTextService(repos.catalog, textIndex, transact);
-  const catalog = new CatalogService(repos.catalog, repos.classifications, clock, fullText);
+  // The audit log: services that make administrative changes write their records through it.
+  const admin = new AdminService(repos.audit, repos.jobs, repos.users, clock, transact);
+  const catalog = new CatalogService(repos.catalog, repos.classifications, clock, admin, transact, fullText);
   const sessions = new SessionService(repos.sessions, repos.users, config.sessionTtlMs, clock);
-  const settings = new SettingsService(repos.settings, config);
+  const settings = new SettingsService(repos.settings, config, admin, transact);
   const auth = new AuthService(
     transact,
     repos.users,
@@ -217,6 +222,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     },
     catalog,
     clock,
+    admin,
+    transact,
   );
   const ingest = new IngestService(
     transact,
@@ -224,15 +231,15 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     queue,
     config.dataDir,
     fullText,
+    admin,
     config.ocrOnIngest,
     config.uploadMaxPixels,
   );
-  const admin = new AdminService(repos.audit, repos.jobs, repos.users, clock);
   const downloads = new DownloadService(config.dataDir, repos.catalog, catalog, personal, settings, clock);
   const payments = new PaymentRepository(db);
   const printRules = new PrintRules(repos.print, payments, repos.catalog, catalog, clock);
   const printServices = {
-    printCart: new PrintCartService(repos.print, repos.catalog, catalog, printRules, transact, clock),
+    printCart: new PrintCartService(repos.print, repos.catalog, catalog, printRules, admin, transact, clock),
     checkout: new CheckoutService(
       repos.print,
       payments,
@@ -278,11 +285,12 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       ingest,
       fullText,
       ocr: new OcrService(repos.ocrVersions, transact, repos.catalog, catalog, fullText),
-      terminals: new TerminalService(repos.terminals, clock),
-      readingRoom: new ReadingRoomAddresses(repos.settings, config.readingRoomCidrs),
+      terminals: new TerminalService(repos.terminals, clock, admin, transact),
+      readingRoom: new ReadingRoomAddresses(repos.settings, config.readingRoomCidrs, admin, transact),
       personal,
       reservations: new ReservationService(
         new ReservationRepository(db),
+        admin,
         transact,
         clock,
         async () => (await settings.get()).timeZone,
@@ -294,23 +302,42 @@ export async function createContext(config: Config, overrides: ContextOverrides 
         repos.users,
         fullText,
         ingest,
+        admin,
         transact,
       ),
       downloads,
       admin,
+      userAdmin: new UserAdminService(
+        repos.users,
+        repos.sessions,
+        admin,
+        transact,
+        clock,
+        async () => (await settings.get()).timeZone,
+      ),
       classifications: new ClassificationService(repos.classifications, admin, transact),
-      ownBooks: new OwnBookService(ownBooks, repos.catalog, ownAccess, transact, ingest, fullText, clock),
+      ownBooks: new OwnBookService(
+        ownBooks,
+        repos.catalog,
+        ownAccess,
+        admin,
+        transact,
+        ingest,
+        fullText,
+        clock,
+      ),
       ownPages: new OwnPageService(
         ownBooks,
         repos.catalog,
         ownAccess,
         repos.jobs,
+        admin,
         transact,
         ingest,
         fullText,
         settings,
       ),
-      ownReview: new OwnReviewService(ownBooks, repos.catalog, ownAccess, transact, fullText, clock),
+      ownReview: new OwnReviewService(ownBooks, repos.catalog, ownAccess, admin, transact, fullText, clock),
       uploads: new UploadGate(),
       ...printServices,
     },

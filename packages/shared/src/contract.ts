@@ -82,9 +82,7 @@ export function queryString(query: Record<string, unknown> | undefined): string 
   if (!query) return '';
   const pairs: string[] = [];
   const add = (key: string, value: unknown) =>
-    pairs.push(
-      `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`,
-    );
+    pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined || value === null || value === '') continue;
     if (Array.isArray(value)) {

@@ -45,17 +45,8 @@ export const catalogRoutes: RouteModule = (app, { context }) => {
       const viewer = viewerOf(request);
       // Staff's class codes must exist; anyone else is refused by the update itself.
       if (isCatalogStaff(viewer.roles)) await context.services.catalogAdmin.checkUpdate(request.body);
-      const before = await catalog.detail(request.params.catalogId, viewer).catch(() => undefined);
-      const after = await catalog.update(request.params.catalogId, request.body, viewer);
-      const fields = Object.keys(request.body) as Array<keyof typeof after>;
-      await context.services.admin.record(
-        viewer.userId,
-        'book.update',
-        `book:${request.params.catalogId}`,
-        before ? Object.fromEntries(fields.map((k) => [k, before[k]])) : null,
-        Object.fromEntries(fields.map((k) => [k, after[k]])),
-      );
-      return after;
+      // The update writes its audit record (the changed fields before and after) in its transaction.
+      return catalog.update(request.params.catalogId, request.body, viewer);
     },
   });
 

@@ -17,6 +17,8 @@ import {
   OWN_STATUS,
 } from '@guji/shared';
 import type { BookRow, PageRow } from '../../db/schema.ts';
+import type { Transact } from '../../db/query.ts';
+import type { Auditor } from '../console/auditor.ts';
 import type { ClassificationRepository } from './classification.repository.ts';
 import type { CatalogRepository } from './catalog.repository.ts';
 import type { VolumeWithCount } from './volume.repository.ts';
@@ -50,6 +52,8 @@ export class CatalogService {
     private readonly catalog: CatalogRepository,
     private readonly classes: ClassificationRepository,
     private readonly clock: Clock,
+    private readonly auditor: Auditor,
+    private readonly transact: Transact,
     private readonly fullText?: FullTextService,
   ) {}
 
@@ -214,25 +218,53 @@ export class CatalogService {
     return { allowed: isPublic || access.canRead, isPublic, access };
   }
 
+  /**
+   * Catalogue staff change a book's fields and switches: one transaction with its audit record, which
+   * keeps the changed fields before and after (as the book's detail shows them).
+   */
   async update(bookId: number, changes: UpdateBookRequest, viewer: Viewer): Promise<BookDetail> {
     if (!isCatalogStaff(viewer.roles)) throw forbidden();
-    const book = await this.catalog.findBook(bookId);
-    if (!book) throw NO_DATA();
-    await this.catalog.updateBook(bookId, {
-      ...(changes.title !== undefined ? { title: changes.title } : {}),
-      ...(changes.author !== undefined ? { author: changes.author || null } : {}),
-      ...(changes.publishDynasty !== undefined ? { publish_dynasty: changes.publishDynasty || null } : {}),
-      ...(changes.coverageDynasty !== undefined ? { coverage_dynasty: changes.coverageDynasty || null } : {}),
-      ...(changes.callNumber !== undefined ? { call_number: changes.callNumber || null } : {}),
-      ...(changes.classCode !== undefined ? { class_code: changes.classCode || null } : {}),
-      ...(changes.editionType !== undefined ? { edition_type: changes.editionType || null } : {}),
-      ...(changes.actualVolume !== undefined ? { actual_volume: changes.actualVolume } : {}),
-      ...(changes.bookNumber !== undefined ? { book_number: changes.bookNumber } : {}),
-      ...(changes.isVisible !== undefined ? { is_visible: changes.isVisible ? 1 : 0 } : {}),
-      ...(changes.isOpen !== undefined ? { is_open: changes.isOpen ? 1 : 0 } : {}),
+    await this.transact(async (tx) => {
+      const book = await this.catalog.findBook(bookId, tx);
+      if (!book) throw NO_DATA();
+      await this.catalog.updateBook(
+        bookId,
+        {
+          ...(changes.title !== undefined ? { title: changes.title } : {}),
+          ...(changes.author !== undefined ? { author: changes.author || null } : {}),
+          ...(changes.publishDynasty !== undefined
+            ? { publish_dynasty: changes.publishDynasty || null }
+            : {}),
+          ...(changes.coverageDynasty !== undefined
+            ? { coverage_dynasty: changes.coverageDynasty || null }
+            : {}),
+          ...(changes.callNumber !== undefined ? { call_number: changes.callNumber || null } : {}),
+          ...(changes.classCode !== undefined ? { class_code: changes.classCode || null } : {}),
+          ...(changes.editionType !== undefined ? { edition_type: changes.editionType || null } : {}),
+          ...(changes.actualVolume !== undefined ? { actual_volume: changes.actualVolume } : {}),
+          ...(changes.bookNumber !== undefined ? { book_number: changes.bookNumber } : {}),
+          ...(changes.isVisible !== undefined ? { is_visible: changes.isVisible ? 1 : 0 } : {}),
+          ...(changes.isOpen !== undefined ? { is_open: changes.isOpen ? 1 : 0 } : {}),
+        },
+        tx,
+      );
+      // A hidden book's pages leave the full-text index; shown again, they come back.
+      if (changes.isVisible !== undefined) await this.fullText?.indexBook(bookId, tx);
+      const updated = (await this.catalog.findBook(bookId, tx))!;
+      const fields = Object.keys(changes) as Array<keyof UpdateBookRequest>;
+      const pick = (row: BookRow) => {
+        const values = editableFields(row);
+        return Object.fromEntries(fields.map((k) => [k, values[k]]));
+      };
+      await this.auditor.record(
+        viewer.userId,
+        'book.update',
+        `book:${bookId}`,
+        pick(book),
+        pick(updated),
+        tx,
+      );
     });
-    // A hidden book's pages leave the full-text index; shown again, they come back.
-    if (changes.isVisible !== undefined) await this.fullText?.indexBook(bookId);
     return this.detail(bookId, viewer);
   }
 
@@ -285,6 +317,23 @@ export class CatalogService {
       viewCount: book.view_count,
     };
   }
+}
+
+/** A book's fields that catalogue staff edit, as its detail shows them (the audit log's before and after). */
+function editableFields(book: BookRow): Required<UpdateBookRequest> {
+  return {
+    title: book.title,
+    author: book.author,
+    publishDynasty: book.publish_dynasty,
+    coverageDynasty: book.coverage_dynasty,
+    callNumber: book.call_number,
+    classCode: book.class_code,
+    editionType: book.edition_type,
+    actualVolume: book.actual_volume,
+    bookNumber: book.book_number,
+    isVisible: book.is_visible === 1,
+    isOpen: book.is_open === 1,
+  };
 }
 
 /** Whether the viewer added this book (own books); never true for a visitor or a library book. */

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MSG, type BookDetail, type BookPage, type ReaderData } from '@guji/shared';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
@@ -230,5 +230,33 @@ describe.each(DIALECTS)('catalogue over HTTP on %s', (dialect) => {
     await patch(staff, { isVisible: false });
     expect((await get(`/api/books/${open.bookId}`, reader)).statusCode).toBe(404);
     await patch(staff, { isVisible: true, isOpen: true, title: '論語集注' });
+  });
+
+  it('an edit and its audit record are one transaction: when the record cannot be written, the book is unchanged', async () => {
+    const patch = (body: unknown) =>
+      h.request({ method: 'PATCH', url: `/api/books/${closed.bookId}`, cookie: staff, body });
+    const spy = vi
+      .spyOn(h.context.services.admin, 'record')
+      .mockRejectedValueOnce(new Error('audit log unavailable'));
+    try {
+      expect((await patch({ title: '孟子集注（未存）', isVisible: false })).statusCode).toBe(500);
+      expect(await h.context.repos.catalog.findBook(closed.bookId)).toMatchObject({
+        title: '孟子集注',
+        is_visible: 1,
+      });
+      expect((await get(`/api/books/${closed.bookId}`, reader)).statusCode).toBe(200);
+      // Working again: the edit is made and recorded once, with its fields before and after.
+      const { author } = (await h.context.repos.catalog.findBook(closed.bookId))!;
+      expect((await patch({ author: '朱熹' })).statusCode).toBe(200);
+      expect(spy).toHaveBeenCalledTimes(2);
+      expect(spy.mock.calls[1]!.slice(1, 5)).toEqual([
+        'book.update',
+        `book:${closed.bookId}`,
+        { author },
+        { author: '朱熹' },
+      ]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

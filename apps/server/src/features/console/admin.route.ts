@@ -51,16 +51,7 @@ export const terminalRoutes: RouteModule = (app, { context }) => {
     ...routeOf(readingRoomApi.saveAddresses, errors),
     handler: async (request) => {
       const user = requireRole(request, 'admin');
-      const before = await context.services.readingRoom.list();
-      await context.services.readingRoom.save(request.body.cidrs);
-      const after = await context.services.readingRoom.list();
-      await context.services.admin.record(
-        user.id,
-        'readingroom.addresses',
-        'reading-room',
-        before.cidrs,
-        after.cidrs,
-      );
+      await context.services.readingRoom.save(user.id, request.body.cidrs);
       return { ok: true as const, message: MSG.readingRoomCidrsSaved };
     },
   });
@@ -77,11 +68,7 @@ export const terminalRoutes: RouteModule = (app, { context }) => {
     ...routeOf(terminalsApi.create, errors),
     handler: async (request) => {
       const user = requireRole(request, 'admin');
-      const created = await terminals.create(request.body.name, user.id);
-      await context.services.admin.record(user.id, 'terminal.create', `terminal:${created.id}`, null, {
-        name: created.name,
-      });
-      return created;
+      return terminals.create(request.body.name, user.id);
     },
   });
 
@@ -89,15 +76,7 @@ export const terminalRoutes: RouteModule = (app, { context }) => {
     ...routeOf(terminalsApi.revoke, errors),
     handler: async (request) => {
       const user = requireRole(request, 'admin');
-      const revoked = await terminals.revoke(request.params.id);
-      await context.services.admin.record(
-        user.id,
-        'terminal.revoke',
-        `terminal:${revoked.id}`,
-        { revokedAt: null },
-        { revokedAt: revoked.revokedAt },
-      );
-      return revoked;
+      return terminals.revoke(user.id, request.params.id);
     },
   });
 
@@ -130,7 +109,6 @@ export const importRoutes: RouteModule = (app, { context }) => {
   });
   r.route({
     ...upload,
-    schema: { ...upload.schema, consumes: ['multipart/form-data'] },
     handler: async (request) => {
       const user = requireRole(request, 'catalogAdmin');
       // The package goes to disk and is unpacked entry by entry (ZipSource), one or two per user at once.
@@ -144,21 +122,14 @@ export const importRoutes: RouteModule = (app, { context }) => {
           if (!(await saveUpload(file.file, zipFile)))
             throw badRequest('IMPORT_ZIP', 'zip 包过大（超过 2 GB）');
           const source = await ZipSource.open(zipFile, file.filename, ZIP_LIMITS, { tempDir: dir });
-          const imported = await importPackage(
-            context.services.ingest,
-            await readPackageMetadata(source),
-            source,
-          );
-          return { fileName: file.filename, imported };
+          // The import's audit record is written with the package's last book.
+          return importPackage(context.services.ingest, await readPackageMetadata(source), source, {
+            actorId: user.id,
+            fileName: file.filename,
+          });
         }),
       );
-      const books = results.imported.map((r) => ({
-        title: r.title,
-        bookId: r.bookId,
-        pages: r.pageIds.length,
-      }));
-      await context.services.admin.record(user.id, 'book.import', results.fileName, null, { books });
-      return { books };
+      return { books: results.map((r) => ({ title: r.title, bookId: r.bookId, pages: r.pageIds.length })) };
     },
   });
 };

@@ -8,6 +8,7 @@ import {
   type JobStats,
 } from '@guji/shared';
 import type { DbOrTx } from '../../db/database.ts';
+import type { Transact } from '../../db/query.ts';
 import type { UserRepository } from '../accounts/user.repository.ts';
 import type { JobRepository } from '../../jobs/job.repository.ts';
 import type { AuditRepository } from './audit.repository.ts';
@@ -36,6 +37,7 @@ export class AdminService {
     private readonly jobRepo: JobRepository,
     private readonly userRepo: UserRepository,
     private readonly clock: Clock,
+    private readonly transact: Transact,
   ) {}
 
   /**
@@ -159,20 +161,26 @@ export class AdminService {
     );
   }
 
-  /** A failed job runs again from its first attempt. */
-  async retryJob(id: number): Promise<void> {
-    if (!(await this.jobRepo.requeueFailed(id, nowIso(this.clock.now()))))
-      await this.explain(id, '只有失败的任务可以重试');
+  /** A failed job runs again from its first attempt; one transaction with its audit record. */
+  async retryJob(actorId: number, id: number): Promise<void> {
+    await this.transact(async (tx) => {
+      if (!(await this.jobRepo.requeueFailed(id, nowIso(this.clock.now()), tx)))
+        await this.explain(id, '只有失败的任务可以重试', tx);
+      await this.record(actorId, 'job.retry', `job:${id}`, { status: 'failed' }, { status: 'queued' }, tx);
+    });
   }
 
-  /** A queued job is cancelled (kept as failed, with the reason). */
-  async cancelJob(id: number): Promise<void> {
-    if (!(await this.jobRepo.cancelQueued(id, '已由管理员取消', nowIso(this.clock.now()))))
-      await this.explain(id, '只有排队中的任务可以取消');
+  /** A queued job is cancelled (kept as failed, with the reason); one transaction with its audit record. */
+  async cancelJob(actorId: number, id: number): Promise<void> {
+    await this.transact(async (tx) => {
+      if (!(await this.jobRepo.cancelQueued(id, '已由管理员取消', nowIso(this.clock.now()), tx)))
+        await this.explain(id, '只有排队中的任务可以取消', tx);
+      await this.record(actorId, 'job.cancel', `job:${id}`, { status: 'queued' }, { status: 'failed' }, tx);
+    });
   }
 
-  private async explain(id: number, message: string): Promise<never> {
-    if (!(await this.jobRepo.findById(id))) throw notFound('任务不存在', 'NOT_FOUND');
+  private async explain(id: number, message: string, tx: DbOrTx): Promise<never> {
+    if (!(await this.jobRepo.findById(id, tx))) throw notFound('任务不存在', 'NOT_FOUND');
     throw conflict('JOB_STATE', message);
   }
 }

@@ -5,6 +5,7 @@ import {
   type UpdateBookRequest,
   OWN_STATUS,
 } from '@guji/shared';
+import type { DbOrTx } from '../../db/database.ts';
 import type { Transact } from '../../db/query.ts';
 import type { BookRow } from '../../db/schema.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
@@ -14,6 +15,7 @@ import type { ClassificationRepository } from '../catalog/classification.reposit
 import type { FullTextService } from '../search/full-text.service.ts';
 import type { IngestService } from '../import/ingest.service.ts';
 import { pagedOf, type Paged } from '../../lib/paged.ts';
+import type { Auditor } from './auditor.ts';
 
 export const CLASS_UNKNOWN = '分类代码不存在，请先在分类字典中添加';
 export const BOOK_HAS_READER_DATA =
@@ -36,7 +38,7 @@ export async function refuseDeletionOfUsedBook(
  * books and published own books), a new book catalogued by hand, and deleting a book nobody has used.
  * Fields and switches of an existing book change through the catalogue's own PATCH /api/books/{id};
  * volumes, pages and directories through the volume screens, which catalogue staff may use on the
- * library's books.
+ * library's books. A new book and a deletion are each one transaction with their audit record.
  */
 export class CatalogAdminService {
   constructor(
@@ -45,6 +47,7 @@ export class CatalogAdminService {
     private readonly users: UserRepository,
     private readonly fullText: FullTextService,
     private readonly ingest: IngestService,
+    private readonly auditor: Auditor,
     private readonly transact: Transact,
   ) {}
 
@@ -62,17 +65,21 @@ export class CatalogAdminService {
     return pagedOf(query.pageNum, ADMIN_BOOK_PAGE_SIZE, total, await this.toAdminBooks(rows));
   }
 
-  async get(bookId: number): Promise<AdminBook> {
-    const row = await this.catalog.findBook(bookId);
+  async get(bookId: number, tx?: DbOrTx): Promise<AdminBook> {
+    const row = await this.catalog.findBook(bookId, tx);
     if (!row || row.is_lonely === 1 || (row.owner_id !== null && row.audit_status !== OWN_STATUS.published))
       throw notFound('没有这本古籍', 'NO_DATA');
-    return (await this.toAdminBooks([row]))[0]!;
+    return (await this.toAdminBooks([row], tx))[0]!;
   }
 
-  private async toAdminBooks(rows: BookRow[]): Promise<AdminBook[]> {
-    const counts = await this.catalog.volumeAndPageCounts(rows.map((r) => r.id));
+  private async toAdminBooks(rows: BookRow[], tx?: DbOrTx): Promise<AdminBook[]> {
+    const counts = await this.catalog.volumeAndPageCounts(
+      rows.map((r) => r.id),
+      tx,
+    );
     const owners = await this.users.displayNames(
       rows.flatMap((r) => (r.owner_id === null ? [] : [r.owner_id])),
+      tx,
     );
     return rows.map((row) => {
       const count = counts.get(row.id);
@@ -98,31 +105,38 @@ export class CatalogAdminService {
   }
 
   /** Refuses a classification code the dictionary does not have. */
-  async checkClassCode(code: string | null | undefined): Promise<void> {
+  async checkClassCode(code: string | null | undefined, tx?: DbOrTx): Promise<void> {
     if (!code) return;
-    const found = await this.classes.findByCode(code);
+    const found = await this.classes.findByCode(code, tx);
     if (!found) throw badRequest('CLASS_UNKNOWN', CLASS_UNKNOWN);
   }
 
-  async create(request: CreateBookRequest & { title: string }): Promise<AdminBook> {
-    await this.checkClassCode(request.classCode);
-    const id = await this.catalog.createBook({
-      source_key: null,
-      title: request.title,
-      author: request.author ?? null,
-      publish_dynasty: request.publishDynasty ?? null,
-      coverage_dynasty: request.coverageDynasty ?? null,
-      edition_type: request.editionType ?? null,
-      call_number: request.callNumber ?? null,
-      class_code: request.classCode ?? null,
-      actual_volume: request.actualVolume ?? null,
-      book_number: request.bookNumber ?? null,
-      owner_id: null,
-      audit_status: OWN_STATUS.published,
-      is_visible: request.isVisible ? 1 : 0,
-      is_open: request.isOpen ? 1 : 0,
+  async create(actorId: number, request: CreateBookRequest & { title: string }): Promise<AdminBook> {
+    return this.transact(async (tx) => {
+      await this.checkClassCode(request.classCode, tx);
+      const id = await this.catalog.createBook(
+        {
+          source_key: null,
+          title: request.title,
+          author: request.author ?? null,
+          publish_dynasty: request.publishDynasty ?? null,
+          coverage_dynasty: request.coverageDynasty ?? null,
+          edition_type: request.editionType ?? null,
+          call_number: request.callNumber ?? null,
+          class_code: request.classCode ?? null,
+          actual_volume: request.actualVolume ?? null,
+          book_number: request.bookNumber ?? null,
+          owner_id: null,
+          audit_status: OWN_STATUS.published,
+          is_visible: request.isVisible ? 1 : 0,
+          is_open: request.isOpen ? 1 : 0,
+        },
+        tx,
+      );
+      const book = await this.get(id, tx);
+      await this.auditor.record(actorId, 'book.create', `book:${book.catalogId}`, null, book, tx);
+      return book;
     });
-    return this.get(id);
   }
 
   /** Checks an edit's classification code before the catalogue's update runs. */
@@ -134,13 +148,14 @@ export class CatalogAdminService {
    * Deletes a book with its volumes, pages and text; refused while readers have anything of theirs on
    * it (collections, notes, comments, reservations, print items), so nothing a reader saved is lost.
    */
-  async remove(bookId: number): Promise<AdminBook> {
+  async remove(actorId: number, bookId: number): Promise<AdminBook> {
     const book = await this.get(bookId);
     await refuseDeletionOfUsedBook(this.catalog, bookId, BOOK_HAS_READER_DATA);
     const files = await this.ingest.pageFiles({ bookId });
     await this.transact(async (tx) => {
       await this.fullText.removeBook(bookId, tx);
       await this.catalog.deleteBook(bookId, tx);
+      await this.auditor.record(actorId, 'book.delete', `book:${book.catalogId}`, book, null, tx);
     });
     await this.ingest.removePageFiles(files);
     return book;

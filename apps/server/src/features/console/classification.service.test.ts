@@ -19,10 +19,11 @@ describe.each(DIALECTS)('classification dictionary on %s', (dialect) => {
         return Promise.reject(new Error('audit log unavailable'));
       }
     }
+    const transact = transactor(database.db);
     const broken = new ClassificationService(
       repos.classifications,
-      new BrokenAudit(repos.audit, repos.jobs, repos.users, clock),
-      transactor(database.db),
+      new BrokenAudit(repos.audit, repos.jobs, repos.users, clock, transact),
+      transact,
     );
     const actor = await repos.users.create({ login_name: 'cls-admin', password_hash: 'x' }, ['admin']);
     await expect(broken.create(actor, { parentId: null, code: 'ROLLBACK', name: '回滾部' })).rejects.toThrow(

@@ -1,7 +1,9 @@
 import { MSG } from '@guji/shared';
+import type { Transact } from '../../db/query.ts';
 import { badRequest } from '../../errors.ts';
 import { ReadingRoom } from '../../http/reading-room.ts';
 import type { SettingsRepository } from '../site/settings.repository.ts';
+import type { Auditor } from './auditor.ts';
 
 const KEY = 'readingRoomCidrs';
 /** How long a server keeps the list before reading it again (other servers' changes arrive by then). */
@@ -11,7 +13,7 @@ const REFRESH_MS = 30_000;
  * The reading room's address ranges (DESIGN.md §7): READING_ROOM_CIDRS until an administrator saves a
  * list in the console, then that list. Kept in memory and read again every 30 seconds, so a request
  * costs no query and every server of a shared database follows a change within half a minute (the one
- * that saved it at once).
+ * that saved it at once). Saving is one transaction with its audit record.
  */
 export class ReadingRoomAddresses {
   private room: ReadingRoom;
@@ -22,6 +24,8 @@ export class ReadingRoomAddresses {
   constructor(
     private readonly settings: SettingsRepository,
     private readonly defaults: string[],
+    private readonly auditor: Auditor,
+    private readonly transact: Transact,
   ) {
     this.cidrs = defaults;
     this.room = new ReadingRoom(defaults);
@@ -38,7 +42,7 @@ export class ReadingRoomAddresses {
   }
 
   /** Saves a new list; every entry must be an IPv4 or IPv6 address or range. */
-  async save(cidrs: string[]): Promise<void> {
+  async save(actorId: number, cidrs: string[]): Promise<void> {
     const clean = cidrs.map((c) => c.trim()).filter((c) => c !== '');
     for (const cidr of clean) {
       try {
@@ -47,14 +51,23 @@ export class ReadingRoomAddresses {
         throw badRequest('READING_ROOM_CIDR', MSG.readingRoomCidrInvalid.replace('{cidr}', cidr));
       }
     }
-    await this.settings.set(KEY, clean);
+    await this.transact(async (tx) => {
+      const before = this.fromSettings(await this.settings.getAll(tx));
+      await this.settings.set(KEY, clean, tx);
+      await this.auditor.record(actorId, 'readingroom.addresses', 'reading-room', before.cidrs, clean, tx);
+    });
     await this.reload();
   }
 
-  private async reload(): Promise<void> {
-    const value = (await this.settings.getAll())[KEY];
+  /** The saved list, or the environment's when none is saved. */
+  private fromSettings(settings: Record<string, unknown>): { cidrs: string[]; saved: boolean } {
+    const value = settings[KEY];
     const saved = Array.isArray(value) && value.every((v) => typeof v === 'string');
-    const cidrs = saved ? value : this.defaults;
+    return { cidrs: saved ? value : this.defaults, saved };
+  }
+
+  private async reload(): Promise<void> {
+    const { cidrs, saved } = this.fromSettings(await this.settings.getAll());
     this.room = new ReadingRoom(cidrs);
     this.cidrs = cidrs;
     this.saved = saved;

@@ -1,8 +1,10 @@
 import type { CreatedTerminal, Terminal } from '@guji/shared';
 import { nowIso } from '../../db/database.ts';
+import type { Transact } from '../../db/query.ts';
 import { notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
+import type { Auditor } from './auditor.ts';
 import type { TerminalRepository, TerminalRow } from './terminal.repository.ts';
 
 /** The cookie a reading-room terminal holds. */
@@ -19,7 +21,8 @@ const toTerminal = (row: TerminalRow): Terminal => ({
 /**
  * Reading-room terminals (DESIGN.md §7): tokens an administrator issues to machines in the reading room
  * that the address ranges do not cover (a laptop on the library's Wi-Fi, a terminal behind a shared
- * NAT). Only the token's hash is kept; a revoked token stops working at once.
+ * NAT). Only the token's hash is kept; a revoked token stops working at once. Issuing and revoking
+ * are each one transaction with their audit record.
  */
 export class TerminalService {
   /** Recent answers, so a page's many requests do not each ask the database. */
@@ -28,12 +31,29 @@ export class TerminalService {
   constructor(
     private readonly terminals: TerminalRepository,
     private readonly clock: Clock,
+    private readonly auditor: Auditor,
+    private readonly transact: Transact,
   ) {}
 
-  async create(name: string, createdBy: number | null): Promise<CreatedTerminal> {
+  /** Issues a terminal's token (shown once); `actorId` is the administrator, recorded as its creator. */
+  async create(name: string, actorId: number): Promise<CreatedTerminal> {
     const token = randomToken();
     const now = nowIso(this.clock.now());
-    const row = await this.terminals.create({ name, tokenHash: sha256(token), createdBy, createdAt: now });
+    const row = await this.transact(async (tx) => {
+      const created = await this.terminals.create(
+        { name, tokenHash: sha256(token), createdBy: actorId, createdAt: now },
+        tx,
+      );
+      await this.auditor.record(
+        actorId,
+        'terminal.create',
+        `terminal:${created.id}`,
+        null,
+        { name: created.name },
+        tx,
+      );
+      return created;
+    });
     return { ...toTerminal(row), token, activationPath: `/api/reading-room/activate?token=${token}` };
   }
 
@@ -41,9 +61,20 @@ export class TerminalService {
     return (await this.terminals.list()).map(toTerminal);
   }
 
-  async revoke(id: number): Promise<Terminal> {
-    const row = await this.terminals.revoke(id, nowIso(this.clock.now()));
-    if (!row) throw notFound('终端不存在', 'NOT_FOUND');
+  async revoke(actorId: number, id: number): Promise<Terminal> {
+    const row = await this.transact(async (tx) => {
+      const revoked = await this.terminals.revoke(id, nowIso(this.clock.now()), tx);
+      if (!revoked) throw notFound('终端不存在', 'NOT_FOUND');
+      await this.auditor.record(
+        actorId,
+        'terminal.revoke',
+        `terminal:${revoked.id}`,
+        { revokedAt: null },
+        { revokedAt: revoked.revoked_at },
+        tx,
+      );
+      return revoked;
+    });
     this.recent.clear();
     return toTerminal(row);
   }

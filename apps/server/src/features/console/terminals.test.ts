@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MSG } from '@guji/shared';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
@@ -168,5 +168,64 @@ describe.each(DIALECTS)('reading-room terminals over HTTP on %s', (dialect) => {
     });
     // Back to the environment's range for the other tests.
     await save(admin, ['10.8.0.0/16']);
+  });
+
+  it('a change and its audit record are one transaction: when the record cannot be written, nothing changed', async () => {
+    const breakAuditOnce = () =>
+      vi.spyOn(h.context.services.admin, 'record').mockRejectedValueOnce(new Error('audit log unavailable'));
+    const terminals = async () =>
+      (await h.request({ method: 'GET', url: '/api/admin/terminals', cookie: admin })).json<{
+        records: Array<{ id: number; name: string; revokedAt: string | null }>;
+      }>().records;
+    try {
+      breakAuditOnce();
+      const refused = await h.request({
+        method: 'POST',
+        url: '/api/admin/terminals',
+        cookie: admin,
+        body: { name: '未記錄的終端' },
+      });
+      expect(refused.statusCode).toBe(500);
+      expect((await terminals()).map((t) => t.name)).not.toContain('未記錄的終端');
+
+      const created = (
+        await h.request({
+          method: 'POST',
+          url: '/api/admin/terminals',
+          cookie: admin,
+          body: { name: '三楼' },
+        })
+      ).json<{ id: number; token: string }>();
+      breakAuditOnce();
+      const revoke = await h.request({
+        method: 'DELETE',
+        url: `/api/admin/terminals/${created.id}`,
+        cookie: admin,
+      });
+      expect(revoke.statusCode).toBe(500);
+      expect((await terminals()).find((t) => t.id === created.id)?.revokedAt).toBeNull();
+
+      breakAuditOnce();
+      const save = await h.request({
+        method: 'PUT',
+        url: '/api/admin/reading-room/addresses',
+        cookie: admin,
+        body: { cidrs: ['192.0.2.0/24'] },
+      });
+      expect(save.statusCode).toBe(500);
+      const addresses = await h.request({
+        method: 'GET',
+        url: '/api/admin/reading-room/addresses',
+        cookie: admin,
+      });
+      expect(addresses.json()).toMatchObject({ cidrs: ['10.8.0.0/16'] });
+      expect(
+        (await h.request({ method: 'GET', url: '/api/session', remoteAddress: '192.0.2.7' })).json<{
+          readingRoom: boolean;
+        }>().readingRoom,
+      ).toBe(false);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });

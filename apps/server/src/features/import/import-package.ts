@@ -26,8 +26,16 @@ export async function readPackageMetadata(source: ImageSource): Promise<BookInpu
   throw badRequest('IMPORT_METADATA', '包中缺少 metadata.json 或 metadata.csv');
 }
 
-/** Checks every book and page of a package, then imports the books one by one. */
-export async function importPackage(ingest: IngestService, books: BookInput[], source: ImageSource) {
+/**
+ * Checks every book and page of a package, then imports the books one by one. With `audit` (an
+ * administrator's upload), the import's audit record is written with the last book (IngestService.importBooks).
+ */
+export async function importPackage(
+  ingest: IngestService,
+  books: BookInput[],
+  source: ImageSource,
+  audit?: { actorId: number; fileName: string },
+) {
   const prepared: IngestBook[] = [];
   for (const book of books) {
     const volumes = [];
@@ -68,7 +76,5 @@ export async function importPackage(ingest: IngestService, books: BookInput[], s
     prepared.push({ ...book, volumes });
   }
   for (const book of prepared) await ingest.validate(book);
-  const results = [];
-  for (const book of prepared) results.push({ title: book.title, ...(await ingest.importBook(book)) });
-  return results;
+  return ingest.importBooks(prepared, audit);
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { createHttpHarness, GOOD_PASSWORD, multipartFile, type HttpHarness } from '../../../test/http.ts';
 import { pageImage } from '../../../test/catalog-factory.ts';
@@ -159,6 +159,39 @@ describe.each(DIALECTS)('importing books on %s', (dialect) => {
 
   it('lets only catalogue staff import', async () => {
     expect((await upload(makeZip({ 'metadata.json': metadata() }), reader)).statusCode).toBe(403);
+  });
+
+  it("writes the upload's audit record with the import: when it cannot be written, the book is not imported", async () => {
+    const files = (sourceKey: string) =>
+      makeZip({
+        'metadata.json': metadata({ sourceKey }),
+        'v1/1.png': pngs[0]!,
+        'v1/2.png': pngs[1]!,
+        'v1/3.png': pngs[2]!,
+        'v2/1.png': pngs[3]!,
+      });
+    const audit = async () =>
+      (await h.context.repos.audit.page({ action: 'book.import', offset: 0, limit: 100 })).rows;
+    const before = { books: await bookCount(), records: (await audit()).length };
+    const spy = vi
+      .spyOn(h.context.services.admin, 'record')
+      .mockRejectedValueOnce(new Error('audit log unavailable'));
+    try {
+      expect((await upload(files('lib:unrecorded'), staff, 'unrecorded.zip')).statusCode).toBe(500);
+      expect(await h.context.repos.catalog.findBookBySourceKey('lib:unrecorded')).toBeUndefined();
+      expect(await bookCount()).toBe(before.books);
+      expect(await audit()).toHaveLength(before.records);
+
+      const imported = await upload(files('lib:recorded'), staff, 'recorded.zip');
+      expect(imported.statusCode).toBe(200);
+      const bookId = imported.json<{ books: Array<{ bookId: number }> }>().books[0]!.bookId;
+      const records = await audit();
+      expect(records).toHaveLength(before.records + 1);
+      expect(records[0]).toMatchObject({ target: 'recorded.zip' });
+      expect(JSON.parse(records[0]!.after!)).toEqual({ books: [{ title: '詩經集傳', bookId, pages: 4 }] });
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('imports from a CSV file and folders on disk with the import command, safely re-run', async () => {

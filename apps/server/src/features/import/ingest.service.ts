@@ -1,7 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import type { DbOrTx } from '../../db/database.ts';
 import type { Transact } from '../../db/query.ts';
+import type { Auditor } from '../console/auditor.ts';
 import type { FullTextService } from '../search/full-text.service.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
@@ -63,6 +65,12 @@ export interface IngestBook {
   volumes: IngestVolume[];
 }
 
+/** A book as imported: its id and the ids of its pages, in order. */
+export interface ImportedBook {
+  bookId: number;
+  pageIds: number[];
+}
+
 const EXTENSIONS: Record<string, string> = { jpeg: 'jpg', png: 'png', tiff: 'tif' };
 
 /**
@@ -77,6 +85,7 @@ export class IngestService {
     private readonly queue: JobQueue,
     private readonly dataDir: string,
     private readonly fullText: FullTextService,
+    private readonly auditor: Auditor,
     private readonly ocrOnIngest = true,
     /** Largest image accepted, in pixels (decompression bombs; config UPLOAD_MAX_PIXELS). */
     private readonly maxPixels = DEFAULT_UPLOAD_MAX_PIXELS,
@@ -91,7 +100,14 @@ export class IngestService {
     return checked;
   }
 
-  async importBook(book: IngestBook): Promise<{ bookId: number; pageIds: number[] }> {
+  /**
+   * Imports a book. `inTransaction`, when given, runs in the transaction that writes the book's rows
+   * (an audit record that should stand or fall with them).
+   */
+  async importBook(
+    book: IngestBook,
+    inTransaction?: (imported: ImportedBook, tx: DbOrTx) => Promise<void>,
+  ): Promise<ImportedBook> {
     const checked = await this.validate(book);
 
     const stamp = Date.now().toString(36);
@@ -175,7 +191,9 @@ export class IngestService {
         }
         // The book's text goes into the full-text index with the book, in the same transaction.
         await this.fullText.indexBook(bookId, tx);
-        return { bookId, pageIds };
+        const imported = { bookId, pageIds };
+        if (inTransaction) await inTransaction(imported, tx);
+        return imported;
       });
       for (const pageId of result.pageIds)
         await this.queue.enqueue('images.pyramid', { pageId }, { dedupeKey: `pyramid:${pageId}` });
@@ -198,10 +216,47 @@ export class IngestService {
   }
 
   /**
+   * Imports the books of a package one by one, each its own transaction (importBook). With `audit`
+   * (an administrator's upload), the import's audit record is written in the last book's transaction:
+   * it is there once every book is, and a failed record leaves the last book out as well.
+   */
+  async importBooks(
+    books: IngestBook[],
+    audit?: { actorId: number; fileName: string },
+  ): Promise<Array<ImportedBook & { title: string }>> {
+    const results: Array<ImportedBook & { title: string }> = [];
+    for (const [i, book] of books.entries()) {
+      const last = i === books.length - 1;
+      const record =
+        audit && last
+          ? async (imported: ImportedBook, tx: DbOrTx) => {
+              const all = [...results, { title: book.title, ...imported }];
+              await this.auditor.record(
+                audit.actorId,
+                'book.import',
+                audit.fileName,
+                null,
+                { books: all.map((r) => ({ title: r.title, bookId: r.bookId, pages: r.pageIds.length })) },
+                tx,
+              );
+            }
+          : undefined;
+      results.push({ title: book.title, ...(await this.importBook(book, record)) });
+    }
+    return results;
+  }
+
+  /**
    * Adds pages at the end of an existing volume (an own book's zip upload): every page is checked
    * first, so one bad file changes nothing; then masters, rows, pyramid jobs and (when configured) OCR.
+   * `within` runs inside the transaction that adds the rows (the caller's own records of the change,
+   * e.g. file sizes and the audit record), so they stand or fall with the pages.
    */
-  async appendPages(volumeId: number, pages: IngestPage[]): Promise<number[]> {
+  async appendPages(
+    volumeId: number,
+    pages: IngestPage[],
+    within?: (tx: DbOrTx, pageIds: number[]) => Promise<void>,
+  ): Promise<number[]> {
     const volume = await this.catalog.findVolume(volumeId);
     if (!volume) throw badRequest('INGEST_VOLUME', '卷册不存在');
     if (pages.length === 0) throw badRequest('INGEST_EMPTY_VOLUME', `${volume.name}：没有页面图像`);
@@ -238,6 +293,7 @@ export class IngestService {
             ),
           );
         }
+        await within?.(tx, created);
         return created;
       });
       for (const pageId of ids) {

@@ -20,6 +20,8 @@ import type { FullTextService } from '../search/full-text.service.ts';
 import type { IngestService } from '../import/ingest.service.ts';
 import type { Paged } from '../../lib/paged.ts';
 import { assertChangeable, type Editor, type OwnAccess } from './own-access.ts';
+import type { Auditor } from '../console/auditor.ts';
+import { auditStaffEdit } from './own-audit.ts';
 
 export { assertChangeable, type Editor } from './own-access.ts';
 
@@ -27,13 +29,15 @@ export { assertChangeable, type Editor } from './own-access.ts';
  * Own books (spec §1, §2 /OCRAside and /FenCe, §4 own-book states, §6 content creators): a user's
  * books and their volumes and directories, and submission for publication (pages and uploads:
  * OwnPageService; the reviewers' decision: OwnReviewService). Every query of the owner's side is
- * scoped by owner: another user's book is "no data".
+ * scoped by owner: another user's book is "no data". Catalogue staff's changes to volumes and
+ * directories are each one transaction with their audit record.
  */
 export class OwnBookService {
   constructor(
     private readonly ownBooks: OwnBookRepository,
     private readonly catalog: CatalogRepository,
     private readonly access: OwnAccess,
+    private readonly auditor: Auditor,
     private readonly transact: Transact,
     private readonly ingest: IngestService,
     private readonly fullText: FullTextService,
@@ -183,12 +187,13 @@ export class OwnBookService {
   ) {
     const book = await this.access.book(editor, bookId);
     assertChangeable(book);
-    const count = await this.catalog.countVolumes(bookId);
-    await this.catalog.createVolume({
-      bookId,
-      name: volume.name,
-      introduction: volume.introduction || null,
-      sort: count,
+    await this.transact(async (tx) => {
+      const count = await this.catalog.countVolumes(bookId, tx);
+      await this.catalog.createVolume(
+        { bookId, name: volume.name, introduction: volume.introduction || null, sort: count },
+        tx,
+      );
+      await auditStaffEdit(this.auditor, editor, 'volume.create', `book:${bookId}`, volume, tx);
     });
   }
 
@@ -199,9 +204,13 @@ export class OwnBookService {
   ) {
     const { book } = await this.access.volume(editor, volumeId);
     assertChangeable(book);
-    await this.ownBooks.updateVolume(volumeId, {
-      name: volume.name,
-      introduction: volume.introduction || null,
+    await this.transact(async (tx) => {
+      await this.ownBooks.updateVolume(
+        volumeId,
+        { name: volume.name, introduction: volume.introduction || null },
+        tx,
+      );
+      await auditStaffEdit(this.auditor, editor, 'volume.update', `volume:${volumeId}`, volume, tx);
     });
   }
 
@@ -212,6 +221,7 @@ export class OwnBookService {
     await this.transact(async (tx) => {
       await this.ownBooks.deleteVolume(volumeId, tx);
       await this.fullText.indexBook(book.id, tx);
+      await auditStaffEdit(this.auditor, editor, 'volume.delete', `volume:${volumeId}`, null, tx);
     });
     await this.ingest.removePageFiles(files);
   }
@@ -250,6 +260,7 @@ export class OwnBookService {
         }
       };
       await insert(entries, null);
+      await auditStaffEdit(this.auditor, editor, 'directory.save', `volume:${volumeId}`, entries, tx);
     });
   }
 }

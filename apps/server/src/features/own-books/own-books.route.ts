@@ -3,7 +3,7 @@ import { MSG, ownBooksApi, ownVolumesApi } from '@guji/shared';
 import { requireUser } from '../../http/session.ts';
 import { routeOf } from '../../http/contract-route.ts';
 import type { RouteModule } from '../../http/route-module.ts';
-import { auditOf, editorOf, errors } from './own-route-helpers.ts';
+import { editorOf, errors } from './own-route-helpers.ts';
 
 /**
  * Own books (issue 7): a user's books, their submission or withdrawal, and their volumes and
@@ -13,7 +13,6 @@ import { auditOf, editorOf, errors } from './own-route-helpers.ts';
 export const ownBookRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const own = context.services.ownBooks;
-  const audit = auditOf(context);
 
   r.route({
     ...routeOf(ownBooksApi.list, errors),
@@ -60,36 +59,28 @@ export const ownBookRoutes: RouteModule = (app, { context }) => {
   r.route({
     ...routeOf(ownVolumesApi.create, errors),
     handler: async (request) => {
-      const editor = editorOf(request);
-      await own.addVolume(editor, request.params.id, request.body);
-      await audit(editor, 'volume.create', `book:${request.params.id}`, request.body);
+      await own.addVolume(editorOf(request), request.params.id, request.body);
       return { ok: true as const, message: MSG.ownVolumeAdded };
     },
   });
   r.route({
     ...routeOf(ownVolumesApi.update, errors),
     handler: async (request) => {
-      const editor = editorOf(request);
-      await own.updateVolume(editor, request.params.id, request.body);
-      await audit(editor, 'volume.update', `volume:${request.params.id}`, request.body);
+      await own.updateVolume(editorOf(request), request.params.id, request.body);
       return { ok: true as const, message: MSG.ownVolumeChanged };
     },
   });
   r.route({
     ...routeOf(ownVolumesApi.remove, errors),
     handler: async (request) => {
-      const editor = editorOf(request);
-      await own.removeVolume(editor, request.params.id);
-      await audit(editor, 'volume.delete', `volume:${request.params.id}`);
+      await own.removeVolume(editorOf(request), request.params.id);
       return { ok: true as const, message: MSG.deleteSuccess };
     },
   });
   r.route({
     ...routeOf(ownVolumesApi.saveDirectory, errors),
     handler: async (request) => {
-      const editor = editorOf(request);
-      await own.saveDirectory(editor, request.params.id, request.body.entries);
-      await audit(editor, 'directory.save', `volume:${request.params.id}`, request.body.entries);
+      await own.saveDirectory(editorOf(request), request.params.id, request.body.entries);
       return { ok: true as const, message: MSG.directorySaved };
     },
   });

@@ -12,6 +12,8 @@ import type { IngestService } from '../import/ingest.service.ts';
 import type { SettingsService } from '../site/settings.service.ts';
 import { naturalOrder } from '../../lib/natural-order.ts';
 import { assertChangeable, ownerOnly, type Editor, type OwnAccess } from './own-access.ts';
+import type { Auditor } from '../console/auditor.ts';
+import { auditStaffEdit } from './own-audit.ts';
 
 /** Limits of a reader's volume upload (DESIGN.md §8: zip bombs, entry counts). */
 export const OWN_ZIP_LIMITS: ZipLimits = {
@@ -34,7 +36,9 @@ export function pageName(fileName: string): string {
 /**
  * The pages of own books (spec §2 /FenCe, isLonely 1): uploaded as a zip or as images within the
  * owner's quota, listed with their OCR state, renamed, reordered, deleted; and a user's single
- * images, the pages of one hidden book of theirs.
+ * images, the pages of one hidden book of theirs. Catalogue staff's changes go to the audit log in the
+ * change's transaction (an upload's: in the one that records the new pages' sizes, just after the
+ * pages are added).
  */
 export class OwnPageService {
   constructor(
@@ -42,6 +46,7 @@ export class OwnPageService {
     private readonly catalog: CatalogRepository,
     private readonly access: OwnAccess,
     private readonly jobs: JobRepository,
+    private readonly auditor: Auditor,
     private readonly transact: Transact,
     private readonly ingest: IngestService,
     private readonly fullText: FullTextService,
@@ -58,11 +63,16 @@ export class OwnPageService {
       throw badRequest('OWN_QUOTA', MSG.ownQuotaBytes.replace('{n}', String(site.ownQuotaMb)));
   }
 
-  /** Appends checked pages, within the owner's quota (the library's books have none), and records their sizes. */
+  /**
+   * Appends checked pages, within the owner's quota (the library's books have none), and records
+   * their sizes, with the staff edit's audit record (`after` of 'pages.upload') in the same transaction.
+   */
   private async append(
+    editor: Editor,
     ownerId: number | null,
     volumeId: number,
     pages: Array<{ name: string; source: string; data: Buffer }>,
+    audited: unknown,
   ) {
     if (ownerId !== null)
       await this.checkQuota(
@@ -70,9 +80,11 @@ export class OwnPageService {
         pages.length,
         pages.reduce((sum, p) => sum + p.data.length, 0),
       );
-    const ids = await this.ingest.appendPages(volumeId, pages);
-    for (const [i, id] of ids.entries()) await this.ownBooks.setFileBytes(id, pages[i]!.data.length);
-    return ids;
+    // The pages, their file sizes and the audit record in one transaction.
+    return this.ingest.appendPages(volumeId, pages, async (tx, ids) => {
+      for (const [i, id] of ids.entries()) await this.ownBooks.setFileBytes(id, pages[i]!.data.length, tx);
+      await auditStaffEdit(this.auditor, editor, 'pages.upload', `volume:${volumeId}`, audited, tx);
+    });
   }
 
   /** Refuses an upload into a volume the editor may not change, before its bytes are received. */
@@ -108,7 +120,7 @@ export class OwnPageService {
         source: `${fileName}/${name}`,
         data: await zip.read(name),
       });
-    await this.append(book.owner_id, volumeId, pages);
+    await this.append(editor, book.owner_id, volumeId, pages, { file: fileName, added: pages.length });
     return { added: pages.length, names };
   }
 
@@ -142,7 +154,10 @@ export class OwnPageService {
 
   async renamePage(editor: Editor, pageId: number, name: string): Promise<void> {
     await this.access.changeablePage(editor, pageId);
-    await this.ownBooks.renamePage(pageId, name);
+    await this.transact(async (tx) => {
+      await this.ownBooks.renamePage(pageId, name, tx);
+      await auditStaffEdit(this.auditor, editor, 'page.rename', `page:${pageId}`, { imageName: name }, tx);
+    });
   }
 
   async deletePage(editor: Editor, pageId: number): Promise<void> {
@@ -150,6 +165,7 @@ export class OwnPageService {
     await this.transact(async (tx) => {
       await this.ownBooks.deletePage(pageId, page.volume_id, tx);
       await this.fullText.indexBook(page.book_id, tx);
+      await auditStaffEdit(this.auditor, editor, 'page.delete', `page:${pageId}`, null, tx);
     });
     await this.ingest.removePageFiles([page]);
   }
@@ -167,6 +183,7 @@ export class OwnPageService {
       throw badRequest('OWN_ORDER', MSG.ownOrderInvalid);
     await this.transact(async (tx) => {
       await this.ownBooks.reorder(imageIds, tx);
+      await auditStaffEdit(this.auditor, editor, 'pages.order', `volume:${volumeId}`, imageIds, tx);
     });
   }
 
@@ -181,6 +198,7 @@ export class OwnPageService {
     for (const f of files) pageName(f.name);
     const ordered = [...files].sort((a, b) => naturalOrder(a.name, b.name));
     await this.append(
+      editor,
       book.owner_id,
       volumeId,
       ordered.map((f) => ({
@@ -188,6 +206,7 @@ export class OwnPageService {
         source: f.name,
         data: f.data,
       })),
+      { added: files.length },
     );
     return files.length;
   }

@@ -9,7 +9,7 @@ import { checkImageHead, SNIFF_BYTES } from '../import/import-package.ts';
 import { OWN_ZIP_LIMITS } from './own-page.service.ts';
 import { saveUpload, withTempDir } from '../../storage/temp.ts';
 import type { RouteModule } from '../../http/route-module.ts';
-import { auditOf, editorOf, errors, uploadRouteOf } from './own-route-helpers.ts';
+import { editorOf, errors } from './own-route-helpers.ts';
 
 /**
  * The files of a multipart image upload: each file's first bytes must be an image before the rest is
@@ -56,10 +56,9 @@ async function readImageFiles(request: FastifyRequest): Promise<Array<{ name: st
 export const ownPageRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const own = context.services.ownPages;
-  const audit = auditOf(context);
 
   r.route({
-    ...uploadRouteOf(ownVolumesApi.uploadZip, errors),
+    ...routeOf(ownVolumesApi.uploadZip, errors),
     handler: async (request) => {
       const editor = editorOf(request);
       // One or two uploads per user at a time; the zip goes to disk and is unpacked entry by entry.
@@ -75,10 +74,6 @@ export const ownPageRoutes: RouteModule = (app, { context }) => {
               `压缩包过大（超过 ${OWN_ZIP_LIMITS.maxTotalBytes / 1024 ** 2} MB）`,
             );
           const result = await own.uploadZip(editor, request.params.id, file.filename, zipFile, dir);
-          await audit(editor, 'pages.upload', `volume:${request.params.id}`, {
-            file: file.filename,
-            added: result.added,
-          });
           return { ...result, message: MSG.ownUploaded };
         });
       });
@@ -90,13 +85,12 @@ export const ownPageRoutes: RouteModule = (app, { context }) => {
     handler: (request) => own.pages(editorOf(request), request.params.id),
   });
   r.route({
-    ...uploadRouteOf(ownPagesApi.upload, errors),
+    ...routeOf(ownPagesApi.upload, errors),
     handler: async (request) => {
       const editor = editorOf(request);
       return context.services.uploads.run(editor.id, async () => {
         await own.checkUploadTarget(editor, request.params.id);
         const added = await own.uploadImages(editor, request.params.id, await readImageFiles(request));
-        await audit(editor, 'pages.upload', `volume:${request.params.id}`, { added });
         return { added, message: MSG.ownUploaded };
       });
     },
@@ -104,27 +98,21 @@ export const ownPageRoutes: RouteModule = (app, { context }) => {
   r.route({
     ...routeOf(ownPagesApi.reorder, errors),
     handler: async (request) => {
-      const editor = editorOf(request);
-      await own.reorder(editor, request.params.id, request.body.imageIds);
-      await audit(editor, 'pages.order', `volume:${request.params.id}`, request.body.imageIds);
+      await own.reorder(editorOf(request), request.params.id, request.body.imageIds);
       return { ok: true as const, message: MSG.ownOrderSaved };
     },
   });
   r.route({
     ...routeOf(ownPagesApi.rename, errors),
     handler: async (request) => {
-      const editor = editorOf(request);
-      await own.renamePage(editor, request.params.id, request.body.imageName);
-      await audit(editor, 'page.rename', `page:${request.params.id}`, request.body);
+      await own.renamePage(editorOf(request), request.params.id, request.body.imageName);
       return { ok: true as const, message: MSG.ownImageRenamed };
     },
   });
   r.route({
     ...routeOf(ownPagesApi.remove, errors),
     handler: async (request) => {
-      const editor = editorOf(request);
-      await own.deletePage(editor, request.params.id);
-      await audit(editor, 'page.delete', `page:${request.params.id}`);
+      await own.deletePage(editorOf(request), request.params.id);
       return { ok: true as const, message: MSG.deleteSuccess };
     },
   });
@@ -134,7 +122,7 @@ export const ownPageRoutes: RouteModule = (app, { context }) => {
     handler: (request) => own.singles(requireUser(request).id),
   });
   r.route({
-    ...uploadRouteOf(ownSinglesApi.upload, errors),
+    ...routeOf(ownSinglesApi.upload, errors),
     handler: async (request) => {
       const user = requireUser(request);
       return context.services.uploads.run(user.id, async () => {

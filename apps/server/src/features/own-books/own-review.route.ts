@@ -20,37 +20,21 @@ export const ownReviewRoutes: RouteModule = (app, { context }) => {
   r.route({
     ...routeOf(ownReviewApi.approve, errors),
     handler: async (request) => {
-      const user = requireRole(request, 'reviewer');
-      await review.approve(request.params.id, user.id);
-      await context.services.admin.record(
-        user.id,
-        'ownbook.approve',
-        `book:${request.params.id}`,
-        null,
-        null,
-      );
+      await review.approve(request.params.id, requireRole(request, 'reviewer').id);
       return { ok: true as const, message: MSG.ownPublished };
     },
   });
   r.route({
     ...routeOf(ownReviewApi.refuse, errors),
     handler: async (request) => {
-      const user = requireRole(request, 'reviewer');
-      await review.refuse(request.params.id, request.body.reason, user.id);
-      await context.services.admin.record(user.id, 'ownbook.refuse', `book:${request.params.id}`, null, {
-        reason: request.body.reason,
-      });
+      await review.refuse(request.params.id, request.body.reason, requireRole(request, 'reviewer').id);
       return { ok: true as const, message: MSG.reservationRefused };
     },
   });
   r.route({
     ...routeOf(ownReviewApi.withdraw, errors),
     handler: async (request) => {
-      const user = requireRole(request, 'reviewer');
-      await review.withdraw(request.params.id, request.body.reason, user.id);
-      await context.services.admin.record(user.id, 'ownbook.withdraw', `book:${request.params.id}`, null, {
-        reason: request.body.reason,
-      });
+      await review.withdraw(request.params.id, request.body.reason, requireRole(request, 'reviewer').id);
       return { ok: true as const };
     },
   });

@@ -7,18 +7,21 @@ import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { FullTextService } from '../search/full-text.service.ts';
 import type { OwnAccess } from './own-access.ts';
+import type { Auditor } from '../console/auditor.ts';
 
 const SELF_REVIEW = () => forbidden(MSG.ownSelfReview, 'OWN_SELF_REVIEW');
 
 /**
  * Publication review of own books (spec §4): the queue by state, approval (public and searchable),
- * refusal with a reason, and staff withdrawing a public one. Nobody reviews a book of their own.
+ * refusal with a reason, and staff withdrawing a public one. Nobody reviews a book of their own. Each
+ * decision is one transaction with its audit record.
  */
 export class OwnReviewService {
   constructor(
     private readonly ownBooks: OwnBookRepository,
     private readonly catalog: CatalogRepository,
     private readonly access: OwnAccess,
+    private readonly auditor: Auditor,
     private readonly transact: Transact,
     private readonly fullText: FullTextService,
     private readonly clock: Clock,
@@ -52,17 +55,22 @@ export class OwnReviewService {
       );
       if (!approved) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
       await this.fullText.indexBook(bookId, tx);
+      await this.auditor.record(reviewerId, 'ownbook.approve', `book:${bookId}`, null, null, tx);
     });
   }
 
   async refuse(bookId: number, reason: string, reviewerId: number): Promise<void> {
     await this.notOwnReview(reviewerId, bookId);
-    const refused = await this.ownBooks.review(bookId, '1', {
-      audit_status: OWN_STATUS.refused,
-      refuse_reason: reason,
-      updated_at: nowIso(this.clock.now()),
+    await this.transact(async (tx) => {
+      const refused = await this.ownBooks.review(
+        bookId,
+        '1',
+        { audit_status: OWN_STATUS.refused, refuse_reason: reason, updated_at: nowIso(this.clock.now()) },
+        tx,
+      );
+      if (!refused) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
+      await this.auditor.record(reviewerId, 'ownbook.refuse', `book:${bookId}`, null, { reason }, tx);
     });
-    if (!refused) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
   }
 
   /** Staff withdraw a public own book: out of the catalogue and the index, refused with the reason. */
@@ -82,6 +90,7 @@ export class OwnReviewService {
       );
       if (!withdrawn) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
       await this.fullText.removeBook(bookId, tx);
+      await this.auditor.record(reviewerId, 'ownbook.withdraw', `book:${bookId}`, null, { reason }, tx);
     });
   }
 }

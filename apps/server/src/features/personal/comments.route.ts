@@ -37,13 +37,6 @@ export const commentRoutes: RouteModule = (app, { context }) => {
     handler: async (request) => {
       const user = requireRole(request, 'catalogAdmin');
       await personal.setCommentHidden(user.id, user.roles, request.params.id, request.body.hidden);
-      await context.services.admin.record(
-        user.id,
-        request.body.hidden ? 'comment.hide' : 'comment.show',
-        `comment:${request.params.id}`,
-        { hidden: !request.body.hidden },
-        { hidden: request.body.hidden },
-      );
       return { ok: true as const };
     },
   });

@@ -28,6 +28,8 @@ import { isCatalogStaff } from '../catalog/access.ts';
 import { thumbnailUrl, type CatalogService, type Viewer } from '../catalog/catalog.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pagedOf, type Paged } from '../../lib/paged.ts';
+import type { Transact } from '../../db/query.ts';
+import type { Auditor } from '../console/auditor.ts';
 
 const NOT_FOUND = () => notFound(MSG.notFound, 'NOT_FOUND');
 
@@ -55,6 +57,8 @@ export class PersonalService {
     },
     private readonly catalog: CatalogService,
     private readonly clock: Clock,
+    private readonly auditor: Auditor,
+    private readonly transact: Transact,
   ) {}
 
   private async books(ids: number[]): Promise<Map<number, PersonalBook>> {
@@ -210,7 +214,7 @@ export class PersonalService {
     if (!(await this.repos.comments.remove(userId, id))) throw NOT_FOUND();
   }
 
-  /** Staff hide (or show again) a comment. */
+  /** Staff hide (or show again) a comment: one transaction with its audit record. */
   async setCommentHidden(
     staffId: number,
     roles: Viewer['roles'],
@@ -218,11 +222,19 @@ export class PersonalService {
     hidden: boolean,
   ): Promise<void> {
     if (!isCatalogStaff(roles)) throw forbidden();
-    const changed = await this.repos.comments.setHidden(
-      id,
-      hidden ? { at: nowIso(this.clock.now()), by: staffId } : null,
-    );
-    if (!changed) throw NOT_FOUND();
+    const at = nowIso(this.clock.now());
+    await this.transact(async (tx) => {
+      const changed = await this.repos.comments.setHidden(id, hidden ? { at, by: staffId } : null, tx);
+      if (!changed) throw NOT_FOUND();
+      await this.auditor.record(
+        staffId,
+        hidden ? 'comment.hide' : 'comment.show',
+        `comment:${id}`,
+        { hidden: !hidden },
+        { hidden },
+        tx,
+      );
+    });
   }
 
   // Notes

@@ -3,13 +3,15 @@ import { MSG, RESERVATION_STATUS, SAME_DAY_DURATION } from '@guji/shared';
 import type { DbOrTx } from '../../db/database.ts';
 import type { Transact } from '../../db/query.ts';
 import { FakeClock } from '../../../test/helpers.ts';
+import type { Auditor } from '../console/auditor.ts';
 import type { ReservationRepository, ReservationRow } from './reservation.repository.ts';
 import { ReservationService } from './reservation.service.ts';
 
 /**
  * The reservation rules with the repository kept in memory: which applications are approved at once,
- * who may withdraw, take, refuse and approve, and how long an approval lets a reader in. The
- * database-backed behaviour (both dialects) is in personal's HTTP suites.
+ * who may withdraw, take, refuse and approve, how long an approval lets a reader in, and that each
+ * decision's audit record is written in its transaction. The database-backed behaviour (both
+ * dialects) is in personal's HTTP suites.
  */
 interface Privilege {
   userId: number;
@@ -17,6 +19,14 @@ interface Privilege {
   reservationId: number;
   startsAt: string;
   expiresAt: string;
+}
+
+interface AuditRecord {
+  actorId: number | null;
+  action: string;
+  target: string;
+  before: unknown;
+  after: unknown;
 }
 
 class InMemoryReservations {
@@ -31,6 +41,18 @@ class InMemoryReservations {
   ]);
   rows: ReservationRow[] = [];
   privileges: Privilege[] = [];
+  /** The audit log, kept with the rest of the store so that a transaction rolls it back too. */
+  audits: AuditRecord[] = [];
+  /** When set, writing an audit record fails (after the change it records was made). */
+  auditFails = false;
+
+  auditor: Auditor = {
+    record: (actorId, action, target, before, after) => {
+      if (this.auditFails) return Promise.reject(new Error('audit log unavailable'));
+      this.audits.push(structuredClone({ actorId, action, target, before, after }));
+      return Promise.resolve();
+    },
+  };
 
   durations = () => Promise.resolve(this.durationsTable.map((d) => ({ ...d })));
   findDuration = (code: string) => Promise.resolve(this.durationsTable.find((d) => d.code === code));
@@ -127,12 +149,16 @@ class InMemoryReservations {
 
   /** A transaction: every change of `work` or none of them. */
   transact: Transact = async (work) => {
-    const saved = { rows: structuredClone(this.rows), privileges: structuredClone(this.privileges) };
+    const saved = {
+      rows: structuredClone(this.rows),
+      privileges: structuredClone(this.privileges),
+      durationsTable: structuredClone(this.durationsTable),
+      audits: structuredClone(this.audits),
+    };
     try {
       return await work({} as DbOrTx);
     } catch (error) {
-      this.rows = saved.rows;
-      this.privileges = saved.privileges;
+      Object.assign(this, saved);
       throw error;
     }
   };
@@ -140,6 +166,7 @@ class InMemoryReservations {
 
 const READER = 1;
 const REVIEWER = 2;
+const ADMIN = 3;
 const WEEK = 'ANB0402';
 const application = (applyDays: string) => ({
   callNumber: 'DEMO-经-004',
@@ -157,8 +184,12 @@ describe('ReservationService rules', () => {
     store = new InMemoryReservations();
     // 16:00 on 1 June in Shanghai.
     clock = new FakeClock(new Date('2026-06-01T08:00:00.000Z'));
-    service = new ReservationService(store as unknown as ReservationRepository, store.transact, clock, () =>
-      Promise.resolve('Asia/Shanghai'),
+    service = new ReservationService(
+      store as unknown as ReservationRepository,
+      store.auditor,
+      store.transact,
+      clock,
+      () => Promise.resolve('Asia/Shanghai'),
     );
   });
 
@@ -246,9 +277,65 @@ describe('ReservationService rules', () => {
   });
 
   it('keeps the same-day option same-day when a librarian edits its days', async () => {
-    const edited = await service.updateDuration(SAME_DAY_DURATION, { label: '当日阅览', days: 3 });
+    const edited = await service.updateDuration(ADMIN, SAME_DAY_DURATION, { label: '当日阅览', days: 3 });
     expect(edited).toEqual({ code: SAME_DAY_DURATION, label: '当日阅览', days: 0 });
-    expect(await service.updateDuration(WEEK, { label: '两周', days: 14 })).toMatchObject({ days: 14 });
+    expect(await service.updateDuration(ADMIN, WEEK, { label: '两周', days: 14 })).toMatchObject({
+      days: 14,
+    });
+    expect(store.audits.at(-1)).toEqual({
+      actorId: ADMIN,
+      action: 'duration.update',
+      target: `duration:${WEEK}`,
+      before: { code: WEEK, label: '一周', days: 7 },
+      after: { code: WEEK, label: '两周', days: 14 },
+    });
+  });
+
+  it('writes exactly one audit record for an approval, none for a failed one', async () => {
+    const { reservation } = await service.apply(READER, application(WEEK));
+    const own = (await service.apply(REVIEWER, application(WEEK))).reservation;
+    await expect(service.approve(REVIEWER, own.id)).rejects.toMatchObject({ status: 403 });
+    await expect(service.approve(REVIEWER, 99)).rejects.toMatchObject({ status: 404 });
+    expect(store.audits).toEqual([]);
+
+    await service.approve(REVIEWER, reservation.id);
+    expect(store.audits).toEqual([
+      {
+        actorId: REVIEWER,
+        action: 'reservation.approve',
+        target: `reservation:${reservation.id}`,
+        before: null,
+        after: { auditStatus: RESERVATION_STATUS.passed, expiresAt: '2026-06-08T16:00:00.000Z' },
+      },
+    ]);
+    await expect(service.approve(REVIEWER, reservation.id)).rejects.toMatchObject({ status: 409 });
+    expect(store.audits).toHaveLength(1);
+  });
+
+  it('rolls a decision back with its audit record: no record, no change', async () => {
+    const { reservation } = await service.apply(READER, application(WEEK));
+    store.auditFails = true;
+    await expect(service.approve(REVIEWER, reservation.id)).rejects.toThrow('audit log unavailable');
+    await expect(service.refuse(REVIEWER, reservation.id, '暂不开放')).rejects.toThrow(
+      'audit log unavailable',
+    );
+    await expect(service.updateDuration(ADMIN, WEEK, { label: '两周', days: 14 })).rejects.toThrow(
+      'audit log unavailable',
+    );
+    expect(store.rows[0]).toMatchObject({ status: RESERVATION_STATUS.unaudited, expires_at: null });
+    expect(store.privileges).toEqual([]);
+    expect(store.durationsTable.find((d) => d.code === WEEK)).toMatchObject({ label: '一周', days: 7 });
+    expect(store.audits).toEqual([]);
+
+    store.auditFails = false;
+    const refused = await service.refuse(REVIEWER, reservation.id, '暂不开放');
+    expect(refused.auditStatus).toBe(RESERVATION_STATUS.refused);
+    expect(store.audits).toEqual([
+      expect.objectContaining({
+        action: 'reservation.refuse',
+        after: { auditStatus: RESERVATION_STATUS.refused, refuseReason: '暂不开放' },
+      }),
+    ]);
   });
 
   it('pages the reviewers’ queue oldest first and a reader’s own list newest first', async () => {

@@ -8,11 +8,12 @@ import {
   type ReservationDuration,
 } from '@guji/shared';
 import type { Transact } from '../../db/query.ts';
-import { nowIso } from '../../db/database.ts';
+import { nowIso, type DbOrTx } from '../../db/database.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pagedOf, type Paged } from '../../lib/paged.ts';
 import { endOfLocalDay } from '../../lib/local-day.ts';
+import type { Auditor } from '../console/auditor.ts';
 import type { ReservationRepository, ReservationRow } from './reservation.repository.ts';
 
 const toReservation = (row: ReservationRow): Reservation => ({
@@ -39,11 +40,12 @@ const SELF_REVIEW = () => forbidden(MSG.reservationSelfReview, 'RESERVATION_SELF
  * Reservations (spec §3, §4, §5; DESIGN.md §7): a reader applies for time-limited access to a book by
  * call number; the same-day duration (ANB0401) is approved at once, any other waits for a reviewer.
  * Approval grants a privilege that the access rule honours until the end of the expiry day in the
- * library's time zone.
+ * library's time zone. Every decision and duration change is one transaction with its audit record.
  */
 export class ReservationService {
   constructor(
     private readonly reservations: ReservationRepository,
+    private readonly auditor: Auditor,
     private readonly transact: Transact,
     private readonly clock: Clock,
     private readonly timeZone: () => Promise<string>,
@@ -53,12 +55,20 @@ export class ReservationService {
     return this.reservations.durations();
   }
 
-  async updateDuration(code: string, change: { label: string; days: number }): Promise<ReservationDuration> {
+  async updateDuration(
+    actorId: number,
+    code: string,
+    change: { label: string; days: number },
+  ): Promise<ReservationDuration> {
     // The same-day option stays same-day: its meaning is the spec's, only its label is the library's.
     const days = code === SAME_DAY_DURATION ? 0 : change.days;
-    const row = await this.reservations.updateDuration(code, { label: change.label, days });
-    if (!row) throw NOT_FOUND();
-    return row;
+    return this.transact(async (tx) => {
+      const before = (await this.reservations.durations(tx)).find((d) => d.code === code);
+      const row = await this.reservations.updateDuration(code, { label: change.label, days }, tx);
+      if (!row) throw NOT_FOUND();
+      await this.auditor.record(actorId, 'duration.update', `duration:${code}`, before, row, tx);
+      return row;
+    });
   }
 
   /** Visible, published books whose call number starts with the text typed (at most 10). */
@@ -69,8 +79,8 @@ export class ReservationService {
     return rows.map((r) => ({ catalogId: r.id, callNumber: r.call_number ?? '', title: r.title }));
   }
 
-  private async find(id: number): Promise<Reservation> {
-    const row = await this.reservations.find(id);
+  private async find(id: number, tx?: DbOrTx): Promise<Reservation> {
+    const row = await this.reservations.find(id, tx);
     if (!row) throw NOT_FOUND();
     return toReservation(row);
   }
@@ -161,19 +171,31 @@ export class ReservationService {
   }
 
   async refuse(reviewerId: number, id: number, reason: string): Promise<Reservation> {
-    await this.transition(id, [RESERVATION_STATUS.unaudited, RESERVATION_STATUS.reviewing], {
-      status: RESERVATION_STATUS.refused,
-      refuse_reason: reason,
-      reviewer_id: reviewerId,
+    return this.transact(async (tx) => {
+      await this.transition(
+        id,
+        [RESERVATION_STATUS.unaudited, RESERVATION_STATUS.reviewing],
+        { status: RESERVATION_STATUS.refused, refuse_reason: reason, reviewer_id: reviewerId },
+        tx,
+      );
+      const after = await this.find(id, tx);
+      await this.auditor.record(
+        reviewerId,
+        'reservation.refuse',
+        `reservation:${id}`,
+        null,
+        { auditStatus: after.auditStatus, refuseReason: after.refuseReason },
+        tx,
+      );
+      return after;
     });
-    return this.find(id);
   }
 
   /** Approval (0 or 1 → 2) grants the privilege until the end of the duration's last day; never one's own. */
   async approve(reviewerId: number, id: number): Promise<Reservation> {
     const now = this.clock.now();
     const timeZone = await this.timeZone();
-    await this.transact(async (tx) => {
+    return this.transact(async (tx) => {
       const row = await this.reservations.forApproval(id, tx);
       if (!row) throw NOT_FOUND();
       if (row.user_id === reviewerId) throw SELF_REVIEW();
@@ -201,23 +223,34 @@ export class ReservationService {
         },
         tx,
       );
+      const after = await this.find(id, tx);
+      await this.auditor.record(
+        reviewerId,
+        'reservation.approve',
+        `reservation:${id}`,
+        null,
+        { auditStatus: after.auditStatus, expiresAt: after.expiresAt },
+        tx,
+      );
+      return after;
     });
-    return this.find(id);
   }
 
   private async transition(
     id: number,
     from: number[],
     set: { status: number; reviewer_id: number; refuse_reason?: string },
+    tx?: DbOrTx,
   ): Promise<void> {
     const moved = await this.reservations.transition(
       id,
       from,
       { ...set, updated_at: nowIso(this.clock.now()) },
       { notUserId: set.reviewer_id },
+      tx,
     );
     if (!moved) {
-      const applicant = await this.reservations.applicantOf(id);
+      const applicant = await this.reservations.applicantOf(id, tx);
       if (applicant === undefined) throw NOT_FOUND();
       if (applicant === set.reviewer_id) throw SELF_REVIEW();
       throw conflict('RESERVATION_STATE', MSG.reservationNotReviewable);

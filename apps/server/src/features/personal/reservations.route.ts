@@ -47,54 +47,16 @@ export const reservationRoutes: RouteModule = (app, { context }) => {
   });
   r.route({
     ...routeOf(reservationsApi.approve, errors),
-    handler: async (request) => {
-      const user = requireRole(request, 'reviewer');
-      const after = await reservations.approve(user.id, request.params.id);
-      await context.services.admin.record(
-        user.id,
-        'reservation.approve',
-        `reservation:${request.params.id}`,
-        null,
-        {
-          auditStatus: after.auditStatus,
-          expiresAt: after.expiresAt,
-        },
-      );
-      return after;
-    },
+    handler: (request) => reservations.approve(requireRole(request, 'reviewer').id, request.params.id),
   });
   r.route({
     ...routeOf(reservationsApi.refuse, errors),
-    handler: async (request) => {
-      const user = requireRole(request, 'reviewer');
-      const after = await reservations.refuse(user.id, request.params.id, request.body.reason);
-      await context.services.admin.record(
-        user.id,
-        'reservation.refuse',
-        `reservation:${request.params.id}`,
-        null,
-        {
-          auditStatus: after.auditStatus,
-          refuseReason: after.refuseReason,
-        },
-      );
-      return after;
-    },
+    handler: (request) =>
+      reservations.refuse(requireRole(request, 'reviewer').id, request.params.id, request.body.reason),
   });
   r.route({
     ...routeOf(reservationsApi.updateDuration, errors),
-    handler: async (request) => {
-      const user = requireRole(request, 'admin');
-      const before = (await reservations.durations()).find((d) => d.code === request.params.code);
-      const after = await reservations.updateDuration(request.params.code, request.body);
-      await context.services.admin.record(
-        user.id,
-        'duration.update',
-        `duration:${request.params.code}`,
-        before,
-        after,
-      );
-      return after;
-    },
+    handler: (request) =>
+      reservations.updateDuration(requireRole(request, 'admin').id, request.params.code, request.body),
   });
 };

@@ -14,6 +14,8 @@ import type { Clock } from '../../lib/clock.ts';
 import { pagedOf, type Paged } from '../../lib/paged.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { CatalogService, Viewer } from '../catalog/catalog.service.ts';
+import type { Auditor } from '../console/auditor.ts';
+import type { DbOrTx } from '../../db/database.ts';
 import type { PrintRepositories } from './print.repository.ts';
 import { NOT_FOUND, orderIdsOf, toItem, type PrintRules } from './print-rules.ts';
 
@@ -27,21 +29,26 @@ export class PrintCartService {
     private readonly catalogRepo: CatalogRepository,
     private readonly catalog: CatalogService,
     private readonly rules: PrintRules,
+    private readonly auditor: Auditor,
     private readonly transact: Transact,
     private readonly clock: Clock,
   ) {}
 
-  async prices(): Promise<PrintPrice[]> {
-    const rows = await this.print.prices.list();
+  async prices(tx?: DbOrTx): Promise<PrintPrice[]> {
+    const rows = await this.print.prices.list(tx);
     return rows.map((r) => ({ paperSize: r.paper_size, label: r.label, priceFen: r.price_fen }));
   }
 
+  /** Replaces the price list: one transaction with the desk log's entry and the audit record. */
   async setPrices(prices: PrintPrice[], actorId: number): Promise<PrintPrice[]> {
-    await this.transact(async (tx) => {
+    return this.transact(async (tx) => {
+      const before = await this.prices(tx);
       await this.print.prices.replace(prices, tx);
       await this.rules.log(tx, null, 'prices', [], JSON.stringify(prices), actorId);
+      const after = await this.prices(tx);
+      await this.auditor.record(actorId, 'cart.prices', 'print-prices', before, after, tx);
+      return after;
     });
-    return this.prices();
   }
 
   /** Adds the current page, or a range of pages of a volume, that the reader may read. */

@@ -1,6 +1,9 @@
 import { SiteSettings, UpdateSiteRequest } from '@guji/shared';
 import type { SettingsRepository } from './settings.repository.ts';
 import type { Config } from '../../config.ts';
+import type { DbOrTx } from '../../db/database.ts';
+import type { Transact } from '../../db/query.ts';
+import type { Auditor } from '../console/auditor.ts';
 
 const DEFAULTS: SiteSettings = {
   siteName: '古籍数字图书馆',
@@ -31,22 +34,50 @@ export class SettingsService {
   constructor(
     private readonly settings: SettingsRepository,
     private readonly config: Config,
+    private readonly auditor: Auditor,
+    private readonly transact: Transact,
   ) {}
 
   async get(): Promise<SiteSettings> {
     if (this.cached && Date.now() - this.cached.at < REFRESH_MS) return this.cached.value;
-    const saved = await this.settings.getAll();
-    const value = SiteSettings.parse({ ...DEFAULTS, ...this.config.siteDefaults, ...saved });
+    const value = await this.read();
     this.cached = { value, at: Date.now() };
     return value;
   }
 
-  async update(changes: UpdateSiteRequest): Promise<SiteSettings> {
+  private async read(tx?: DbOrTx): Promise<SiteSettings> {
+    const saved = await this.settings.getAll(tx);
+    return SiteSettings.parse({ ...DEFAULTS, ...this.config.siteDefaults, ...saved });
+  }
+
+  /**
+   * Saves the given settings. An administrator's save (`actorId` given) is one transaction with its
+   * audit record, which holds only what actually changed (a console form sends every field); a save
+   * that changes nothing leaves no record. Set-up code (the demo, tests) passes no actor.
+   */
+  async update(changes: UpdateSiteRequest, actorId?: number): Promise<SiteSettings> {
     const valid = UpdateSiteRequest.parse(changes);
-    for (const [key, value] of Object.entries(valid)) {
-      if (value !== undefined) await this.settings.set(key, value);
-    }
-    this.cached = undefined;
-    return this.get();
+    const after = await this.transact(async (tx) => {
+      const before = await this.read(tx);
+      for (const [key, value] of Object.entries(valid)) {
+        if (value !== undefined) await this.settings.set(key, value, tx);
+      }
+      const saved = await this.read(tx);
+      const changed = (Object.keys(valid) as Array<keyof SiteSettings>).filter(
+        (k) => JSON.stringify(before[k]) !== JSON.stringify(saved[k]),
+      );
+      if (actorId !== undefined && changed.length > 0)
+        await this.auditor.record(
+          actorId,
+          'site.update',
+          'site',
+          Object.fromEntries(changed.map((k) => [k, before[k]])),
+          Object.fromEntries(changed.map((k) => [k, saved[k]])),
+          tx,
+        );
+      return saved;
+    });
+    this.cached = { value: after, at: Date.now() };
+    return after;
   }
 }
