@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadGlyphs, parseFontFaceCss } from './fonts.ts';
+import { charPath, lineSvg } from '../features/personal/download.service.ts';
+import { DRAWING_FONTS, loadGlyphs, parseFontFaceCss } from './fonts.ts';
 
 describe('parseFontFaceCss', () => {
   it('reads the .woff2 file and unicode ranges of each subset face', () => {
@@ -46,5 +47,28 @@ describe('loadGlyphs', () => {
     const moved = xs(glyphs.pathData('一', 100, 0, 50)!);
     expect(Math.min(...moved)).toBeCloseTo(Math.min(...small) + 100, 0);
     expect(Math.max(...small)).toBeLessThanOrEqual(50);
+  });
+});
+
+describe('the drawing typefaces (download stamps, print cover sheets)', () => {
+  it('draw simplified, traditional and the classics’ rare characters, CJK Ext. A included', async () => {
+    // Simplified (the site and reader names, the order summary), traditional, 楚辭's rare characters, Ext. A.
+    const text = '古籍数字图书馆 · 演示读者 到馆自取 扫码支付 合计 夏后氏 論語學而 阰纕偭嬃薋 鼂蠥 㐀';
+    const glyphs = await loadGlyphs(text, DRAWING_FONTS);
+    expect(glyphs.missing).toEqual([]);
+    for (const ch of text.replace(/\s/g, '')) expect(glyphs.pathData(ch, 0, 50, 40), ch).toMatch(/^M/);
+  });
+
+  it('report what no typeface has, and the line draws a box for it instead of leaving it out', async () => {
+    const glyphs = await loadGlyphs('读\u{e000}', DRAWING_FONTS);
+    expect(glyphs.missing).toEqual(['\u{e000}']);
+    expect(charPath(glyphs, '\u{e000}', 0, 40, 40)).toMatch(/^M[\d.]+ [\d.]+h/);
+  });
+
+  it('give every character of a stamp line an outline, none skipped', async () => {
+    const line = '古籍数字图书馆 · 演示读者 · 2026年11月24日 \u{e000}';
+    const svg = await lineSvg(line, 1200, 40, 24);
+    const drawn = (svg.match(/<path /g) ?? []).length;
+    expect(drawn).toBe([...line].filter((ch) => !/\s/u.test(ch)).length);
   });
 });

@@ -27,6 +27,35 @@ interface SubsetIndex {
 /** The demo library's typeface (a dependency of the server). */
 export const DEFAULT_FONT_PACKAGE = '@fontsource/noto-serif-tc';
 
+/**
+ * Where an installed web-font package keeps its subsets: the CSS of its `@font-face`s (with
+ * unicode-range) and the folder of its .woff2 files, relative to the package. fontsource packages
+ * (`400.css`, `files/`) need no entry.
+ */
+const FONT_LAYOUTS: Record<string, { css: string; dir: string; only?: string }> = {
+  '@chinese-fonts/lxgwwenkai': {
+    css: 'dist/LXGWWenKai-Regular/result.css',
+    dir: 'dist/LXGWWenKai-Regular',
+  },
+};
+
+function layoutOf(fontPackage: string): { css: string; dir: string; only?: string } {
+  return FONT_LAYOUTS[fontPackage] ?? { css: '400.css', dir: 'files', only: '-400-normal.woff2' };
+}
+
+/**
+ * The typefaces everything the server draws uses (download stamps, print cover sheets), tried in
+ * order for each character: Noto Serif TC (traditional, the look of the books), Noto Serif SC (the
+ * simplified characters TC lacks, in the same design), LXGW WenKai (a Kai face with the rare
+ * characters of the classics, CJK Ext. A and much of Ext. B). A character none of them has is drawn
+ * as an empty box, never left out.
+ */
+export const DRAWING_FONTS = [
+  '@fontsource/noto-serif-tc',
+  '@fontsource/noto-serif-sc',
+  '@chinese-fonts/lxgwwenkai',
+] as const;
+
 const subsetIndexes = new Map<string, SubsetIndex>();
 const require = createRequire(import.meta.url);
 const fontCache = new Map<string, Promise<fontkit.Font>>();
@@ -44,7 +73,8 @@ export function parseFontFaceCss(css: string): FontSubset[] {
   const subsets: FontSubset[] = [];
   for (const face of css.matchAll(/@font-face\s*\{([^}]*)\}/g)) {
     const body = face[1] ?? '';
-    const file = /url\(\.\/files\/([^)]+\.woff2)\)/.exec(body)?.[1];
+    // fontsource: url(./files/x.woff2); cn-font-split (@chinese-fonts): url("./x.woff2").
+    const file = /url\("?\.\/(?:files\/)?([^")]+\.woff2)"?\)/.exec(body)?.[1];
     const range = /unicode-range:\s*([^;]+);/.exec(body)?.[1];
     if (!file || !range) continue;
     const ranges: [number, number][] = [];
@@ -66,8 +96,9 @@ export function parseFontFaceCss(css: string): FontSubset[] {
 function loadSubsetIndex(fontPackage: string): SubsetIndex {
   const known = subsetIndexes.get(fontPackage);
   if (known) return known;
-  const css = fs.readFileSync(path.join(fontPackageDir(fontPackage), '400.css'), 'utf8');
-  const subsets = parseFontFaceCss(css).filter((s) => s.file.endsWith('-400-normal.woff2'));
+  const layout = layoutOf(fontPackage);
+  const css = fs.readFileSync(path.join(fontPackageDir(fontPackage), layout.css), 'utf8');
+  const subsets = parseFontFaceCss(css).filter((s) => !layout.only || s.file.endsWith(layout.only));
   const ranges: RangeEntry[] = [];
   subsets.forEach((s, subset) => {
     for (const [start, end] of s.ranges) ranges.push({ start, end, subset });
@@ -109,7 +140,7 @@ function subsetsFor(index: SubsetIndex, codePoint: number): number[] {
  * and WOFF2 is the smaller, faster read).
  */
 function loadFont(fontPackage: string, file: string): Promise<fontkit.Font> {
-  const key = path.join(fontPackageDir(fontPackage), 'files', file);
+  const key = path.join(fontPackageDir(fontPackage), layoutOf(fontPackage).dir, file);
   let font = fontCache.get(key);
   if (!font) {
     font = fs.promises.readFile(key).then((bytes) => {
@@ -152,51 +183,52 @@ interface LoadedGlyph {
 /**
  * Loads the glyphs of `chars` (strings iterated by code point; whitespace ignored), opening only
  * the font subsets whose unicode-range covers them. Subset files are parsed once per process and shared between calls.
- * `fontPackage` names another installed fontsource package of the same layout (the OCR benchmark sets
- * other typefaces with it).
+ * `fonts` names the typeface, or several tried in order for each character (`DRAWING_FONTS`): an
+ * installed fontsource package, or one laid out in `FONT_LAYOUTS` (the OCR benchmark sets other
+ * typefaces with it).
  */
 export async function loadGlyphs(
   chars: Iterable<string>,
-  fontPackage: string = DEFAULT_FONT_PACKAGE,
+  fonts: string | readonly string[] = DEFAULT_FONT_PACKAGE,
 ): Promise<GlyphSet> {
-  const index = loadSubsetIndex(fontPackage);
   const wanted = new Set<string>();
   for (const text of chars) for (const ch of text) if (!/\s/u.test(ch)) wanted.add(ch);
 
   const glyphs = new Map<string, LoadedGlyph>();
-  const missing: string[] = [];
   let emBox = { ascent: 0.88, descent: 0.12 };
   let emBoxFound = false;
 
-  const candidates = [...wanted].map((ch) => ({ ch, subsets: subsetsFor(index, ch.codePointAt(0)!) }));
-  const files = new Set(candidates.flatMap((c) => c.subsets.map((s) => index.subsets[s]!.file)));
-  const fonts = new Map<string, fontkit.Font>();
-  await Promise.all(
-    [...files].map(async (file) => {
-      fonts.set(file, await loadFont(fontPackage, file));
-    }),
-  );
-
-  for (const { ch, subsets } of candidates) {
-    let found = false;
-    for (const s of subsets) {
-      const font = fonts.get(index.subsets[s]!.file)!;
-      if (font.hasGlyphForCodePoint(ch.codePointAt(0)!)) {
-        glyphs.set(ch, { glyph: font.glyphForCodePoint(ch.codePointAt(0)!), unitsPerEm: font.unitsPerEm });
-        const os2 = font['OS/2'];
-        if (!emBoxFound && os2?.typoAscender !== undefined && os2.typoDescender !== undefined) {
-          emBox = {
-            ascent: os2.typoAscender / font.unitsPerEm,
-            descent: -os2.typoDescender / font.unitsPerEm,
-          };
-          emBoxFound = true;
-        }
-        found = true;
-        break;
+  let remaining = [...wanted];
+  for (const fontPackage of typeof fonts === 'string' ? [fonts] : fonts) {
+    if (remaining.length === 0) break;
+    const index = loadSubsetIndex(fontPackage);
+    const candidates = remaining.map((ch) => ({ ch, subsets: subsetsFor(index, ch.codePointAt(0)!) }));
+    const files = new Set(candidates.flatMap((c) => c.subsets.map((s) => index.subsets[s]!.file)));
+    const loaded = new Map<string, fontkit.Font>();
+    await Promise.all(
+      [...files].map(async (file) => {
+        loaded.set(file, await loadFont(fontPackage, file));
+      }),
+    );
+    const notFound: string[] = [];
+    for (const { ch, subsets } of candidates) {
+      const font = subsets
+        .map((s) => loaded.get(index.subsets[s]!.file)!)
+        .find((f) => f.hasGlyphForCodePoint(ch.codePointAt(0)!));
+      if (!font) {
+        notFound.push(ch);
+        continue;
+      }
+      glyphs.set(ch, { glyph: font.glyphForCodePoint(ch.codePointAt(0)!), unitsPerEm: font.unitsPerEm });
+      const os2 = font['OS/2'];
+      if (!emBoxFound && os2?.typoAscender !== undefined && os2.typoDescender !== undefined) {
+        emBox = { ascent: os2.typoAscender / font.unitsPerEm, descent: -os2.typoDescender / font.unitsPerEm };
+        emBoxFound = true;
       }
     }
-    if (!found) missing.push(ch);
+    remaining = notFound;
   }
+  const missing = remaining;
 
   return {
     has: (char) => glyphs.has(char),

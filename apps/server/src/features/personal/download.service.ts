@@ -2,7 +2,7 @@ import path from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { MSG, type OcrJson } from '@guji/shared';
-import { loadGlyphs } from '../../demo/fonts.ts';
+import { DRAWING_FONTS, loadGlyphs, type GlyphSet } from '../../demo/fonts.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { parseOcr } from '../../ocr/parse.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
@@ -124,8 +124,32 @@ export class DownloadService {
 }
 
 /**
- * A line of text as SVG outlines (from the demo typeface, so no system font is needed), centred in a
- * band; characters the typeface lacks are skipped.
+ * A character's outline at (x, baseline): from the first of the drawing typefaces that has it, or,
+ * when none has it, an empty box the size of a character, so a character is never left out unseen.
+ */
+export function charPath(
+  glyphs: GlyphSet,
+  ch: string,
+  x: number,
+  baseline: number,
+  fontSize: number,
+): string {
+  const d = glyphs.pathData(ch, x, baseline, fontSize);
+  if (d !== undefined) return d;
+  const side = fontSize * 0.8;
+  const left = x + fontSize * 0.1;
+  const top = baseline - fontSize * 0.85;
+  const inner = Math.max(1, fontSize * 0.06);
+  // Outer square, then the inner one the other way round: a hollow box under the nonzero fill rule.
+  return (
+    `M${left} ${top}h${side}v${side}h${-side}Z` +
+    `M${left + inner} ${top + inner}v${side - 2 * inner}h${side - 2 * inner}v${-(side - 2 * inner)}Z`
+  );
+}
+
+/**
+ * A line of text as SVG outlines (from the drawing typefaces, so no system font is needed), centred in
+ * a band; a character no typeface has is drawn as an empty box.
  */
 export async function lineSvg(
   text: string,
@@ -133,16 +157,15 @@ export async function lineSvg(
   height: number,
   fontSize: number,
 ): Promise<string> {
-  const glyphs = await loadGlyphs(text);
-  const chars = [...text].filter((ch) => ch === ' ' || glyphs.has(ch));
-  const advances = chars.map((ch) => (ch === ' ' ? 0.3 : glyphs.advance(ch)) * fontSize);
+  const glyphs = await loadGlyphs(text, DRAWING_FONTS);
+  const chars = [...text];
+  const advances = chars.map((ch) => (/\s/u.test(ch) ? 0.3 : glyphs.advance(ch)) * fontSize);
   const total = advances.reduce((a, b) => a + b, 0);
   let x = Math.max(4, (width - total) / 2);
   const baseline = height / 2 + fontSize * 0.35;
   const paths: string[] = [];
   chars.forEach((ch, i) => {
-    const d = ch === ' ' ? undefined : glyphs.pathData(ch, x, baseline, fontSize);
-    if (d) paths.push(`<path d="${d}"/>`);
+    if (!/\s/u.test(ch)) paths.push(`<path d="${charPath(glyphs, ch, x, baseline, fontSize)}"/>`);
     x += advances[i]!;
   });
   return (
@@ -163,23 +186,22 @@ export async function sheetSvg(
   height: number,
   fontSize: number,
 ): Promise<string> {
-  const glyphs = await loadGlyphs(lines.join(''));
+  const glyphs = await loadGlyphs(lines.join(''), DRAWING_FONTS);
   const margin = Math.round(width * 0.08);
   const pitch = Math.round(fontSize * 1.6);
   const paths: string[] = [];
   lines.forEach((line, i) => {
     const baseline = margin + fontSize + i * pitch;
     if (baseline > height - margin) return;
+    const size = i === 0 ? fontSize * 1.3 : fontSize;
     let x = margin;
     for (const ch of line) {
-      if (ch === ' ') {
+      if (/\s/u.test(ch)) {
         x += fontSize * 0.3;
         continue;
       }
-      if (!glyphs.has(ch)) continue;
-      const d = glyphs.pathData(ch, x, baseline, i === 0 ? fontSize * 1.3 : fontSize);
-      if (d) paths.push(`<path d="${d}"/>`);
-      x += glyphs.advance(ch) * (i === 0 ? fontSize * 1.3 : fontSize);
+      paths.push(`<path d="${charPath(glyphs, ch, x, baseline, size)}"/>`);
+      x += glyphs.advance(ch) * size;
     }
   });
   return (
