@@ -14,3 +14,4 @@ export * from './api/own-books.ts';
 export * from './api/admin.ts';
 export * from './contract.ts';
 export * from './contracts/index.ts';
+export * from './directory.ts';

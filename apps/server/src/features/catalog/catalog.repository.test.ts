@@ -153,4 +153,41 @@ describe.each(DIALECTS)('catalogue repository on %s', (dialect) => {
     expect(await cat.listVolumes(bookId)).toEqual([]);
     expect(await cat.findPage(pageId)).toBeUndefined();
   });
+
+  it('names the section a page begins with: the first of those starting on it, else the one running on', async () => {
+    const cat = t.context.repos.catalog;
+    const bookId = await cat.createBook({ title: '詩經', is_visible: 1, is_open: 1 });
+    const volumeId = await cat.createVolume({ bookId, name: '卷一', introduction: null, sort: 0 });
+    const pages: number[] = [];
+    for (let seq = 1; seq <= 3; seq++)
+      pages.push(
+        await cat.createPage({
+          volumeId,
+          bookId,
+          seq,
+          name: `${seq}`,
+          width: 10,
+          height: 10,
+          masterKey: `m/${seq}`,
+          ocrJson: null,
+        }),
+      );
+    const add = (name: string, parentId: number | null, page: number | null, sort: number) =>
+      cat.createDirectoryEntry({
+        volumeId,
+        bookId,
+        parentId,
+        name,
+        pageId: page === null ? null : pages[page - 1]!,
+        sort,
+      });
+    const zhounan = await add('周南', null, 1, 0);
+    await add('關雎', zhounan, 1, 1);
+    await add('葛覃', zhounan, 1, 2);
+    await add('卷耳', zhounan, 1, 3);
+    await add('樛木', zhounan, 2, 4);
+    expect((await cat.directoryEntryAt(volumeId, 1))?.name).toBe('關雎');
+    expect((await cat.directoryEntryAt(volumeId, 2))?.name).toBe('樛木');
+    expect((await cat.directoryEntryAt(volumeId, 3))?.name).toBe('樛木');
+  });
 });

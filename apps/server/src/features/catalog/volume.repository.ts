@@ -1,3 +1,4 @@
+import { directoryEntryOfPage, type DirectoryPoint } from '@guji/shared';
 /** Volumes, their pages and their directory entries: the part of the catalogue below the book. */
 import type { Db, DbOrTx } from '../../db/database.ts';
 import { nowIso } from '../../db/database.ts';
@@ -207,21 +208,27 @@ export class VolumeRepository {
   // Directory
 
   /** The directory entry a page lies under: the last entry of its volume starting at or before it. */
+  /** The directory entry a page belongs to (`directoryEntryOfPage`, the rule the reader shows). */
   async directoryEntryAt(
     volumeId: number,
     seq: number,
     tx: DbOrTx = this.db,
   ): Promise<{ id: number; name: string } | undefined> {
-    return tx
-      .selectFrom('directories as d')
-      .innerJoin('pages as p', 'p.id', 'd.page_id')
-      .select(['d.id', 'd.name'])
-      .where('d.volume_id', '=', volumeId)
-      .where('p.seq', '<=', seq)
-      .orderBy('p.seq', 'desc')
-      .orderBy('d.sort', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const rows = await this.listDirectory(volumeId, tx);
+    const children = new Map<number | null, typeof rows>();
+    for (const row of rows) children.set(row.parent_id, [...(children.get(row.parent_id) ?? []), row]);
+    // Reading order: each entry followed by the entries under it (rows come sorted by sort, id).
+    const ordered: Array<DirectoryPoint & { name: string }> = [];
+    const visit = (parentId: number | null, depth: number) => {
+      if (depth > 32) return;
+      for (const row of children.get(parentId) ?? []) {
+        ordered.push({ id: row.id, parentId: row.parent_id, page: row.page_seq, name: row.name });
+        visit(row.id, depth + 1);
+      }
+    };
+    visit(null, 0);
+    const entry = directoryEntryOfPage(ordered, seq);
+    return entry ? { id: entry.id, name: entry.name } : undefined;
   }
 
   async listDirectory(

@@ -45,7 +45,7 @@ describe('directory', () => {
     expect(entryStartPage(entry(8, null))).toBeNull();
   });
 
-  it('makes current the entry whose page range holds the page, the deepest on a shared start', () => {
+  it('makes current the entry the page begins with, down through entries starting on the same page', () => {
     expect(currentEntry(directory, 1)?.directoryId).toBe(2);
     expect(currentEntry(directory, 2)?.directoryId).toBe(2);
     expect(currentEntry(directory, 3)?.directoryId).toBe(4);
@@ -59,6 +59,12 @@ describe('directory', () => {
   it('has no current entry before the first entry or without a directory', () => {
     expect(currentEntry([entry(1, 5)], 2)).toBeNull();
     expect(currentEntry([], 1)).toBeNull();
+  });
+
+  it('names the first of several sections starting on a page, not the last (诗经: 关雎, not 卷耳)', () => {
+    const shijing = [entry(1, 1, [entry(2, 1), entry(3, 1), entry(4, 1), entry(5, 2)])];
+    expect(currentEntry(shijing, 1)?.directoryId).toBe(2);
+    expect(currentEntry(shijing, 2)?.directoryId).toBe(5);
   });
 
   it('does not depend on entries being listed in page order', () => {

@@ -1,5 +1,5 @@
 import type { TreeDataNode } from 'antd';
-import type { DirectoryNode } from '@guji/shared';
+import { directoryEntryOfPage, type DirectoryNode, type DirectoryPoint } from '@guji/shared';
 
 /** Every entry of a directory tree in reading order (pre-order). */
 export function flattenDirectory(nodes: readonly DirectoryNode[]): DirectoryNode[] {
@@ -33,18 +33,20 @@ export function entryStartPage(node: DirectoryNode): number | null {
 }
 
 /**
- * The entry whose page range holds `pageNumber`: an entry runs from its page to the page before the
- * next entry's. Among entries starting on the same page the last in reading order (the deepest) wins,
- * so a chapter beginning on its volume's first page is current rather than the volume heading.
+ * The entry the page belongs to (`directoryEntryOfPage` in packages/shared, the rule the server also
+ * uses for print items and search hits): the first section starting on the page, down through the
+ * sections under it starting there too; else the section started last before the page.
  */
 export function currentEntry(nodes: readonly DirectoryNode[], pageNumber: number): DirectoryNode | null {
-  let best: DirectoryNode | null = null;
-  for (const node of flattenDirectory(nodes)) {
-    const start = node.pageNumber;
-    if (start == null || start > pageNumber) continue;
-    if (!best || start >= (best.pageNumber ?? 0)) best = node;
-  }
-  return best;
+  const points: Array<DirectoryPoint & { node: DirectoryNode }> = [];
+  const visit = (list: readonly DirectoryNode[], parentId: number | null) => {
+    for (const node of list) {
+      points.push({ id: node.directoryId, parentId, page: node.pageNumber, node });
+      visit(node.children, node.directoryId);
+    }
+  };
+  visit(nodes, null);
+  return directoryEntryOfPage(points, pageNumber)?.node ?? null;
 }
 
 /** The ids of the entries above the one with this id, outermost first (to expand them). */
