@@ -123,7 +123,7 @@ export class CheckoutService {
   async order(orderNum: string, who: Asker): Promise<PrintOrder> {
     const order = await this.print.orders.orderByNum(orderNum);
     if (!order || (order.user_id !== who.userId && !who.printAdmin)) throw NOT_FOUND();
-    const items = await this.print.items.list({ orderId: order.id }, 'byId');
+    const items = await this.print.items.list({ orderId: order.id }, 'byPage');
     return {
       orderNum: order.order_num,
       extract: order.extract,

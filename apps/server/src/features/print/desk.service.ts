@@ -155,7 +155,7 @@ export class PrintDeskService {
 
   /** The print desk's items of an order. */
   async deskOrderItems(orderNum: string): Promise<PrintItem[]> {
-    return (await this.print.items.list({ orderNum }, 'byId')).map(toItem);
+    return (await this.print.items.list({ orderNum }, 'byPage')).map(toItem);
   }
 
   async pdfPath(name: string): Promise<string> {

@@ -47,10 +47,14 @@ export interface DeskItem {
 export class PrintItemRepository {
   constructor(private readonly db: Db) {}
 
-  /** Items as the lists show them; newest first, or in order and id order (`byOrder`), or by id. */
+  /**
+   * Items as the lists show them: newest first (the reader's list), in book order (`byPage`: book,
+   * volume, page, as the desk and the order page list them), or order by order in book order
+   * (`byOrder`, the print file).
+   */
   async list(
     filter: ItemFilter,
-    order: 'newest' | 'byId' | 'byOrder',
+    order: 'newest' | 'byPage' | 'byOrder',
     page?: { offset: number; limit: number },
     tx: DbOrTx = this.db,
   ): Promise<ItemRow[]> {
@@ -79,8 +83,15 @@ export class PrintItemRepository {
     else if ('orderNum' in filter) query = query.where('print_orders.order_num', '=', filter.orderNum);
     else query = query.where('print_items.id', 'in', filter.ids);
     if (order === 'newest') query = query.orderBy('print_items.id', 'desc');
-    else if (order === 'byOrder') query = query.orderBy('print_items.order_id').orderBy('print_items.id');
-    else query = query.orderBy('print_items.id');
+    else {
+      if (order === 'byOrder') query = query.orderBy('print_items.order_id');
+      query = query
+        .orderBy('print_items.book_id')
+        .orderBy('volumes.sort')
+        .orderBy('print_items.volume_id')
+        .orderBy('pages.seq')
+        .orderBy('print_items.id');
+    }
     if (page) query = query.limit(page.limit).offset(page.offset);
     return query.execute();
   }

@@ -111,6 +111,14 @@ export function useDeskItems(orderNum: string) {
   });
 }
 
+/** The desk's log of an order (who did what, when; the print files its “mark printed” made). */
+export function useDeskLog(orderNum: string) {
+  return useQuery({
+    queryKey: [...printKeys.desk, 'log', orderNum],
+    queryFn: () => call(printDeskApi.log, { params: { orderNum } }),
+  });
+}
+
 export function useNotifications() {
   return useQuery({
     queryKey: [...printKeys.desk, 'notifications'],

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Button, Form, Input, Select, Space, Table } from 'antd';
-import type { AdminPrintSummary, PrintItem } from '@guji/shared';
+import { PAY_STATUS, printDeskApi, type AdminPrintSummary, type PrintItem } from '@guji/shared';
 import { hasRole } from '@guji/shared';
+import { hrefOf } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { useSession } from '../../account/queries.ts';
 import { PriceSettings } from './price-settings.tsx';
@@ -9,6 +10,7 @@ import { formatTime, usePageParam } from '../../../components/personal-list.tsx'
 import {
   useDeskAction,
   useDeskItems,
+  useDeskLog,
   useDeskSummary,
   useNotifications,
   type DeskFilters,
@@ -94,7 +96,9 @@ export function AdminPrintChannel() {
           loading={summary.isPending}
           dataSource={summary.data?.records ?? []}
           locale={{ emptyText: '没有打印订单。' }}
-          expandable={{ expandedRowRender: (row) => <OrderItems orderNum={row.orderNum} /> }}
+          expandable={{
+            expandedRowRender: (row) => <OrderItems orderNum={row.orderNum} post={row.extract === 1} />,
+          }}
           pagination={{
             current: page,
             pageSize: summary.data?.pageSize ?? 8,
@@ -104,14 +108,33 @@ export function AdminPrintChannel() {
             onChange: setPage,
           }}
           columns={[
-            { title: '姓名', dataIndex: 'realName' },
-            { title: '手机号', dataIndex: 'phone' },
-            { title: '邮箱', dataIndex: 'email' },
-            { title: '订单号', dataIndex: 'orderNum' },
-            { title: '下单时间', dataIndex: 'orderCreateTime', render: (t: string) => formatTime(t) },
+            {
+              title: '读者',
+              key: 'reader',
+              render: (_, row) => (
+                <div className="desk-reader">
+                  <strong>{row.realName}</strong>
+                  <span>{row.phone}</span>
+                  {row.email && <span>{row.email}</span>}
+                </div>
+              ),
+            },
+            {
+              title: '订单',
+              key: 'order',
+              render: (_, row) => (
+                <div className="desk-reader">
+                  <span>{row.orderNum}</span>
+                  <time dateTime={row.orderCreateTime}>{formatTime(row.orderCreateTime)}</time>
+                </div>
+              ),
+            },
             { title: '已付未打印', dataIndex: 'payNoPrint' },
-            { title: '取件方式', dataIndex: 'extract', render: (e: number) => extractLabel(e) },
-            { title: '支付方式', dataIndex: 'payment', render: (p: number) => paymentLabel(p) },
+            {
+              title: '取件 / 支付',
+              key: 'how',
+              render: (_, row) => `${extractLabel(row.extract)} · ${paymentLabel(row.payment)}`,
+            },
             { title: '金额', dataIndex: 'totalFen', render: (fen: number) => money(fen) },
             { title: '下单人', dataIndex: 'creator' },
           ]}
@@ -121,12 +144,28 @@ export function AdminPrintChannel() {
   );
 }
 
-function OrderItems({ orderNum }: { orderNum: string }) {
+/** How many items a log entry names (its item ids are a JSON array). */
+function pageCount(itemIds: string): number {
+  try {
+    const ids: unknown = JSON.parse(itemIds);
+    return Array.isArray(ids) ? ids.length : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** An order's items with the desk's batch actions; the print files made for it stay listed. */
+function OrderItems({ orderNum, post }: { orderNum: string; post: boolean }) {
   const items = useDeskItems(orderNum);
+  const log = useDeskLog(orderNum);
   const action = useDeskAction();
   const [selected, setSelected] = useState<number[]>([]);
   const [express, setExpress] = useState('');
-  const [pdfUrl, setPdfUrl] = useState<string | null>(null);
+  const all = items.data ?? [];
+  const chosen = all.filter((item) => selected.includes(item.id));
+  // Cash is confirmed only for items not paid yet (a scan payment already paid them).
+  const unpaidChosen = chosen.length > 0 && chosen.every((item) => item.payStatus === PAY_STATUS.unpaid);
+  const printFiles = (log.data ?? []).filter((entry) => entry.action === 'printed' && entry.detail);
 
   const run = (name: 'confirm-payment' | 'printed' | 'express') => {
     if (selected.length === 0) {
@@ -136,7 +175,6 @@ function OrderItems({ orderNum }: { orderNum: string }) {
     void action.mutateAsync({ action: name, ids: selected, expressNumber: express }).then(
       (result) => {
         if (result.message) toast.success(result.message);
-        if (result.pdfUrl) setPdfUrl(result.pdfUrl);
         if (name === 'express') setExpress('');
         setSelected([]);
       },
@@ -147,31 +185,49 @@ function OrderItems({ orderNum }: { orderNum: string }) {
   return (
     <div className="desk-items" aria-label={`订单 ${orderNum} 的项目`} role="group">
       <Space wrap className="desk-actions">
-        <Button onClick={() => run('confirm-payment')}>确认付款</Button>
+        <Button
+          onClick={() => run('confirm-payment')}
+          disabled={!unpaidChosen}
+          title={chosen.length > 0 && !unpaidChosen ? '所选项目中有已支付的项目' : undefined}
+        >
+          确认付款
+        </Button>
         <Button type="primary" onClick={() => run('printed')}>
           标记已打印
         </Button>
-        <Input
-          aria-label="快递单号"
-          placeholder="快递单号"
-          value={express}
-          maxLength={50}
-          onChange={(e) => setExpress(e.target.value)}
-          style={{ width: 180 }}
-        />
-        <Button onClick={() => run('express')}>保存快递单号</Button>
-        {pdfUrl && (
-          <a href={pdfUrl} download className="ant-btn ant-btn-default">
-            下载打印文件（PDF）
-          </a>
+        {post && (
+          <>
+            <Input
+              aria-label="快递单号"
+              placeholder="快递单号"
+              value={express}
+              maxLength={50}
+              onChange={(e) => setExpress(e.target.value)}
+              style={{ width: 180 }}
+            />
+            <Button onClick={() => run('express')}>保存快递单号</Button>
+          </>
         )}
       </Space>
+      {printFiles.length > 0 && (
+        <ul className="desk-print-files" aria-label="打印文件">
+          {printFiles.map((entry) => (
+            <li key={`${entry.created_at}-${entry.detail}`}>
+              <a href={hrefOf(printDeskApi.pdf, { name: entry.detail! })} download>
+                下载打印文件（PDF）
+              </a>{' '}
+              <time dateTime={entry.created_at}>{formatTime(entry.created_at)}</time>
+              {entry.actor ? ` · ${entry.actor}` : ''} · {pageCount(entry.item_ids)} 页
+            </li>
+          ))}
+        </ul>
+      )}
       <TableScroll label="订单明细">
         <Table<PrintItem>
           rowKey="id"
           size="small"
           loading={items.isPending}
-          dataSource={items.data ?? []}
+          dataSource={all}
           pagination={false}
           rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
           columns={[
@@ -180,7 +236,9 @@ function OrderItems({ orderNum }: { orderNum: string }) {
             { title: '金额', dataIndex: 'amountFen', render: (fen: number) => money(fen) },
             { title: '支付', key: 'pay', render: (_, item) => <PayTag status={item.payStatus} /> },
             { title: '打印', key: 'print', render: (_, item) => <PrintTag status={item.printStatus} /> },
-            { title: '快递单号', dataIndex: 'expressNumber', render: (n: string | null) => n ?? '' },
+            ...(post
+              ? [{ title: '快递单号', dataIndex: 'expressNumber', render: (n: string | null) => n ?? '' }]
+              : []),
           ]}
         />
       </TableScroll>
