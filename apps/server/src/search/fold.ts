@@ -1,5 +1,6 @@
 import { ConverterBuilder, type ConverterFunction } from 'opencc-js/core';
 import * as t2cnPreset from 'opencc-js/preset/t2cn';
+import * as cn2tPreset from 'opencc-js/preset/cn2t';
 
 let toSimplified: ConverterFunction | undefined;
 
@@ -95,4 +96,17 @@ export function isTokenChar(char: string): boolean {
  */
 export function titleSearchKey(title: string): string {
   return [...foldText(title).replace(/\s+/g, '')].join(' ');
+}
+
+let toTraditional: ConverterFunction | undefined;
+
+/**
+ * The forms a typed call number or title may be recorded in: as typed, in simplified and in
+ * traditional characters (OpenCC, whole text; case and everything else kept), without repeats. A
+ * search for DEMO-經-004 finds DEMO-经-004 and the other way round.
+ */
+export function scriptVariants(text: string): string[] {
+  toSimplified ??= ConverterBuilder(t2cnPreset)({ from: 'tw', to: 'cn' });
+  toTraditional ??= ConverterBuilder(cn2tPreset)({ from: 'cn', to: 't' });
+  return [...new Set([text, toSimplified(text), toTraditional(text)])];
 }

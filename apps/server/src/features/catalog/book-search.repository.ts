@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { DbOrTx, Dialect } from '../../db/database.ts';
 import { escapeLike, likeText } from '../../db/query.ts';
 import type { BookRow } from '../../db/schema.ts';
-import { titleSearchKey } from '../../search/fold.ts';
+import { scriptVariants, titleSearchKey } from '../../search/fold.ts';
 
 export interface BookSearch {
   title?: string | undefined;
@@ -56,7 +56,10 @@ export async function adminBooks(
   if (text) {
     // The folded title (论语 finds 論語) or the call number, as substrings.
     books = books.where((eb) =>
-      eb.or([likeText('title_search', titleSearchKey(text)), likeText('call_number', text)]),
+      eb.or([
+        likeText('title_search', titleSearchKey(text)),
+        ...scriptVariants(text).map((v) => likeText('call_number', v)),
+      ]),
     );
   }
   if (query.state === 'visible') books = books.where('is_visible', '=', 1);
@@ -137,10 +140,15 @@ export async function advancedSearch(
           const key = titleSearchKey(c.value);
           return search.exact ? eb('title_search', '=', key) : likeText('title_search', key);
         }
-        const value = c.value.trim().toLowerCase();
-        return search.exact
-          ? eb(eb.fn('lower', [eb.ref(c.field)]), '=', value)
-          : sql<boolean>`lower(${sql.ref(c.field)}) like ${`%${escapeLike(value)}%`} escape '\\'`;
+        // Call numbers and the other fields in either script (DEMO-经-004 or DEMO-經-004).
+        const values = scriptVariants(c.value.trim().toLowerCase());
+        return eb.or(
+          values.map((value) =>
+            search.exact
+              ? eb(eb.fn('lower', [eb.ref(c.field)]), '=', value)
+              : sql<boolean>`lower(${sql.ref(c.field)}) like ${`%${escapeLike(value)}%`} escape '\\'`,
+          ),
+        );
       };
       let expression = one(conditions[0]!);
       for (const c of conditions.slice(1)) {

@@ -2,6 +2,7 @@ import { OWN_STATUS } from '@guji/shared';
 import type { ReservationDuration } from '@guji/shared';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import { likeText } from '../../db/query.ts';
+import { scriptVariants } from '../../search/fold.ts';
 
 /** A reservation with the applicant's name and its duration's label. */
 export interface ReservationRow {
@@ -64,13 +65,13 @@ export class ReservationRepository {
       .select(['id', 'call_number', 'title'])
       .where('is_visible', '=', 1)
       .where('audit_status', '=', OWN_STATUS.published)
-      .where(likeText('call_number', text, 'prefix'))
+      .where((eb) => eb.or(scriptVariants(text).map((v) => likeText('call_number', v, 'prefix'))))
       .orderBy('call_number')
       .limit(limit)
       .execute();
   }
 
-  /** The visible, published book with exactly this call number. */
+  /** The visible, published book with exactly this call number (in simplified or traditional characters). */
   async bookByCallNumber(
     callNumber: string,
     tx: DbOrTx = this.db,
@@ -78,7 +79,7 @@ export class ReservationRepository {
     return tx
       .selectFrom('books')
       .select(['id', 'title', 'call_number'])
-      .where('call_number', '=', callNumber)
+      .where('call_number', 'in', scriptVariants(callNumber))
       .where('is_visible', '=', 1)
       .where('audit_status', '=', OWN_STATUS.published)
       .executeTakeFirst();

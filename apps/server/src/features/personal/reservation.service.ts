@@ -8,6 +8,7 @@ import {
   type ReservationDuration,
 } from '@guji/shared';
 import type { Transact } from '../../db/query.ts';
+import { titleSearchKey } from '../../search/fold.ts';
 import { nowIso, type DbOrTx } from '../../db/database.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -92,7 +93,8 @@ export class ReservationService {
     const duration = await this.reservations.findDuration(request.applyDays);
     if (!duration) throw badRequest('RESERVATION_DURATION', MSG.reservationUnknownDuration);
     const book = await this.reservations.bookByCallNumber(request.callNumber);
-    if (!book || book.title !== request.title)
+    // The title as chosen from the lookup, in either script (the interface may show it converted).
+    if (!book || titleSearchKey(book.title) !== titleSearchKey(request.title))
       throw badRequest('RESERVATION_BOOK', MSG.reservationUnknownBook);
     const now = this.clock.now();
     const sameDay = duration.code === SAME_DAY_DURATION;
