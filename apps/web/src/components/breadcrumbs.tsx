@@ -1,10 +1,13 @@
 import { Fragment } from 'react';
 import { Link } from 'react-router';
+import { noConvert } from './book-text.tsx';
 
 /** One level of a breadcrumb trail; the last level is the current page and never a link. */
 export interface Crumb {
   title: string;
   to?: string;
+  /** The title is a book's own data (its name), shown as recorded in both scripts. */
+  keep?: boolean;
 }
 
 export interface BreadcrumbsProps {
@@ -27,9 +30,13 @@ export function Breadcrumbs({ second, third, fourth }: BreadcrumbsProps) {
             <Fragment key={`${index}-${crumb.title}`}>
               <li>
                 {last || !crumb.to ? (
-                  <span aria-current={last ? 'page' : undefined}>{crumb.title}</span>
+                  <span aria-current={last ? 'page' : undefined} {...(crumb.keep ? noConvert : {})}>
+                    {crumb.title}
+                  </span>
                 ) : (
-                  <Link to={crumb.to}>{crumb.title}</Link>
+                  <Link to={crumb.to} {...(crumb.keep ? noConvert : {})}>
+                    {crumb.title}
+                  </Link>
                 )}
               </li>
               {!last && (

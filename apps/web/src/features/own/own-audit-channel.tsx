@@ -5,6 +5,7 @@ import { MSG, type OwnBook, OWN_STATUS } from '@guji/shared';
 import { toast } from '../../components/toast.ts';
 import { readerPath } from '../../lib/reader-url.ts';
 import { useReviewBooks, useReviewBook } from './queries.ts';
+import { BookText } from '../../components/book-text.tsx';
 
 /**
  * 出版审核 (reviewers): users' books submitted for publication; open one in the reader, approve it
@@ -60,10 +61,10 @@ export function OwnBookAuditChannel() {
             <li key={book.catalogId} className="personal-row">
               <div className="personal-book">
                 <div>
-                  <span className="personal-book-title">{book.title}</span>
+                  <BookText className="personal-book-title">{book.title}</BookText>
                   <div className="personal-book-meta">
-                    {book.owner} · {book.author} · {book.publishDynasty} {book.editionType} · {book.pageCount}{' '}
-                    页
+                    {book.owner} · <BookText>{book.author}</BookText> · {book.publishDynasty}{' '}
+                    {book.editionType} · {book.pageCount} 页
                   </div>
                 </div>
               </div>

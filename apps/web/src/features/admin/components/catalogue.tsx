@@ -32,6 +32,7 @@ import { catalogKeys, useClassifications } from '../../catalog/queries.ts';
 import { classNodes } from '../class-tree.ts';
 import { readerPath } from '../../../lib/reader-url.ts';
 import { TableScroll } from '../../../components/table-scroll.tsx';
+import { BookText, noConvert } from '../../../components/book-text.tsx';
 
 type State = keyof typeof ADMIN_BOOK_STATES;
 
@@ -134,13 +135,23 @@ export function CatalogueManager() {
               key: 'title',
               render: (_, b) => (
                 <span>
-                  <Link to={`/SearchPage/${b.catalogId}`}>{b.title}</Link>
+                  <Link to={`/SearchPage/${b.catalogId}`} {...noConvert}>
+                    {b.title}
+                  </Link>
                   {b.owner !== null && <div className="admin-stats">读者上传：{b.owner}</div>}
                 </span>
               ),
             },
-            { title: '著者', dataIndex: 'author', render: (v: string | null) => v ?? '' },
-            { title: '索书号', dataIndex: 'callNumber', render: (v: string | null) => v ?? '' },
+            {
+              title: '著者',
+              dataIndex: 'author',
+              render: (v: string | null) => <BookText>{v ?? ''}</BookText>,
+            },
+            {
+              title: '索书号',
+              dataIndex: 'callNumber',
+              render: (v: string | null) => <BookText>{v ?? ''}</BookText>,
+            },
             { title: '分类', dataIndex: 'classCode', render: (v: string | null) => v ?? '' },
             { title: '版本', dataIndex: 'coverageDynasty', render: (v: string | null) => v ?? '' },
             {

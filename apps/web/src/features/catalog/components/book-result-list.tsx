@@ -2,10 +2,8 @@ import type { ReactNode } from 'react';
 import { Empty, Pagination, Tag } from 'antd';
 import { Link } from 'react-router';
 import { MSG, type BookPage, type BookSummary } from '@guji/shared';
-import { NO_CONVERT_ATTRIBUTE } from '../../language/index.ts';
 import { BookCover } from '../../../components/book-cover.tsx';
-
-const noConvert = { [NO_CONVERT_ATTRIBUTE]: '' };
+import { noConvert } from '../../../components/book-text.tsx';
 
 /**
  * A page of books found (title search, advanced search): the rows, a pager with «共 N 条», and the
@@ -57,7 +55,9 @@ function ResultRow({ book }: { book: BookSummary }) {
       <div className="result-body">
         <div className="result-title-row">
           <h3 id={`book-${book.catalogId}`} className="result-title">
-            <Link to={to}>{book.title}</Link>
+            <Link to={to} {...noConvert}>
+              {book.title}
+            </Link>
           </h3>
           {!book.isOpen && (
             <Tag className="reading-room-tag" title="仅限阅览室内在线阅读">
@@ -68,7 +68,7 @@ function ResultRow({ book }: { book: BookSummary }) {
         <dl className="result-fields">
           <div>
             <dt>作者</dt>
-            <dd>{book.author || '暂无'}</dd>
+            {book.author ? <dd {...noConvert}>{book.author}</dd> : <dd>暂无</dd>}
           </div>
           <div>
             <dt>版本</dt>

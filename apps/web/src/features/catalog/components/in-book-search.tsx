@@ -7,6 +7,7 @@ import { call } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { useLoginFirst } from '../../account/index.ts';
 import { SnippetText } from './snippet-text.tsx';
+import { PagePlace } from '../../../components/book-text.tsx';
 
 /** Search within one book (GET /api/books/{id}/text-search; reading room only), 8 hits a page. */
 export function useInBookSearch(catalogId: number, text: string, page: number) {
@@ -116,9 +117,7 @@ export function InBookResults({
                       <SnippetText snippet={hit.snippet} />
                     </span>
                     <span className="in-book-where">
-                      {[hit.fascicleName, hit.directoryName, `第 ${hit.pageNumber} 页`]
-                        .filter(Boolean)
-                        .join(' · ')}
+                      <PagePlace names={[hit.fascicleName, hit.directoryName]} pageNumber={hit.pageNumber} />
                     </span>
                   </button>
                 </li>

@@ -1,4 +1,5 @@
 import type { Snippet } from '@guji/shared';
+import { BookText } from '../../../components/book-text.tsx';
 
 /**
  * A snippet of recognised text with the match marked. Positions count code points, so rare characters
@@ -6,13 +7,13 @@ import type { Snippet } from '@guji/shared';
  */
 export function SnippetText({ snippet }: { snippet: Snippet }) {
   const chars = [...snippet.text];
-  if (snippet.highlightStart < 0 || snippet.highlightLength <= 0) return <span>{snippet.text}</span>;
+  if (snippet.highlightStart < 0 || snippet.highlightLength <= 0) return <BookText>{snippet.text}</BookText>;
   const end = snippet.highlightStart + snippet.highlightLength;
   return (
-    <span>
+    <BookText>
       {chars.slice(0, snippet.highlightStart).join('')}
       <mark>{chars.slice(snippet.highlightStart, end).join('')}</mark>
       {chars.slice(end).join('')}
-    </span>
+    </BookText>
   );
 }

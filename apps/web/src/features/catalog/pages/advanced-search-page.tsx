@@ -30,6 +30,7 @@ import {
   type FormRow,
 } from '../advanced-params.ts';
 import { BookResultList } from '../components/book-result-list.tsx';
+import { PagePlace, noConvert } from '../../../components/book-text.tsx';
 
 const MAX_ROWS = 10;
 
@@ -306,10 +307,12 @@ function FullTextHit({ hit, query }: { hit: TextHit; query: string }) {
   return (
     <article className="full-text-hit" aria-labelledby={`hit-${hit.imageId}`}>
       <h3 id={`hit-${hit.imageId}`}>
-        <Link to={to}>{hit.catalogName}</Link>
+        <Link to={to} {...noConvert}>
+          {hit.catalogName}
+        </Link>
       </h3>
       <p className="full-text-where">
-        {[hit.fascicleName, hit.directoryName, `第 ${hit.pageNumber} 页`].filter(Boolean).join(' · ')}
+        <PagePlace names={[hit.fascicleName, hit.directoryName]} pageNumber={hit.pageNumber} />
       </p>
       <p className="full-text-snippet">
         <SnippetText snippet={hit.snippet} />

@@ -9,7 +9,6 @@ import { PageLoading } from '../../../components/page-loading.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDelayedAction } from '../../../components/use-delayed-action.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
-import { NO_CONVERT_ATTRIBUTE } from '../../language/index.ts';
 import { flattenDirectory, toTreeData } from '../../reader/index.ts';
 import { preloadReader } from '../../reader/index.ts';
 import { positiveId, readerPath } from '../../../lib/reader-url.ts';
@@ -21,8 +20,7 @@ import { InBookResults, InBookSearchBox } from '../components/in-book-search.tsx
 import { useSession } from '../../account/queries.ts';
 import { CollectButton } from '../../personal/index.ts';
 import { BookComments } from '../../personal/index.ts';
-
-const noConvert = { [NO_CONVERT_ATTRIBUTE]: '' };
+import { BookText, noConvert } from '../../../components/book-text.tsx';
 
 /**
  * /SearchPage/{catalogId}: a book's catalogue record, its volumes and the directory of the selected
@@ -129,7 +127,10 @@ function BookDetailView({ book }: { book: BookDetail }) {
 
   return (
     <div className="page book-page">
-      <Breadcrumbs second={{ title: '古籍检索', to: '/SearchPage' }} third={{ title: book.title }} />
+      <Breadcrumbs
+        second={{ title: '古籍检索', to: '/SearchPage' }}
+        third={{ title: book.title, keep: true }}
+      />
       <BookHeader book={book} onEdit={() => setEditing(true)} />
       {readingRoom && <InBookSearchBox initial={inBookText} onSearch={(text) => setInBook(text)} />}
 
@@ -171,7 +172,7 @@ function BookDetailView({ book }: { book: BookDetail }) {
                       aria-pressed={volume.fascicleId === selected?.fascicleId}
                       onClick={() => setSelectedId(volume.fascicleId)}
                     >
-                      <span className="volume-name">{volume.name}</span>
+                      <BookText className="volume-name">{volume.name}</BookText>
                       <span className="volume-count">{volume.imageCount} 页</span>
                     </button>
                   </li>
@@ -183,7 +184,9 @@ function BookDetailView({ book }: { book: BookDetail }) {
           {selected && (
             <section className="book-directory" aria-labelledby="book-directory-title">
               <div className="book-directory-head">
-                <h2 id="book-directory-title">{selected.name} 目录</h2>
+                <h2 id="book-directory-title">
+                  <BookText>{selected.name}</BookText> 目录
+                </h2>
                 <Button
                   type="primary"
                   icon={<ReadOutlined aria-hidden />}
@@ -192,7 +195,11 @@ function BookDetailView({ book }: { book: BookDetail }) {
                   阅读本册
                 </Button>
               </div>
-              {selected.introduction && <p className="volume-intro">{selected.introduction}</p>}
+              {selected.introduction && (
+                <p className="volume-intro" {...noConvert}>
+                  {selected.introduction}
+                </p>
+              )}
               <VolumeDirectory volume={selected} onOpen={(entry) => open(selected, entry)} />
             </section>
           )}
@@ -208,7 +215,7 @@ function BookDetailView({ book }: { book: BookDetail }) {
 
 function BookHeader({ book, onEdit }: { book: BookDetail; onEdit: () => void }) {
   const fields: { label: string; value: string; keep?: boolean }[] = [
-    { label: '作者', value: orNone(book.author) },
+    { label: '作者', value: orNone(book.author), keep: Boolean(book.author) },
     { label: '版本', value: orNone(book.coverageDynasty) },
     { label: '朝代', value: orNone(book.publishDynasty) },
     { label: '卷数', value: orNone(book.actualVolume) },
@@ -225,7 +232,9 @@ function BookHeader({ book, onEdit }: { book: BookDetail; onEdit: () => void }) 
       <BookCover title={book.title} coverUrl={book.coverUrl} width={200} height={200} lazy={false} />
       <div className="book-header-body">
         <div className="book-header-title">
-          <h1 id="book-title">{book.title}</h1>
+          <h1 id="book-title" {...noConvert}>
+            {book.title}
+          </h1>
           {!book.isOpen && (
             <Tag className="reading-room-tag" title="仅限阅览室内在线阅读">
               阅览室
@@ -269,17 +278,19 @@ function VolumeDirectory({ volume, onOpen }: { volume: Volume; onOpen: (entry: D
   if (directory.isPending) return <Spin />;
   if (treeData.length === 0) return <p className="directory-empty">本册暂无目录</p>;
   return (
-    <Tree
-      key={volume.fascicleId}
-      aria-label={`${volume.name}目录`}
-      className="directory-tree"
-      treeData={treeData}
-      defaultExpandAll
-      selectedKeys={[]}
-      onSelect={(_, info) => {
-        const entry = byId.get(Number(info.node.key));
-        if (entry) onOpen(entry);
-      }}
-    />
+    <div {...noConvert}>
+      <Tree
+        key={volume.fascicleId}
+        aria-label={`${volume.name}目录`}
+        className="directory-tree"
+        treeData={treeData}
+        defaultExpandAll
+        selectedKeys={[]}
+        onSelect={(_, info) => {
+          const entry = byId.get(Number(info.node.key));
+          if (entry) onOpen(entry);
+        }}
+      />
+    </div>
   );
 }

@@ -9,7 +9,6 @@ import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { PageLoading } from '../../../components/page-loading.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
-import { NO_CONVERT_ATTRIBUTE } from '../../language/index.ts';
 import { usePageOcr } from '../../reader/queries.ts';
 import { positiveId } from '../../../lib/reader-url.ts';
 import { confidenceClass } from '../../reader/index.ts';
@@ -22,9 +21,7 @@ import {
   splitCell,
   type CellRef,
 } from '../ocr-edit.ts';
-
-/** Proofreading shows the book's own characters: no 简/繁 conversion of the text being corrected. */
-const noConvert = { [NO_CONVERT_ATTRIBUTE]: '' };
+import { noConvert } from '../../../components/book-text.tsx';
 
 /**
  * /OCRPage?imgid: proofreading one page (catalogue staff, or the owner of an own book): the image with

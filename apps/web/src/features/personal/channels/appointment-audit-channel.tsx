@@ -7,6 +7,7 @@ import { readerPath } from '../../../lib/reader-url.ts';
 import { formatTime, PersonalList, usePageParam } from '../../../components/personal-list.tsx';
 import { useReview, useReviewQueue } from '../queries.ts';
 import { StatusTag } from './appointment-channel.tsx';
+import { BookText, noConvert } from '../../../components/book-text.tsx';
 
 const VIEWS = [
   { label: '待审核', value: '0,1' },
@@ -69,10 +70,12 @@ export function AppointmentAuditChannel() {
           <>
             <div className="personal-book">
               <div>
-                <Link to={`/SearchPage/${r.catalogId}`} className="personal-book-title">
+                <Link to={`/SearchPage/${r.catalogId}`} className="personal-book-title" {...noConvert}>
                   {r.title}
                 </Link>
-                <div className="personal-book-meta">索书号 {r.callNumber}</div>
+                <div className="personal-book-meta">
+                  索书号 <BookText>{r.callNumber}</BookText>
+                </div>
               </div>
             </div>
             <div className="personal-detail">

@@ -19,6 +19,7 @@ import {
   useMyReservations,
   usePersonalMutation,
 } from '../queries.ts';
+import { BookText } from '../../../components/book-text.tsx';
 
 interface ApplyFields {
   callNumber: string;
@@ -87,7 +88,11 @@ export function AppointmentChannel() {
           <AutoComplete
             options={(matches.data ?? []).map((m) => ({
               value: m.callNumber,
-              label: `${m.callNumber} · ${m.title}`,
+              label: (
+                <BookText>
+                  {m.callNumber} · {m.title}
+                </BookText>
+              ),
               title: m.title,
             }))}
             onSelect={(_value, option: { title?: string }) => form.setFieldValue('title', option.title)}
@@ -149,8 +154,10 @@ export function AppointmentChannel() {
           <>
             <div className="personal-book">
               <div>
-                <span className="personal-book-title">{r.title}</span>
-                <div className="personal-book-meta">索书号 {r.callNumber}</div>
+                <BookText className="personal-book-title">{r.title}</BookText>
+                <div className="personal-book-meta">
+                  索书号 <BookText>{r.callNumber}</BookText>
+                </div>
               </div>
             </div>
             <div className="personal-detail">

@@ -24,6 +24,7 @@ import {
   usePersonalMutation,
   usePrivileges,
 } from '../queries.ts';
+import { BookText, noConvert } from '../../../components/book-text.tsx';
 
 /** Cover, title (to the book page) and author: the start of most personal rows. */
 function BookCell({ book, to }: { book: PersonalBook; to?: string }) {
@@ -31,10 +32,16 @@ function BookCell({ book, to }: { book: PersonalBook; to?: string }) {
     <div className="personal-book">
       <BookCover title={book.title} coverUrl={book.coverUrl} width={56} height={56} />
       <div>
-        <Link to={to ?? `/SearchPage/${book.catalogId}`} className="personal-book-title">
+        <Link to={to ?? `/SearchPage/${book.catalogId}`} className="personal-book-title" {...noConvert}>
           {book.title}
         </Link>
-        <div className="personal-book-meta">{book.author || '佚名'}</div>
+        {book.author ? (
+          <div className="personal-book-meta" {...noConvert}>
+            {book.author}
+          </div>
+        ) : (
+          <div className="personal-book-meta">佚名</div>
+        )}
       </div>
     </div>
   );
@@ -80,7 +87,7 @@ export function DownloadChannel() {
           <BookCell book={item.book} />
           <div className="personal-detail">
             <Tag>{DOWNLOAD_KIND_LABELS[item.kind]}</Tag>
-            {item.volumeName}
+            <BookText>{item.volumeName}</BookText>
             {item.pageNumber !== null && ` 第 ${item.pageNumber} 页`}
           </div>
           <span className="personal-time">{formatTime(item.createdAt)}</span>
@@ -171,7 +178,7 @@ export function NotationChannel() {
           <>
             <BookCell book={item.book} to={to} />
             <div className="personal-detail">
-              {item.volumeName} 第 {item.pageNumber} 页
+              <BookText>{item.volumeName}</BookText> 第 {item.pageNumber} 页
             </div>
             <p className="personal-text">{item.text}</p>
             <span className="personal-time">{formatTime(item.updatedAt)}</span>
@@ -223,7 +230,7 @@ export function TrackChannel() {
           <>
             <BookCell book={item.book} to={to} />
             <div className="personal-detail">
-              {item.volumeName ?? ''}
+              <BookText>{item.volumeName ?? ''}</BookText>
               {item.pageNumber !== null && ` 读到第 ${item.pageNumber} 页`}
             </div>
             <span className="personal-time">{formatTime(item.viewedAt)}</span>

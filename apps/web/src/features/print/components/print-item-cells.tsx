@@ -11,6 +11,7 @@ import {
   type PrintItem,
 } from '@guji/shared';
 import { readerPath } from '../../../lib/reader-url.ts';
+import { BookText, noConvert } from '../../../components/book-text.tsx';
 
 /** Thumbnail, title (to the page in the reader), call number, volume, page and directory of an item. */
 export function PrintItemCell({ item }: { item: PrintItem }) {
@@ -27,12 +28,19 @@ export function PrintItemCell({ item }: { item: PrintItem }) {
         <Link
           to={readerPath({ catalogId: item.catalogId, imageId: item.imageId })}
           className="personal-book-title"
+          {...noConvert}
         >
           {item.title}
         </Link>
         <div className="personal-book-meta">
-          {item.callNumber ?? ''} {item.volumeName} 第 {item.pageNumber} 页
-          {item.name ? ` · ${item.name}` : ''}
+          <BookText>{item.callNumber ?? ''}</BookText> <BookText>{item.volumeName}</BookText> 第{' '}
+          {item.pageNumber} 页
+          {item.name && (
+            <>
+              {' · '}
+              <BookText>{item.name}</BookText>
+            </>
+          )}
         </div>
       </div>
     </div>

@@ -1,5 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
+import { Switch } from 'antd';
 import { fittingZoom, type OcrJson, type OcrWord } from '@guji/shared';
+import { noConvert } from '../../../components/book-text.tsx';
+import type { TextConverter } from '../../language/index.ts';
+import { usePaneSimplified } from '../hooks/use-pane-simplified.ts';
 
 /** Spec §9: the recognised text is drawn at 0.7 of its measured size. */
 export const OCR_FONT_SCALE = 0.7;
@@ -23,7 +27,9 @@ export interface OcrTextPaneProps {
 /**
  * The text pane (spec §4): the page's recognised characters where they stand on the page, in vertical
  * columns right to left, each at 0.7 of its measured size, doubtful ones coloured by confidence. The
- * DOM holds the columns in reading order, so a selection copies as text in reading order.
+ * DOM holds the columns in reading order, so a selection copies as text in reading order. The text
+ * is the book's own: the interface's 简/繁 toggle leaves it as recorded; the pane's own option
+ * 「简体显示」 shows it in simplified characters.
  */
 export function OcrTextPane({ ocr, loading, zoomPercent, onZoomChange, label }: OcrTextPaneProps) {
   const paneRef = useRef<HTMLDivElement>(null);
@@ -45,6 +51,7 @@ export function OcrTextPane({ ocr, loading, zoomPercent, onZoomChange, label }: 
     }
   }, [zoomPercent, ocr, size, onZoomChange]);
 
+  const simplified = usePaneSimplified();
   const scale = (zoomPercent ?? 100) / 100;
   // A page is read from its top right corner: show that first.
   useEffect(() => {
@@ -53,6 +60,12 @@ export function OcrTextPane({ ocr, loading, zoomPercent, onZoomChange, label }: 
   }, [ocr, scale]);
   return (
     <div ref={paneRef} className="ocr-pane" role="region" aria-label={label} tabIndex={0}>
+      <div className="ocr-pane-bar">
+        <label className="ocr-pane-option">
+          <Switch size="small" checked={simplified.on} onChange={simplified.setOn} />
+          简体显示
+        </label>
+      </div>
       {ocr == null ? (
         <p className="ocr-empty" role="status">
           {loading ? '正在加载文字…' : '本页暂无识别文字'}
@@ -60,13 +73,14 @@ export function OcrTextPane({ ocr, loading, zoomPercent, onZoomChange, label }: 
       ) : (
         <div
           className="ocr-sheet"
-          lang="zh-Hant"
+          lang={simplified.convert ? 'zh-Hans' : 'zh-Hant'}
+          {...noConvert}
           style={{ width: ocr.imginfo.width * scale, height: ocr.imginfo.height * scale }}
         >
           {ocr.ocr_res.content.map((line, index) => (
             <div key={index} className="ocr-column">
               {line.words.map((word, i) => (
-                <OcrChar key={i} word={word} scale={scale} />
+                <OcrChar key={i} word={word} scale={scale} convert={simplified.convert} />
               ))}
             </div>
           ))}
@@ -76,7 +90,14 @@ export function OcrTextPane({ ocr, loading, zoomPercent, onZoomChange, label }: 
   );
 }
 
-function OcrChar({ word, scale }: { word: OcrWord; scale: number }) {
+interface OcrCharProps {
+  word: OcrWord;
+  scale: number;
+  /** The t→s converter while 「简体显示」 is on; null shows the character as recorded. */
+  convert: TextConverter | null;
+}
+
+function OcrChar({ word, scale, convert }: OcrCharProps) {
   const { left, top, right, bottom } = word.points;
   const className = [
     'ocr-char',
@@ -97,7 +118,7 @@ function OcrChar({ word, scale }: { word: OcrWord; scale: number }) {
         fontSize: Math.max(4, word.fontSize * OCR_FONT_SCALE * scale),
       }}
     >
-      {word.word}
+      {convert ? convert(word.word) : word.word}
     </span>
   );
 }

@@ -18,6 +18,7 @@ import { ReaderDownloadMenu } from '../../personal/index.ts';
 import { AddToPrint } from '../../print/index.ts';
 import { DISPLAY_MODES, type DisplayMode, type PageMove } from '../reader-navigation.ts';
 import { PageNumberBox } from './page-number-box.tsx';
+import { BookText } from '../../../components/book-text.tsx';
 
 const zoomOptions = ZOOM_LEVELS.map((level) => ({ value: level, label: `${level}%` }));
 
@@ -90,7 +91,10 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
         aria-label="选择分册"
         className="reader-volume-select"
         value={volume.fascicleId}
-        options={props.volumes.map((item) => ({ value: item.fascicleId, label: item.name }))}
+        options={props.volumes.map((item) => ({
+          value: item.fascicleId,
+          label: <BookText>{item.name}</BookText>,
+        }))}
         onChange={props.onVolumeChange}
         popupMatchSelectWidth={false}
       />

@@ -7,7 +7,6 @@ import { ApiError } from '../../../api/client.ts';
 import { PageLoading } from '../../../components/page-loading.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
-import { NO_CONVERT_ATTRIBUTE } from '../../language/index.ts';
 import { OpenSeadragonViewer } from '../components/openseadragon-viewer.tsx';
 import { ReaderDirectory } from '../components/reader-directory.tsx';
 import { ReaderToolbar } from '../components/reader-toolbar.tsx';
@@ -23,9 +22,9 @@ import { movePage, startPage, type PageMove } from '../reader-navigation.ts';
 import { readerRefusal } from '../reader-refusal.ts';
 import { parseReaderParams, readerPath } from '../../../lib/reader-url.ts';
 import { useFootprintReport, useReaderNotes } from '../../personal/index.ts';
+import { BookText, noConvert } from '../../../components/book-text.tsx';
 
 const DIRECTORY_ID = 'reader-directory';
-const noConvert = { [NO_CONVERT_ATTRIBUTE]: '' };
 
 /** Wide screens open the reader with its directory shown; phones give the page the room. */
 function wideScreen(): boolean {
@@ -214,8 +213,10 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
       />
 
       <h1 className="reader-title">
-        <span>《{book.title}》</span>
-        <span className="reader-title-volume">{volume.name}</span>
+        <span>
+          《<BookText>{book.title}</BookText>》
+        </span>
+        <BookText className="reader-title-volume">{volume.name}</BookText>
         {book.callNumber && (
           <span className="reader-title-call" {...noConvert}>
             {book.callNumber}
