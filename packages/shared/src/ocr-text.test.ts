@@ -26,8 +26,28 @@ describe('snippet rule of spec §9', () => {
       text: '學而時習之',
       highlightStart: 2,
       highlightLength: 2,
+      highlights: [{ start: 2, length: 2 }],
     });
     const rare = '𠀀𠀁學而';
-    expect(makeSnippet(rare, 2, 2)).toEqual({ text: rare, highlightStart: 2, highlightLength: 2 });
+    expect(makeSnippet(rare, 2, 2)).toMatchObject({ text: rare, highlightStart: 2, highlightLength: 2 });
+  });
+
+  it('highlights every occurrence inside the snippet, shifted past the leading ellipsis', () => {
+    const source = `${'之'.repeat(100)}學而${'之'.repeat(10)}學而${'之'.repeat(200)}學而`;
+    const all = [
+      { start: 100, length: 2 },
+      { start: 112, length: 2 },
+      { start: 314, length: 2 },
+    ];
+    const snippet = makeSnippet(source, 100, 2, all);
+    expect(snippet.text.startsWith('…')).toBe(true);
+    // The third lies beyond the snippet's 140 characters.
+    expect(snippet.highlights).toEqual([
+      { start: snippet.highlightStart, length: 2 },
+      { start: snippet.highlightStart + 12, length: 2 },
+    ]);
+    const chars = [...snippet.text];
+    for (const h of snippet.highlights)
+      expect(chars.slice(h.start, h.start + h.length).join('')).toBe('學而');
   });
 });

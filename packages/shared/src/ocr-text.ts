@@ -26,17 +26,27 @@ export const SNIPPET_LENGTH = 140;
  * before it and is 140 long; otherwise the first 140 characters. An ellipsis marks each cut.
  * Positions count code points (rare characters outside the BMP are one character).
  */
-export function makeSnippet(text: string, matchStart: number, matchLength: number): Snippet {
+export function makeSnippet(
+  text: string,
+  matchStart: number,
+  matchLength: number,
+  /** Every occurrence on the page (the first is `matchStart`); those inside the snippet are highlighted. */
+  all: ReadonlyArray<{ start: number; length: number }> = [],
+): Snippet {
   const chars = [...text];
   const from = matchStart > SNIPPET_LEAD ? matchStart - SNIPPET_LEAD : 0;
   const to = Math.min(chars.length, from + SNIPPET_LENGTH);
   const before = from > 0 ? '…' : '';
   const after = to < chars.length ? '…' : '';
   const found = matchStart >= 0 && matchLength > 0;
+  const occurrences = all.length > 0 ? all : found ? [{ start: matchStart, length: matchLength }] : [];
   return {
     text: before + chars.slice(from, to).join('') + after,
     highlightStart: found ? matchStart - from + before.length : -1,
     highlightLength: found ? Math.max(0, Math.min(matchLength, to - matchStart)) : 0,
+    highlights: occurrences
+      .filter((m) => m.start >= from && m.start < to && m.length > 0)
+      .map((m) => ({ start: m.start - from + before.length, length: Math.min(m.length, to - m.start) })),
   };
 }
 

@@ -83,6 +83,20 @@ export function findMatch(text: string, query: string[]): { start: number; lengt
   return undefined;
 }
 
+/** Every place the folded query characters occur in `text`, in order, not overlapping (code points). */
+export function findAllMatches(text: string, query: string[]): Array<{ start: number; length: number }> {
+  const chars = [...text];
+  const matches: Array<{ start: number; length: number }> = [];
+  let from = 0;
+  while (from < chars.length) {
+    const match = findMatch(chars.slice(from).join(''), query);
+    if (!match) break;
+    matches.push({ start: from + match.start, length: match.length });
+    from += match.start + Math.max(1, match.length);
+  }
+  return matches;
+}
+
 /** A `page_texts` row as both implementations select it. */
 export interface StoredPageText {
   page_id: number;

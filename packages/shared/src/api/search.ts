@@ -22,6 +22,8 @@ export const Snippet = z.object({
   text: z.string(),
   highlightStart: z.number().int().describe('Code-point offset of the match in text; -1 when none'),
   highlightLength: z.number().int(),
+  /** Every occurrence inside the snippet, in code points of `text` (the first is highlightStart). */
+  highlights: z.array(z.object({ start: z.number().int(), length: z.number().int() })),
 });
 export type Snippet = z.infer<typeof Snippet>;
 
@@ -35,6 +37,8 @@ export const TextHit = z.object({
   directoryName: z.string().nullable(),
   imageId: z.number().int(),
   pageNumber: z.number().int().describe('1-based position of the page in its volume'),
+  /** How many times the text occurs on this page. */
+  occurrences: z.number().int(),
   snippet: Snippet,
 });
 export type TextHit = z.infer<typeof TextHit>;

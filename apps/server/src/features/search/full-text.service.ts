@@ -16,7 +16,7 @@ import type { BookRow } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import { parseOcr } from '../../ocr/parse.ts';
-import { findMatch, tokenChars, type TextIndex } from '../../search/text-index.ts';
+import { findAllMatches, findMatch, tokenChars, type TextIndex } from '../../search/text-index.ts';
 import type { SearchHit } from '../iiif/presentation.ts';
 import { accessError, type CatalogService, type Viewer } from '../catalog/catalog.service.ts';
 
@@ -93,7 +93,7 @@ export class FullTextService {
   async search(viewer: Viewer, text: string, pageNum: number, pageSize: number): Promise<TextHitPage> {
     requireSearcher(viewer);
     const result = await this.index.search({ text, offset: (pageNum - 1) * pageSize, limit: pageSize });
-    return this.page(result.hits, result.total, pageNum, pageSize);
+    return this.page(result.hits, result.total, pageNum, pageSize, tokenChars(text));
   }
 
   /** Search within one book (signed in, in the reading room, a book the viewer may read). */
@@ -115,7 +115,7 @@ export class FullTextService {
       offset: (pageNum - 1) * pageSize,
       limit: pageSize,
     });
-    return this.page(result.hits, result.total, pageNum, pageSize);
+    return this.page(result.hits, result.total, pageNum, pageSize, tokenChars(text));
   }
 
   /**
@@ -204,6 +204,7 @@ export class FullTextService {
     total: number,
     pageNum: number,
     pageSize: number,
+    query: string[],
   ): Promise<TextHitPage> {
     const records: TextHit[] = [];
     for (const hit of hits) {
@@ -215,6 +216,7 @@ export class FullTextService {
       // The index holds searchable books only; an entry left behind by a change is never shown.
       if (!book || !volume || !page || !searchable(book)) continue;
       const entry = await this.catalog.directoryEntryAt(volume.id, page.seq);
+      const matches = findAllMatches(hit.text, query);
       records.push({
         catalogId: book.id,
         catalogName: book.title,
@@ -224,7 +226,8 @@ export class FullTextService {
         directoryName: entry?.name ?? null,
         imageId: page.id,
         pageNumber: page.seq,
-        snippet: makeSnippet(hit.text, hit.matchStart, hit.matchLength),
+        occurrences: Math.max(1, matches.length),
+        snippet: makeSnippet(hit.text, hit.matchStart, hit.matchLength, matches),
       });
     }
     return { pageNum, pageSize, total, pages: Math.ceil(total / pageSize), records };

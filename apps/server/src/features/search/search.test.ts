@@ -65,6 +65,29 @@ describe.each(DIALECTS)('full-text and in-book search over HTTP on %s', (dialect
     expect(outside.json()).toMatchObject({ code: 'READING_ROOM_ONLY' });
   });
 
+  it('counts the occurrences on each page and highlights every one inside the snippet', async () => {
+    const response = await get(`/api/books/${lunyu.bookId}/text-search?text=${encodeURIComponent('曰')}`);
+    const records = response.json<{
+      records: Array<{
+        imageId: number;
+        occurrences: number;
+        snippet: { text: string; highlights: Array<{ start: number; length: number }> };
+      }>;
+    }>().records;
+    expect(records.length).toBeGreaterThan(0);
+    for (const record of records) {
+      const chars = [...record.snippet.text];
+      expect(record.snippet.highlights.length).toBe(record.occurrences);
+      for (const h of record.snippet.highlights)
+        expect(chars.slice(h.start, h.start + h.length).join('')).toBe('曰');
+    }
+    // 子 once on 論語’s first page (子曰學而時習之…).
+    const once = (await get(`/api/books/${lunyu.bookId}/text-search?text=${encodeURIComponent('子')}`)).json<{
+      records: Array<{ imageId: number; occurrences: number }>;
+    }>().records;
+    expect(once.find((r) => r.imageId === lunyu.pageIds[0])?.occurrences).toBe(1);
+  });
+
   it('gives a signed-in reader in the reading room every searchable book, with exact counts', async () => {
     // 子 in 論語 (three pages) and in 孟子 (closed, but readable in the reading room); not in 秘本.
     const all: Array<{ catalogId: number }> = [];
