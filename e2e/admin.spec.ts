@@ -180,8 +180,8 @@ test('console bulk import: a package with its progress, the book in the catalogu
   await expectToast(page, '已导入 1 部古籍');
   await expect(page.getByText('后台处理已完成')).toBeVisible({ timeout: 30_000 });
   await page.screenshot({ path: 'test-results/tour-43-import.png', fullPage: true });
-  await page.getByRole('link', { name: `导入测试${stamp}` }).click();
-  await expect(page.getByRole('heading', { name: `导入测试${stamp}`, level: 1 })).toBeVisible();
+  await page.getByRole('link', { name: `導入測試${stamp}` }).click();
+  await expect(page.getByRole('heading', { name: `導入測試${stamp}`, level: 1 })).toBeVisible();
 });
 
 test('console classification dictionary: a class added under a division shows in the search filter', async ({

@@ -85,7 +85,7 @@ test('home: search banner, introduction dialog, hot grid of 8 growing by 8, tip 
   await page.getByRole('searchbox', { name: '书名' }).fill('論語');
   await page.getByRole('button', { name: '检索' }).click();
   await expect(page).toHaveURL(/\/SearchPage\?.*title=%E8%AB%96%E8%AA%9E/);
-  await expect(page.getByRole('heading', { name: '论语', level: 3 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '論語', level: 3 })).toBeVisible();
 });
 
 test('search: classification filter, 6 per page, total, pager, no results, tip, URL kept on reload', async ({
@@ -124,19 +124,19 @@ test('book page: header panel with 暂无 placeholders, volumes, directory, IIIF
   page,
 }) => {
   await openBook(page, '論語');
-  await expect(page.getByRole('heading', { name: '论语', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '論語', level: 1 })).toBeVisible();
   await expect(page.getByRole('navigation', { name: '当前位置' })).toContainText('首页');
   await expect(page.getByText('DEMO-經-001')).toBeVisible();
   await expect(page.getByRole('link', { name: 'IIIF 清单' })).toHaveAttribute('href', /collection\.json$/);
   await expect(page.getByRole('button', { name: /卷一/ })).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByRole('tree', { name: '卷一目录' })).toContainText('学而第一');
+  await expect(page.getByRole('tree', { name: '卷一目录' })).toContainText('學而第一');
   await page.getByRole('button', { name: /卷二/ }).click();
-  await expect(page.getByRole('tree', { name: '卷二目录' })).toContainText('先进第十一');
+  await expect(page.getByRole('tree', { name: '卷二目录' })).toContainText('先進第十一');
   // The selected volume is in the address: a reload keeps it.
   await expect(page).toHaveURL(/fascicleId=\d+/);
   await page.reload();
   await expect(page.getByRole('button', { name: /卷二/ })).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByRole('tree', { name: '卷二目录' })).toContainText('先进第十一');
+  await expect(page.getByRole('tree', { name: '卷二目录' })).toContainText('先進第十一');
   await expectAccessible(page);
   await page.screenshot({ path: 'test-results/tour-3-book.png', fullPage: true });
 
@@ -150,7 +150,7 @@ test('book page: header panel with 暂无 placeholders, volumes, directory, IIIF
 
 test('access from the tree: visitor is sent to login after the notice', async ({ page }) => {
   await openBook(page, '論語');
-  await page.getByRole('tree', { name: '卷一目录' }).getByText('学而第一').click();
+  await page.getByRole('tree', { name: '卷一目录' }).getByText('學而第一').click();
   await expectToast(page, MSG.loginRequiredNotice);
   await expect(page).toHaveURL(/\/Login/, { timeout: 3000 });
 });
@@ -233,7 +233,7 @@ test('reader: turn pages right-to-left, page box, volume switch, zoom, URL follo
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
   await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
   await openBook(page, '論語');
-  await page.getByRole('tree', { name: '卷一目录' }).getByText('学而第一').click();
+  await page.getByRole('tree', { name: '卷一目录' }).getByText('學而第一').click();
   await expect(page).toHaveURL(/\/Book\?.*catalogId=/);
   const pane = page.getByRole('region', { name: /第 1 页图像/ });
   await expect(pane).toBeVisible();

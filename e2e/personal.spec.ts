@@ -36,17 +36,17 @@ test('collections, comments, a page download and footprints, each in its channel
   await expectAccessible(page);
 
   // Collect on the book page: the state shows and toggles without a reload.
-  await openBook(page, '論語', '论语');
+  await openBook(page, '論語', '論語');
   const collect = page.getByRole('button', { name: '收藏' });
   await collect.click();
   await expectToast(page, MSG.collected);
   await expect(page.getByRole('button', { name: '已收藏' })).toHaveAttribute('aria-pressed', 'true');
   await page.goto('/PersonalPage/Collection');
   const collections = page.getByRole('list', { name: '我的收藏' });
-  await expect(collections.getByRole('link', { name: '论语' })).toBeVisible();
+  await expect(collections.getByRole('link', { name: '論語' })).toBeVisible();
   await expect(page.getByText('共 1 条')).toBeVisible();
   await page.screenshot({ path: 'test-results/tour-10-collection.png', fullPage: true });
-  await collections.getByRole('link', { name: '论语' }).click();
+  await collections.getByRole('link', { name: '論語' }).click();
   await page.getByRole('button', { name: '已收藏' }).click();
   await expectToast(page, MSG.collectCancelled);
   await expect(page.getByRole('button', { name: '收藏' })).toHaveAttribute('aria-pressed', 'false');
@@ -71,7 +71,7 @@ test('collections, comments, a page download and footprints, each in its channel
   await expect(page.getByText('还没有发表评论')).toBeVisible();
 
   // The reader: download this page as JPEG; it is recorded and can be downloaded again.
-  await openBook(page, '論語', '论语');
+  await openBook(page, '論語', '論語');
   await page.getByRole('button', { name: '阅读本册' }).click();
   await expect(page.getByRole('region', { name: '第 1 页图像' })).toHaveAttribute('data-drawn', 'true');
   await page.getByRole('button', { name: '下载' }).click();
@@ -102,7 +102,7 @@ test('collections, comments, a page download and footprints, each in its channel
 
   await channel(page, '我的足迹');
   const track = page.getByRole('list', { name: '我的足迹' });
-  await expect(track.getByRole('link', { name: '论语' })).toBeVisible();
+  await expect(track.getByRole('link', { name: '論語' })).toBeVisible();
   await expect(track.getByText('读到第 2 页')).toBeVisible();
   await page.screenshot({ path: 'test-results/tour-12-track.png', fullPage: true });
   await track.getByRole('button', { name: /删\s*除/ }).click();
@@ -114,7 +114,7 @@ test('a note drawn on the page, reopened from Notation, edited and deleted', asy
   const user = await registerViaApi(request);
   await login(page, user.loginName, user.password);
   await expect(page).toHaveURL(/\/($|\?)/);
-  await openBook(page, '大學', '大学');
+  await openBook(page, '大學', '大學');
   await page.getByRole('button', { name: '阅读本册' }).click();
   const image = page.getByRole('region', { name: '第 1 页图像' });
   await expect(image).toHaveAttribute('data-drawn', 'true');

@@ -63,7 +63,7 @@ test('scan to pay: pages chosen in the reader, the sandbox page paid on a phone,
   const user = await registerViaApi(request);
   await login(page, user.loginName, user.password);
   await expect(page).toHaveURL(/\/($|\?)/);
-  await openReader(page, '論語', '论语');
+  await openReader(page, '論語', '論語');
   await addThisPage(page);
   await addRange(page, 2, 3);
 
@@ -146,7 +146,7 @@ test('cash at the desk, and a posted order printed and given a courier number', 
   const user = await registerViaApi(request);
   await login(page, user.loginName, user.password);
   await expect(page).toHaveURL(/\/($|\?)/);
-  await openReader(page, '大學', '大学');
+  await openReader(page, '大學', '大學');
   await addThisPage(page);
 
   // Cash: the note appears after the order is saved.
@@ -179,7 +179,7 @@ test('cash at the desk, and a posted order printed and given a courier number', 
   ).request.newContext({ baseURL: new URL(page.url()).origin });
   await apiLogin(admin, 'admin', 'Guanli#2026');
   expect((await admin.put('/api/admin/site', { data: { printPostEnabled: true } })).ok()).toBe(true);
-  await openReader(page, '大學', '大学');
+  await openReader(page, '大學', '大學');
   await addThisPage(page);
   await toPay(page);
   await selectAll(page);

@@ -28,7 +28,7 @@ test('advanced book search: rows joined by AND and OR, fuzzy and exact, pager of
   await choose(page, '第 2 行的逻辑关系', '或者');
   await page.getByRole('button', { name: '检索', exact: true }).click();
   const results = page.getByRole('region', { name: '检索结果' });
-  await expect(results.getByRole('heading', { name: '论语' })).toBeVisible();
+  await expect(results.getByRole('heading', { name: '論語' })).toBeVisible();
   await expect(results.getByRole('heading', { name: '孟子' })).toBeVisible();
   await expect(results.getByText('共 2 条')).toBeVisible();
   await expect(page).toHaveURL(/type=0&page=1&match=1&rows=/);
@@ -81,12 +81,12 @@ test('full-text search in the reading room: simplified query, count, snippet, th
   const results = page.getByRole('region', { name: '全文检索结果' });
   await expect(results.getByText(/约 \d+ 条结果/)).toBeVisible();
   const hit = results.getByRole('article').first();
-  await expect(hit.getByRole('heading', { name: '论语' })).toBeVisible();
-  await expect(hit.locator('mark')).toHaveText('学而时习');
+  await expect(hit.getByRole('heading', { name: '論語' })).toBeVisible();
+  await expect(hit.locator('mark')).toHaveText('學而時習');
   await expect(page).toHaveURL(/type=1&page=1&text=/);
   await page.screenshot({ path: 'test-results/tour-7-full-text.png', fullPage: true });
 
-  await hit.getByRole('link', { name: '论语' }).click();
+  await hit.getByRole('link', { name: '論語' }).click();
   await expect(page).toHaveURL(/\/Book\?.*hl=/);
   const pane = page.getByRole('region', { name: /第 \d+ 页图像/ });
   await expect(pane).toHaveAttribute('data-drawn', 'true');
@@ -135,8 +135,8 @@ test('in-book search in the reading room: on the book page and in the reader, wi
 }) => {
   // Outside the reading room neither box exists.
   await outside.goto('/SearchPage?title=論語');
-  await outside.getByRole('link', { name: '论语' }).first().click();
-  await expect(outside.getByRole('heading', { name: '论语', level: 1 })).toBeVisible();
+  await outside.getByRole('link', { name: '論語' }).first().click();
+  await expect(outside.getByRole('heading', { name: '論語', level: 1 })).toBeVisible();
   await expect(outside.getByRole('search', { name: '书内检索' })).toHaveCount(0);
 
   const context = await browser.newContext({ extraHTTPHeaders: READING_ROOM_HEADERS });
@@ -144,7 +144,7 @@ test('in-book search in the reading room: on the book page and in the reader, wi
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
   await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
   await page.goto(outside.url());
-  await expect(page.getByRole('heading', { name: '论语', level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '論語', level: 1 })).toBeVisible();
 
   // Nothing found: the warning, and an empty result view.
   await page.getByLabel('书内检索内容').fill('鑫');
@@ -193,7 +193,7 @@ test('reader text pane: recognised text in columns, side by side with the image,
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
   await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
   await page.goto('/SearchPage?title=論語');
-  await page.getByRole('link', { name: '论语' }).first().click();
+  await page.getByRole('link', { name: '論語' }).first().click();
   await page.getByRole('button', { name: '阅读本册' }).click();
   await expect(page.getByRole('region', { name: '第 1 页图像' })).toHaveAttribute('data-drawn', 'true');
 
@@ -272,7 +272,7 @@ test('proofreading on /OCRPage: correct one character, save a version, find the 
   await login(page, DEMO.catalogAdmin.loginName, DEMO.catalogAdmin.password);
   await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
   await page.goto('/SearchPage?title=大學');
-  await page.getByRole('link', { name: '大学' }).first().click();
+  await page.getByRole('link', { name: '大學' }).first().click();
   await page.getByRole('button', { name: '阅读本册' }).click();
   await expect(page.getByRole('region', { name: '第 1 页图像' })).toHaveAttribute('data-drawn', 'true');
   await page.getByRole('link', { name: '校对文字' }).click();

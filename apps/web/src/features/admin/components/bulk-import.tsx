@@ -7,6 +7,7 @@ import { importApi, jobsApi, type ImportedBooks, type ResponseOf } from '@guji/s
 import { call, hrefOf } from '../../../api/client.ts';
 import { uploadWithProgress } from '../../../api/upload.ts';
 import { toast } from '../../../components/toast.ts';
+import { noConvert } from '../../../components/book-text.tsx';
 
 /**
  * 批量导入: a package zip (metadata.json or metadata.csv with image folders, docs/import.md) through
@@ -85,7 +86,10 @@ export function BulkImport() {
           <ul>
             {books.map((b) => (
               <li key={b.bookId}>
-                <Link to={`/SearchPage/${b.bookId}`}>{b.title}</Link>（{b.pages} 页）
+                <Link to={`/SearchPage/${b.bookId}`} {...noConvert}>
+                  {b.title}
+                </Link>
+                （{b.pages} 页）
               </li>
             ))}
           </ul>

@@ -118,6 +118,9 @@ export function InBookResults({
                     </span>
                     <span className="in-book-where">
                       <PagePlace names={[hit.fascicleName, hit.directoryName]} pageNumber={hit.pageNumber} />
+                      {hit.occurrences > 1 && (
+                        <span className="hit-occurrences">（本页 {hit.occurrences} 处）</span>
+                      )}
                     </span>
                   </button>
                 </li>

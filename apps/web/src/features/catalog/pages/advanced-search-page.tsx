@@ -313,6 +313,7 @@ function FullTextHit({ hit, query }: { hit: TextHit; query: string }) {
       </h3>
       <p className="full-text-where">
         <PagePlace names={[hit.fascicleName, hit.directoryName]} pageNumber={hit.pageNumber} />
+        {hit.occurrences > 1 && <span className="hit-occurrences">（本页 {hit.occurrences} 处）</span>}
       </p>
       <p className="full-text-snippet">
         <SnippetText snippet={hit.snippet} />

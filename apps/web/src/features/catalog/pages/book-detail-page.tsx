@@ -278,19 +278,18 @@ function VolumeDirectory({ volume, onOpen }: { volume: Volume; onOpen: (entry: D
   if (directory.isPending) return <Spin />;
   if (treeData.length === 0) return <p className="directory-empty">本册暂无目录</p>;
   return (
-    <div {...noConvert}>
-      <Tree
-        key={volume.fascicleId}
-        aria-label={`${volume.name}目录`}
-        className="directory-tree"
-        treeData={treeData}
-        defaultExpandAll
-        selectedKeys={[]}
-        onSelect={(_, info) => {
-          const entry = byId.get(Number(info.node.key));
-          if (entry) onOpen(entry);
-        }}
-      />
-    </div>
+    <Tree
+      key={volume.fascicleId}
+      aria-label={`${volume.name}目录`}
+      className="directory-tree"
+      treeData={treeData}
+      titleRender={(node) => <BookText>{typeof node.title === 'string' ? node.title : null}</BookText>}
+      defaultExpandAll
+      selectedKeys={[]}
+      onSelect={(_, info) => {
+        const entry = byId.get(Number(info.node.key));
+        if (entry) onOpen(entry);
+      }}
+    />
   );
 }

@@ -59,33 +59,35 @@ export function OcrTextPane({ ocr, loading, zoomPercent, onZoomChange, label }: 
     if (pane) pane.scrollTo({ left: pane.scrollWidth, top: 0 });
   }, [ocr, scale]);
   return (
-    <div ref={paneRef} className="ocr-pane" role="region" aria-label={label} tabIndex={0}>
+    <div className="ocr-pane-wrap">
       <div className="ocr-pane-bar">
         <label className="ocr-pane-option">
           <Switch size="small" checked={simplified.on} onChange={simplified.setOn} />
           简体显示
         </label>
       </div>
-      {ocr == null ? (
-        <p className="ocr-empty" role="status">
-          {loading ? '正在加载文字…' : '本页暂无识别文字'}
-        </p>
-      ) : (
-        <div
-          className="ocr-sheet"
-          lang={simplified.convert ? 'zh-Hans' : 'zh-Hant'}
-          {...noConvert}
-          style={{ width: ocr.imginfo.width * scale, height: ocr.imginfo.height * scale }}
-        >
-          {ocr.ocr_res.content.map((line, index) => (
-            <div key={index} className="ocr-column">
-              {line.words.map((word, i) => (
-                <OcrChar key={i} word={word} scale={scale} convert={simplified.convert} />
-              ))}
-            </div>
-          ))}
-        </div>
-      )}
+      <div ref={paneRef} className="ocr-pane" role="region" aria-label={label} tabIndex={0}>
+        {ocr == null ? (
+          <p className="ocr-empty" role="status">
+            {loading ? '正在加载文字…' : '本页暂无识别文字'}
+          </p>
+        ) : (
+          <div
+            className="ocr-sheet"
+            lang={simplified.convert ? 'zh-Hans' : 'zh-Hant'}
+            {...noConvert}
+            style={{ width: ocr.imginfo.width * scale, height: ocr.imginfo.height * scale }}
+          >
+            {ocr.ocr_res.content.map((line, index) => (
+              <div key={index} className="ocr-column">
+                {line.words.map((word, i) => (
+                  <OcrChar key={i} word={word} scale={scale} convert={simplified.convert} />
+                ))}
+              </div>
+            ))}
+          </div>
+        )}
+      </div>
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import { Tree } from 'antd';
 import type { DirectoryNode } from '@guji/shared';
 import { flattenDirectory, toTreeData } from '../directory.ts';
-import { noConvert } from '../../../components/book-text.tsx';
+import { BookText } from '../../../components/book-text.tsx';
 
 export interface ReaderDirectoryProps {
   id: string;
@@ -29,18 +29,17 @@ export function ReaderDirectory({ id, directory, currentId, onOpen }: ReaderDire
     <nav id={id} ref={panel} className="reader-directory" aria-label="本册目录">
       <h2 className="reader-directory-title">目录</h2>
       {treeData.length ? (
-        <div {...noConvert}>
-          <Tree
-            aria-label="目录条目"
-            treeData={treeData}
-            defaultExpandAll
-            selectedKeys={currentId != null ? [currentId] : []}
-            onSelect={(_, info) => {
-              const entry = byId.get(Number(info.node.key));
-              if (entry) onOpen(entry);
-            }}
-          />
-        </div>
+        <Tree
+          aria-label="目录条目"
+          treeData={treeData}
+          titleRender={(node) => <BookText>{typeof node.title === 'string' ? node.title : null}</BookText>}
+          defaultExpandAll
+          selectedKeys={currentId != null ? [currentId] : []}
+          onSelect={(_, info) => {
+            const entry = byId.get(Number(info.node.key));
+            if (entry) onOpen(entry);
+          }}
+        />
       ) : (
         <p className="reader-directory-empty">本册暂无目录</p>
       )}
