@@ -281,3 +281,25 @@ test('personal channels in traditional characters and a narrow window', async ({
   await page.screenshot({ path: 'test-results/mobile-book-comments-traditional.png', fullPage: true });
   await page.evaluate(() => localStorage.setItem('language', 's'));
 });
+
+test('a book closed to online reading offers 申请阅览, which opens the reservation form filled with it', async ({
+  page,
+  request,
+}) => {
+  const user = await registerViaApi(request);
+  await login(page, user.loginName, user.password);
+  await expect(page).toHaveURL(/\/($|\?)/);
+  const found: unknown = await (await request.get(`/api/books?title=${encodeURIComponent('孟子')}`)).json();
+  const mengzi = (found as { records: Array<{ catalogId: number; title: string; callNumber: string }> })
+    .records[0]!;
+  await page.goto(`/SearchPage/${mengzi.catalogId}`);
+  await page.getByRole('link', { name: '申请阅览' }).click();
+  await expect(page).toHaveURL(/\/PersonalPage\/Appointment\?/);
+  await expect(page.getByRole('combobox', { name: '索书号' })).toHaveValue(mengzi.callNumber);
+  await expect(page.getByLabel('书名')).toHaveValue(mengzi.title);
+  // An open book offers no application.
+  const open: unknown = await (await request.get(`/api/books?title=${encodeURIComponent('大學')}`)).json();
+  await page.goto(`/SearchPage/${(open as { records: Array<{ catalogId: number }> }).records[0]!.catalogId}`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('link', { name: '申请阅览' })).toHaveCount(0);
+});

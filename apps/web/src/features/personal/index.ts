@@ -2,6 +2,7 @@
 import './personal.css';
 export { AppointmentAuditChannel } from './channels/appointment-audit-channel.tsx';
 export { AppointmentChannel } from './channels/appointment-channel.tsx';
+export { appointmentPathFor } from './appointment-link.ts';
 export {
   CollectionChannel,
   CommentChannel,

@@ -18,7 +18,7 @@ import { BookEditModal } from '../components/book-edit-modal.tsx';
 import { useBook, useDirectory, useVolumes } from '../queries.ts';
 import { InBookResults, InBookSearchBox } from '../components/in-book-search.tsx';
 import { useSession } from '../../account/queries.ts';
-import { CollectButton } from '../../personal/index.ts';
+import { appointmentPathFor, CollectButton } from '../../personal/index.ts';
 import { BookComments } from '../../personal/index.ts';
 import { BookText, noConvert } from '../../../components/book-text.tsx';
 
@@ -241,6 +241,15 @@ function BookHeader({ book, onEdit }: { book: BookDetail; onEdit: () => void }) 
             </Tag>
           )}
           <CollectButton catalogId={book.catalogId} />
+          {book.access.reason === 'readingRoom' && book.callNumber && (
+            // Closed to online reading: a reservation grants access for a while (spec §4).
+            <Link
+              className="ant-btn ant-btn-default"
+              to={appointmentPathFor({ callNumber: book.callNumber, title: book.title })}
+            >
+              申请阅览
+            </Link>
+          )}
           {book.canEdit && (
             <Button icon={<EditOutlined aria-hidden />} onClick={onEdit}>
               编辑

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { AutoComplete, Button, Form, Input, Popconfirm, Select, Tag } from 'antd';
 import {
   LONG_DURATION,
@@ -20,6 +21,7 @@ import {
   usePersonalMutation,
 } from '../queries.ts';
 import { BookText } from '../../../components/book-text.tsx';
+import { appointmentBookFrom } from '../appointment-link.ts';
 
 interface ApplyFields {
   callNumber: string;
@@ -50,6 +52,9 @@ const undecided = (r: Reservation) =>
  */
 export function AppointmentChannel() {
   const [form] = Form.useForm<ApplyFields>();
+  // Opened from a book the reader may not read yet (申请阅览): the form starts with that book.
+  const [search] = useSearchParams();
+  const [fromBook] = useState(() => appointmentBookFrom(search));
   const callNumber = Form.useWatch('callNumber', form) ?? '';
   const applyDays = Form.useWatch('applyDays', form);
   const matches = useCallNumberLookup(callNumber);
@@ -79,6 +84,7 @@ export function AppointmentChannel() {
         className="appointment-form"
         onFinish={submit}
         requiredMark
+        initialValues={fromBook ?? undefined}
       >
         <Form.Item
           name="callNumber"
