@@ -113,3 +113,35 @@ test('简/繁 converts the interface only; the text pane shows simplified on its
   expect(await page.evaluate(() => localStorage.getItem('reader.paneSimplified'))).toBe('0');
   await page.evaluate(() => localStorage.setItem('language', 's'));
 });
+
+test('复制引用 copies a citation of the page with its permalink and IIIF canvas', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await login(page, DEMO.reader.loginName, DEMO.reader.password);
+  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  const catalogId = lunyuId();
+  const first = (await (await page.request.get(`/api/reader?catalogId=${catalogId}`)).json()) as {
+    volume: { fascicleId: number; name: string };
+    pages: { imageId: number }[];
+  };
+  const imageId = first.pages[1]!.imageId;
+  await page.goto(`/Book?catalogId=${catalogId}&fascicleId=${first.volume.fascicleId}&imageId=${imageId}`);
+  await expect(page.getByRole('region', { name: '第 2 页图像' })).toHaveAttribute('data-drawn', 'true');
+  await page.getByRole('button', { name: '复制引用' }).click();
+  const citation = await page.evaluate(() => navigator.clipboard.readText());
+  const origin = new URL(page.url()).origin;
+  expect(citation).toContain(`《論語》`);
+  expect(citation).toContain(`${first.volume.name}，第 2 页`);
+  expect(citation).toContain(
+    `${origin}/Book?catalogId=${catalogId}&fascicleId=${first.volume.fascicleId}&imageId=${imageId}`,
+  );
+  expect(citation).toContain(
+    `${origin}/iiif/presentation/volumes/${first.volume.fascicleId}/canvas/${imageId}`,
+  );
+  // The permalink opens the same page.
+  const permalink = /https?:\/\/\S+?\/Book\?\S+?imageId=\d+/.exec(citation)![0];
+  await page.goto(permalink);
+  await expect(page.getByRole('region', { name: '第 2 页图像' })).toBeVisible();
+});

@@ -15,3 +15,4 @@ export * from './api/admin.ts';
 export * from './contract.ts';
 export * from './contracts/index.ts';
 export * from './directory.ts';
+export * from './iiif-paths.ts';

@@ -1,3 +1,4 @@
+import { canvasPath } from '@guji/shared';
 import type { BookRow, PageRow } from '../../db/schema.ts';
 import { boundingBox, type DirectoryNode, type OcrJson } from '@guji/shared';
 import { collectionUrl, iiifImageBase, manifestUrl, thumbnailUrl } from '../catalog/catalog.service.ts';
@@ -121,8 +122,8 @@ export function buildManifest({
 
 export const searchServiceUrl = (volumeId: number) => `/iiif/search/volumes/${volumeId}`;
 export const textAnnotationsUrl = (pageId: number) => `/iiif/presentation/pages/${pageId}/text.json`;
-export const canvasUrl = (volumeId: number, pageId: number) =>
-  `/iiif/presentation/volumes/${volumeId}/canvas/${pageId}`;
+/** A canvas's path (declared once in packages/shared, where the reader's citation uses it too). */
+export const canvasUrl = canvasPath;
 
 const xywh = (b: { left: number; top: number; right: number; bottom: number }) =>
   `xywh=${b.left},${b.top},${b.right - b.left},${b.bottom - b.top}`;

@@ -19,6 +19,7 @@ import { AddToPrint } from '../../print/index.ts';
 import { DISPLAY_MODES, type DisplayMode, type PageMove } from '../reader-navigation.ts';
 import { PageNumberBox } from './page-number-box.tsx';
 import { BookText } from '../../../components/book-text.tsx';
+import { CiteButton } from './cite-button.tsx';
 
 const zoomOptions = ZOOM_LEVELS.map((level) => ({ value: level, label: `${level}%` }));
 
@@ -31,6 +32,7 @@ export interface ReaderToolbarProps {
   total: number;
   onGoToPage: (page: number) => void;
   onMove: (how: PageMove) => void;
+  book: ReaderData['book'];
   volume: ReaderData['volume'];
   volumes: ReaderData['volumes'];
   onVolumeChange: (fascicleId: number) => void;
@@ -139,6 +141,8 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
           total={total}
         />
       )}
+
+      {page && <CiteButton book={props.book} volume={volume} page={page} />}
 
       {props.canProofread && page && (
         <Link className="reader-proofread" to={`/OCRPage?imgid=${page.imageId}`}>

@@ -183,6 +183,7 @@ function ReaderView({ data, loadingVolume, directoryId, imageId, highlight }: Re
   return (
     <div className="reader">
       <ReaderToolbar
+        book={data.book}
         directoryPanelId={DIRECTORY_ID}
         directoryOpen={directoryOpen}
         onToggleDirectory={() => setDirectoryOpen((open) => !open)}
