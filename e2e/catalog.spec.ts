@@ -128,6 +128,12 @@ test('book page: header panel with 暂无 placeholders, volumes, directory, IIIF
   await expect(page.getByRole('navigation', { name: '当前位置' })).toContainText('首页');
   await expect(page.getByText('DEMO-經-001')).toBeVisible();
   await expect(page.getByRole('link', { name: 'IIIF 清单' })).toHaveAttribute('href', /collection\.json$/);
+  // The IIIF drag-and-drop convention: the logo links to the manifest with ?manifest= for other viewers.
+  await expect(page.getByRole('link', { name: /IIIF 拖放图标/ })).toHaveAttribute(
+    'href',
+    /collection\.json\?manifest=https?%3A%2F%2F.+collection\.json$/,
+  );
+  await expect(page.getByRole('button', { name: /复制清单地址/ })).toBeVisible();
   await expect(page.getByRole('button', { name: /卷一/ })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByRole('tree', { name: '卷一目录' })).toContainText('學而第一');
   await page.getByRole('button', { name: /卷二/ }).click();

@@ -20,6 +20,7 @@ import { InBookResults, InBookSearchBox } from '../components/in-book-search.tsx
 import { useSession } from '../../account/queries.ts';
 import { appointmentPathFor, CollectButton } from '../../personal/index.ts';
 import { BookComments } from '../../personal/index.ts';
+import { IiifLinks } from '../../../components/iiif-links.tsx';
 import { BookText, noConvert } from '../../../components/book-text.tsx';
 
 /**
@@ -264,14 +265,7 @@ function BookHeader({ book, onEdit }: { book: BookDetail; onEdit: () => void }) 
             </div>
           ))}
         </dl>
-        {book.iiifManifestUrl && (
-          <a className="iiif-link" href={book.iiifManifestUrl}>
-            <span className="iiif-logo" aria-hidden="true">
-              IIIF
-            </span>
-            IIIF 清单
-          </a>
-        )}
+        {book.iiifManifestUrl && <IiifLinks url={book.iiifManifestUrl} />}
       </div>
     </section>
   );
