@@ -207,13 +207,21 @@ export class VolumeRepository {
 
   // Directory
 
-  /** The directory entry a page lies under: the last entry of its volume starting at or before it. */
   /** The directory entry a page belongs to (`directoryEntryOfPage`, the rule the reader shows). */
   async directoryEntryAt(
     volumeId: number,
     seq: number,
     tx: DbOrTx = this.db,
   ): Promise<{ id: number; name: string } | undefined> {
+    return (await this.directoryEntriesAt(volumeId, [seq], tx)).get(seq);
+  }
+
+  /** The directory entries of several pages of one volume, reading its directory once. */
+  async directoryEntriesAt(
+    volumeId: number,
+    seqs: readonly number[],
+    tx: DbOrTx = this.db,
+  ): Promise<Map<number, { id: number; name: string }>> {
     const rows = await this.listDirectory(volumeId, tx);
     const children = new Map<number | null, typeof rows>();
     for (const row of rows) children.set(row.parent_id, [...(children.get(row.parent_id) ?? []), row]);
@@ -227,8 +235,12 @@ export class VolumeRepository {
       }
     };
     visit(null, 0);
-    const entry = directoryEntryOfPage(ordered, seq);
-    return entry ? { id: entry.id, name: entry.name } : undefined;
+    const entries = new Map<number, { id: number; name: string }>();
+    for (const seq of seqs) {
+      const entry = directoryEntryOfPage(ordered, seq);
+      if (entry) entries.set(seq, { id: entry.id, name: entry.name });
+    }
+    return entries;
   }
 
   async listDirectory(

@@ -75,9 +75,15 @@ export class PrintCartService {
       await this.catalog.readablePage(pages[0]!.id, viewer);
     }
     const now = nowIso(this.clock.now());
+    // The section each page belongs to, reading each volume's directory once (a range is one volume).
+    const sections = new Map<number, Map<number, { id: number; name: string }>>();
+    for (const volumeId of new Set(pages.map((p) => p.volume_id))) {
+      const seqs = pages.filter((p) => p.volume_id === volumeId).map((p) => p.seq);
+      sections.set(volumeId, await this.catalogRepo.directoryEntriesAt(volumeId, seqs));
+    }
     const rows = [];
     for (const page of pages) {
-      const entry = await this.catalogRepo.directoryEntryAt(page.volume_id, page.seq);
+      const entry = sections.get(page.volume_id)?.get(page.seq);
       rows.push({
         user_id: viewer.userId,
         book_id: page.book_id,
