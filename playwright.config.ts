@@ -2,9 +2,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-const port = 3217;
+/** E2E_PORT lets two checkouts (or two people on one machine) run the browser tests side by side. */
+const port = Number(process.env.E2E_PORT ?? 3217);
 /** Fixed, so the tests can read the SMS outbox and set captcha answers in the same database. */
-export const E2E_DATA_DIR = path.join(os.tmpdir(), 'guji-e2e');
+export const E2E_DATA_DIR = path.join(os.tmpdir(), port === 3217 ? 'guji-e2e' : `guji-e2e-${port}`);
 export const E2E_SECRET = 'e2e-session-secret';
 const dataDir = E2E_DATA_DIR;
 
