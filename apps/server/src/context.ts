@@ -261,7 +261,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       repos.print,
       payments,
       printRules,
-      new PrintPdf(repos.print, repos.catalog, downloads, config.dataDir),
+      new PrintPdf(repos.print, repos.catalog, downloads, settings, config.dataDir),
       transact,
       clock,
     ),

@@ -66,9 +66,27 @@ describe('the drawing typefaces (download stamps, print cover sheets)', () => {
   });
 
   it('give every character of a stamp line an outline, none skipped', async () => {
-    const line = '古籍数字图书馆 · 演示读者 · 2026年11月24日 \u{e000}';
-    const svg = await lineSvg(line, 1200, 40, 24);
-    const drawn = (svg.match(/<path /g) ?? []).length;
-    expect(drawn).toBe([...line].filter((ch) => !/\s/u.test(ch)).length);
+    // The line under a downloaded JPEG: the site, a reader whose name mixes simplified 张, traditional
+    // 麗 and 𠮷 (CJK Ext. B), traditional and rare characters of the classics, Ext. A, and a code point
+    // no typeface has.
+    const line = '古籍数字图书馆 · 张麗𠮷 · 論語學而 阰纕 㐀 · 2026年11月24日 \u{e000}';
+    const chars = [...line].filter((ch) => !/\s/u.test(ch));
+    const svg = await lineSvg(line, 1600, 40, 24);
+    const paths = [...svg.matchAll(/<path d="([^"]+)"/g)].map((m) => m[1]!);
+    expect(paths).toHaveLength(chars.length);
+    // Every character but the private-use one is a glyph outline from the typeface that has it, in
+    // order; that one is the empty box.
+    const glyphs = await loadGlyphs(line, DRAWING_FONTS);
+    const box = /^M[\d.]+ [\d.]+h/;
+    chars.forEach((ch, i) => {
+      if (ch === '\u{e000}') expect(paths[i], ch).toMatch(box);
+      else {
+        expect(glyphs.source(ch), ch).toBeDefined();
+        expect(paths[i], ch).not.toMatch(box);
+      }
+    });
+    expect(glyphs.source('张')?.fontPackage).toBe('@fontsource/noto-serif-sc');
+    expect(glyphs.source('麗')?.fontPackage).toBe('@fontsource/noto-serif-tc');
+    expect(glyphs.source('𠮷')?.fontPackage).toBe('@chinese-fonts/lxgwwenkai');
   });
 });

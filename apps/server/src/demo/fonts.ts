@@ -173,12 +173,20 @@ export interface GlyphSet {
   readonly emBox: { ascent: number; descent: number };
   /** Characters asked for that the font lacks, in first-seen order: layout skips them. */
   readonly missing: readonly string[];
+  /** Where `char`'s glyph comes from (a PDF embeds it from there), or undefined when no typeface has it. */
+  source(char: string): GlyphSource | undefined;
 }
 
-interface LoadedGlyph {
+/** A character's glyph and the typeface it was taken from. */
+export interface GlyphSource {
+  /** The typeface: one of the packages asked for (`DRAWING_FONTS`). */
+  fontPackage: string;
+  /** The subset file of that typeface holding the glyph. */
+  font: fontkit.Font;
   glyph: fontkit.Glyph;
-  unitsPerEm: number;
 }
+
+type LoadedGlyph = GlyphSource & { unitsPerEm: number };
 
 /**
  * Loads the glyphs of `chars` (strings iterated by code point; whitespace ignored), opening only
@@ -219,7 +227,12 @@ export async function loadGlyphs(
         notFound.push(ch);
         continue;
       }
-      glyphs.set(ch, { glyph: font.glyphForCodePoint(ch.codePointAt(0)!), unitsPerEm: font.unitsPerEm });
+      glyphs.set(ch, {
+        fontPackage,
+        font,
+        glyph: font.glyphForCodePoint(ch.codePointAt(0)!),
+        unitsPerEm: font.unitsPerEm,
+      });
       const os2 = font['OS/2'];
       if (!emBoxFound && os2?.typoAscender !== undefined && os2.typoDescender !== undefined) {
         emBox = { ascent: os2.typoAscender / font.unitsPerEm, descent: -os2.typoDescender / font.unitsPerEm };
@@ -245,5 +258,9 @@ export async function loadGlyphs(
     },
     emBox,
     missing,
+    source(char) {
+      const g = glyphs.get(char);
+      return g && { fontPackage: g.fontPackage, font: g.font, glyph: g.glyph };
+    },
   };
 }

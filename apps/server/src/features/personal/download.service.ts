@@ -1,8 +1,9 @@
 import path from 'node:path';
-import { PDFDocument } from 'pdf-lib';
-import sharp from 'sharp';
+import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
+import sharp, { type Sharp } from 'sharp';
 import { MSG, type OcrJson } from '@guji/shared';
 import { DRAWING_FONTS, loadGlyphs, type GlyphSet } from '../../demo/fonts.ts';
+import { PdfText } from '../../demo/pdf-text.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { parseOcr } from '../../ocr/parse.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
@@ -83,13 +84,21 @@ export class DownloadService {
     const pdf = await PDFDocument.create();
     pdf.setTitle(`${book.title} ${volume.name}`);
     pdf.setCreator(site.siteName);
-    // Pages are placed at 150 dpi: a 2400-pixel side prints 40 cm long.
+    const text = await PdfText.embed(pdf, [footer]);
+    // Pages are placed at 150 dpi: a 2400-pixel side prints 40 cm long; the band under each carries the
+    // footer as text.
     const side = Math.min(site.downloadMaxSide, 2000);
+    const scale = 72 / 150;
     for (const page of pages) {
-      const jpeg = await pdf.embedJpg(await this.stampedJpeg(page, side, footer));
-      const width = (jpeg.width * 72) / 150;
-      const height = (jpeg.height * 72) / 150;
-      pdf.addPage([width, height]).drawImage(jpeg, { x: 0, y: 0, width, height });
+      const image = await this.pageJpeg(page, side);
+      const jpeg = await pdf.embedJpg(image.data);
+      const band = bandOf(image.width);
+      const width = image.width * scale;
+      const height = (image.height + band.height) * scale;
+      const sheet = pdf.addPage([width, height]);
+      const bandHeight = band.height * scale;
+      sheet.drawImage(jpeg, { x: 0, y: bandHeight, width, height: height - bandHeight });
+      drawStampBand(sheet, text, footer, { x: 0, y: 0, width, height: bandHeight });
     }
     const data = Buffer.from(await pdf.save());
     await this.personal.recordDownload(viewer.userId, {
@@ -106,21 +115,59 @@ export class DownloadService {
     return `${siteName} · ${user} · ${date}`;
   }
 
+  /** The page no larger than `maxSide`, as JPEG. */
+  async pageJpeg(page: PageRow, maxSide: number): Promise<{ data: Buffer; width: number; height: number }> {
+    const { data, info } = await this.scaled(page, maxSide)
+      .jpeg({ quality: 88 })
+      .toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height };
+  }
+
   /** The page no larger than `maxSide`, with a band at its foot carrying `line`, as JPEG. */
   async stampedJpeg(page: PageRow, maxSide: number, line: string): Promise<Buffer> {
-    const image = sharp(path.join(this.dataDir, page.master_key), { limitInputPixels: MAX_PAGE_PIXELS })
-      .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
-      .flatten({ background: '#ffffff' });
-    const { data, info } = await image.toBuffer({ resolveWithObject: true });
-    const band = Math.max(24, Math.round(info.width * 0.022));
-    const fontSize = Math.round(band * 0.6);
-    const svg = await lineSvg(line, info.width, band, fontSize);
+    const { data, info } = await this.scaled(page, maxSide).toBuffer({ resolveWithObject: true });
+    const band = bandOf(info.width);
+    const svg = await lineSvg(line, info.width, band.height, band.fontSize);
     return sharp(data)
-      .extend({ bottom: band, background: '#ffffff' })
+      .extend({ bottom: band.height, background: '#ffffff' })
       .composite([{ input: Buffer.from(svg), left: 0, top: info.height }])
       .jpeg({ quality: 88 })
       .toBuffer();
   }
+
+  private scaled(page: PageRow, maxSide: number): Sharp {
+    return sharp(path.join(this.dataDir, page.master_key), { limitInputPixels: MAX_PAGE_PIXELS })
+      .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' });
+  }
+}
+
+/** The band under a page `width` pixels wide that carries its stamp line: its height and type size. */
+export function bandOf(width: number): { height: number; fontSize: number } {
+  const height = Math.max(24, Math.round(width * 0.022));
+  return { height, fontSize: Math.round(height * 0.6) };
+}
+
+/**
+ * A stamp band in a PDF, as `lineSvg` draws it under a JPEG: a grey rule at its top and `line` centred,
+ * as real text. `box` is in PDF units (y up, its foot at y).
+ */
+export function drawStampBand(
+  page: PDFPage,
+  text: PdfText,
+  line: string,
+  box: { x: number; y: number; width: number; height: number },
+): void {
+  const size = box.height * 0.6;
+  const top = box.y + box.height;
+  page.drawLine({
+    start: { x: box.x, y: top },
+    end: { x: box.x + box.width, y: top },
+    thickness: Math.max(0.3, box.height / 40),
+    color: rgb(0.6, 0.6, 0.6),
+  });
+  const x = box.x + Math.max(size * 0.3, (box.width - text.width(line, size)) / 2);
+  text.draw(page, line, { x, y: top - box.height / 2 - size * 0.35, size, color: rgb(0.2, 0.2, 0.2) });
 }
 
 /**
@@ -173,39 +220,5 @@ export async function lineSvg(
     `<rect width="${width}" height="${height}" fill="#ffffff"/>` +
     `<line x1="0" y1="0.5" x2="${width}" y2="0.5" stroke="#999999"/>` +
     `<g fill="#333333">${paths.join('')}</g></svg>`
-  );
-}
-
-/**
- * Lines of text as SVG outlines on a white sheet (a print order's cover sheet), left-aligned from a
- * margin; lines past the sheet's foot are left out.
- */
-export async function sheetSvg(
-  lines: string[],
-  width: number,
-  height: number,
-  fontSize: number,
-): Promise<string> {
-  const glyphs = await loadGlyphs(lines.join(''), DRAWING_FONTS);
-  const margin = Math.round(width * 0.08);
-  const pitch = Math.round(fontSize * 1.6);
-  const paths: string[] = [];
-  lines.forEach((line, i) => {
-    const baseline = margin + fontSize + i * pitch;
-    if (baseline > height - margin) return;
-    const size = i === 0 ? fontSize * 1.3 : fontSize;
-    let x = margin;
-    for (const ch of line) {
-      if (/\s/u.test(ch)) {
-        x += fontSize * 0.3;
-        continue;
-      }
-      paths.push(`<path d="${charPath(glyphs, ch, x, baseline, size)}"/>`);
-      x += glyphs.advance(ch) * size;
-    }
-  });
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">` +
-    `<rect width="${width}" height="${height}" fill="#ffffff"/><g fill="#000000">${paths.join('')}</g></svg>`
   );
 }

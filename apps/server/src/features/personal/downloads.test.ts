@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { createHttpHarness, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
+import { drawnChars, embeddedFonts, pdfPageTexts } from '../../../test/pdf.ts';
 import { personalClient, personalData, type TestBook } from './personal-test-kit.ts';
 
 describe.each(DIALECTS)('downloads over HTTP (%s)', (dialect) => {
@@ -34,6 +35,12 @@ describe.each(DIALECTS)('downloads over HTTP (%s)', (dialect) => {
     const pdf = await a.get(`/api/volumes/${open.volumeIds[0]}/download.pdf`);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect((await PDFDocument.load(pdf.rawPayload)).getPageCount()).toBe(2);
+    // Each page's footer is real text, every character drawn from an embedded font.
+    const pages = await pdfPageTexts(new Uint8Array(pdf.rawPayload));
+    const footers = pages.map((text) => /古籍数字图书馆 · \S+ · \d{4}年\d{1,2}月\d{1,2}日/.exec(text)?.[0]);
+    expect(footers).toEqual([expect.any(String), expect.any(String)]);
+    const fonts = await embeddedFonts(new Uint8Array(pdf.rawPayload));
+    expect(drawnChars(fonts, footers[0]!).join('')).toBe(footers[0]!.replace(/\s/g, ''));
 
     const list = (await a.get('/api/me/downloads')).json<{
       total: number;
