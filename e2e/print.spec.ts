@@ -55,6 +55,27 @@ async function openOrder(desk: Page, orderNum: string) {
   return group;
 }
 
+/**
+ * Issue 16: at 1440×900 a desk table fits its box (no sideways scrolling) and its last column ends inside
+ * the window; the summary's and an open order's items are checked.
+ */
+async function expectDeskTablesFit(desk: Page): Promise<void> {
+  const boxes = [desk.locator('.admin-print > .table-scroll'), desk.locator('.desk-items .table-scroll')];
+  for (const box of boxes) {
+    await expect(box).toHaveCount(1);
+    // Neither the box nor antd's scroller inside it (.ant-table-content) scrolls sideways.
+    const overflows = await box.evaluate((el) =>
+      [el, ...el.querySelectorAll('.ant-table-content')].map((e) => e.scrollWidth - e.clientWidth),
+    );
+    for (const overflow of overflows) expect(overflow).toBeLessThanOrEqual(0);
+    // The table's own head (an order's items sit in a table of their own inside the summary's).
+    const last = box.locator('thead').first().locator('th').last();
+    const edge = await last.evaluate((th) => th.getBoundingClientRect().right);
+    expect(edge).toBeLessThanOrEqual(1440);
+    expect(edge).toBeLessThanOrEqual(await box.evaluate((el) => el.getBoundingClientRect().right + 0.5));
+  }
+}
+
 test('scan to pay: pages chosen in the reader, the sandbox page paid on a phone, the desk prints a PDF', async ({
   page,
   browser,
@@ -228,6 +249,28 @@ test('cash at the desk, and a posted order printed and given a courier number', 
 
   await page.goto(`/Order/${postNum}`);
   await expect(page.getByText('SF1234567890')).toBeVisible();
+
+  // The desk's tables fit a 1440×900 window in 简 and 繁 (the posted order's items are the widest);
+  // on a 390 phone the page keeps its width and a table scrolls inside its box.
+  await desk.setViewportSize({ width: 1440, height: 900 });
+  await expectDeskTablesFit(desk);
+  await desk.screenshot({ path: 'test-results/desk-tables-1440.png', fullPage: true });
+  await desk.getByRole('button', { name: '繁體中文' }).click();
+  await expect(desk.getByRole('button', { name: '保存快遞單號' })).toBeVisible();
+  await expectDeskTablesFit(desk);
+  await desk.screenshot({ path: 'test-results/desk-tables-1440-traditional.png', fullPage: true });
+  for (const language of ['t', 's']) {
+    if (language === 's') {
+      await desk.getByRole('button', { name: '简体中文' }).click();
+      await expect(desk.getByRole('button', { name: '保存快递单号' })).toBeVisible();
+    }
+    await desk.setViewportSize({ width: 390, height: 844 });
+    const overflow = await desk.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await desk.screenshot({ path: `test-results/desk-tables-390-${language}.png`, fullPage: true });
+  }
   expect((await admin.put('/api/admin/site', { data: { printPostEnabled: false } })).ok()).toBe(true);
   await admin.dispose();
 });

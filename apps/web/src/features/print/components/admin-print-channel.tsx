@@ -115,7 +115,8 @@ export function AdminPrintChannel() {
                 <div className="desk-reader">
                   <strong>{row.realName}</strong>
                   <span>{row.phone}</span>
-                  {row.email && <span>{row.email}</span>}
+                  {row.email && <span className="desk-email">{row.email}</span>}
+                  <span className="desk-muted">下单人 {row.creator}</span>
                 </div>
               ),
             },
@@ -129,14 +130,24 @@ export function AdminPrintChannel() {
                 </div>
               ),
             },
-            { title: '已付未打印', dataIndex: 'payNoPrint' },
+            { title: '已付未打印', dataIndex: 'payNoPrint', align: 'center', width: 104 },
             {
               title: '取件 / 支付',
               key: 'how',
-              render: (_, row) => `${extractLabel(row.extract)} · ${paymentLabel(row.payment)}`,
+              render: (_, row) => (
+                <div className="desk-reader">
+                  <span>{extractLabel(row.extract)}</span>
+                  <span>{paymentLabel(row.payment)}</span>
+                </div>
+              ),
             },
-            { title: '金额', dataIndex: 'totalFen', render: (fen: number) => money(fen) },
-            { title: '下单人', dataIndex: 'creator' },
+            {
+              title: '金额',
+              dataIndex: 'totalFen',
+              align: 'right',
+              className: 'desk-nowrap',
+              render: (fen: number) => money(fen),
+            },
           ]}
         />
       </TableScroll>
@@ -232,12 +243,36 @@ function OrderItems({ orderNum, post }: { orderNum: string; post: boolean }) {
           rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) }}
           columns={[
             { title: '页面', key: 'item', render: (_, item) => <PrintItemCell item={item} /> },
-            { title: '纸张', dataIndex: 'paperSize' },
-            { title: '金额', dataIndex: 'amountFen', render: (fen: number) => money(fen) },
-            { title: '支付', key: 'pay', render: (_, item) => <PayTag status={item.payStatus} /> },
-            { title: '打印', key: 'print', render: (_, item) => <PrintTag status={item.printStatus} /> },
+            {
+              title: '纸张 / 金额',
+              key: 'paper',
+              className: 'desk-nowrap',
+              render: (_, item) => (
+                <div className="desk-reader">
+                  <span>{item.paperSize}</span>
+                  <span>{money(item.amountFen)}</span>
+                </div>
+              ),
+            },
+            {
+              title: '支付 / 打印',
+              key: 'status',
+              render: (_, item) => (
+                <div className="desk-tags">
+                  <PayTag status={item.payStatus} />
+                  <PrintTag status={item.printStatus} />
+                </div>
+              ),
+            },
             ...(post
-              ? [{ title: '快递单号', dataIndex: 'expressNumber', render: (n: string | null) => n ?? '' }]
+              ? [
+                  {
+                    title: '快递单号',
+                    dataIndex: 'expressNumber',
+                    className: 'desk-express',
+                    render: (n: string | null) => n ?? '',
+                  },
+                ]
               : []),
           ]}
         />
