@@ -33,6 +33,7 @@ import { CatalogService } from './features/catalog/catalog.service.ts';
 import { IiifImageService } from './iiif/image.service.ts';
 import { IngestService } from './features/import/ingest.service.ts';
 import { FullTextService } from './features/search/full-text.service.ts';
+import { SearchRepository } from './features/search/search.repository.ts';
 import { OcrService } from './features/ocr/ocr.service.ts';
 import type { OcrEngine } from './ocr/engine.ts';
 import { ThreadedOcrEngine } from './ocr/engine-thread.ts';
@@ -191,7 +192,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     clock,
   );
   const textIndex: TextIndex = dialect === 'sqlite' ? new SqliteTextIndex(db) : new PostgresTextIndex(db);
-  const fullText = new FullTextService(repos.catalog, textIndex, transact);
+  const fullText = new FullTextService(repos.catalog, textIndex, transact, new SearchRepository(db));
   // The audit log: services that make administrative changes write their records through it.
   const admin = new AdminService(repos.audit, repos.jobs, repos.users, clock, transact);
   const catalog = new CatalogService(repos.catalog, repos.classifications, clock, admin, transact, fullText);

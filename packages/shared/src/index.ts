@@ -8,6 +8,7 @@ export * from './api/catalog.ts';
 export * from './api/ocr.ts';
 export * from './ocr-text.ts';
 export * from './api/search.ts';
+export * from './search-query.ts';
 export * from './api/personal.ts';
 export * from './api/print.ts';
 export * from './api/own-books.ts';

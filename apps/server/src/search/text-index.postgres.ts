@@ -64,10 +64,7 @@ export class PostgresTextIndex implements TextIndex {
   async search(query: TextQuery): Promise<TextSearchResult> {
     const chars = tokenChars(query.text);
     if (chars.length === 0) return { total: 0, hits: [] };
-    const matches =
-      chars.length >= 3
-        ? sql`folded like ${`%${escapeLike(chars.join(''))}%`}`
-        : sql`tsv @@ phraseto_tsquery('simple', ${chars.join(' ')})`;
+    const matches = phraseCondition(chars);
     const inBook = query.bookId === undefined ? sql`` : sql`and book_id = ${query.bookId}`;
     const count = await sql<{
       n: string;
@@ -93,7 +90,23 @@ export class PostgresTextIndex implements TextIndex {
     };
   }
 
+  async candidates(chars: string[], bookId?: number): Promise<number[]> {
+    if (chars.length === 0) return [];
+    const inBook = bookId === undefined ? sql`` : sql`and book_id = ${bookId}`;
+    const rows = await sql<{
+      page_id: number;
+    }>`select page_id from page_texts where ${phraseCondition(chars)} ${inBook}`.execute(this.db);
+    return rows.rows.map((r) => Number(r.page_id));
+  }
+
   count(): Promise<number> {
     return countIndexedPages(this.db);
   }
+}
+
+/** Pages holding the folded characters as a phrase: pg_trgm for 3 or more, the tsvector for 1–2. */
+function phraseCondition(chars: string[]) {
+  return chars.length >= 3
+    ? sql`folded like ${`%${escapeLike(chars.join(''))}%`}`
+    : sql`tsv @@ phraseto_tsquery('simple', ${chars.join(' ')})`;
 }

@@ -89,6 +89,19 @@ export class SqliteTextIndex implements TextIndex {
     };
   }
 
+  async candidates(chars: string[], bookId?: number): Promise<number[]> {
+    if (chars.length === 0) return [];
+    const phrase = `"${chars.join(' ')}"`;
+    const rows =
+      bookId === undefined
+        ? await sql<{ id: number }>`select rowid as id from page_text_fts
+            where page_text_fts match ${phrase}`.execute(this.db)
+        : await sql<{ id: number }>`select f.rowid as id from page_text_fts f
+            join page_texts t on t.page_id = f.rowid
+            where page_text_fts match ${phrase} and t.book_id = ${bookId}`.execute(this.db);
+    return rows.rows.map((r) => Number(r.id));
+  }
+
   count(): Promise<number> {
     return countIndexedPages(this.db);
   }

@@ -96,6 +96,20 @@ describe.each(DIALECTS)('full-text index on %s', (dialect) => {
     expect(await find('而', undefined, 1, 2)).toMatchObject({ total: 4, names: ['lunyu3', 'mengzi1'] });
   });
 
+  it('gives every page holding a phrase as the candidates of a query, in a book or all', async () => {
+    const names = async (text: string, bookId?: number) =>
+      (await index.candidates(tokenChars(text), bookId))
+        .map((id) => Object.keys(pages).find((k) => pages[k]!.pageId === id))
+        .sort();
+    // 1–2 characters and 3 or more take different paths on PostgreSQL; the answers are the same.
+    expect(await names('而')).toEqual(['lunyu1', 'lunyu3', 'mengzi1', 'mengzi2']);
+    expect(await names('学而')).toEqual(['lunyu1', 'mengzi2']);
+    expect(await names('學而時習')).toEqual(['lunyu1', 'mengzi2']);
+    expect(await names('學而', pages.mengzi2!.bookId)).toEqual(['mengzi2']);
+    expect(await names('鑫')).toEqual([]);
+    expect(await index.candidates([])).toEqual([]);
+  });
+
   it('replaces a page’s text, and removes pages and books', async () => {
     await index.upsert([{ ...pages.lunyu3!, text: '道千乘之國' }]);
     expect((await find('為政')).total).toBe(0);

@@ -43,6 +43,11 @@ export interface TextIndex {
   remove(pageIds: number[], tx?: DbOrTx): Promise<void>;
   removeBook(bookId: number, tx?: DbOrTx): Promise<void>;
   search(query: TextQuery): Promise<TextSearchResult>;
+  /**
+   * Every page whose text holds the folded characters as a phrase (the candidates a query with
+   * several terms is checked on), in no particular order; only one book's with `bookId`.
+   */
+  candidates(chars: string[], bookId?: number): Promise<number[]>;
   /** Pages in the index. */
   count(): Promise<number>;
 }

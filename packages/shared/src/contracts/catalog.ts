@@ -16,7 +16,15 @@ import {
   Volume,
 } from '../api/catalog.ts';
 import { PageOcr } from '../api/ocr.ts';
-import { FullTextQuery, PageMatches, PageMatchQuery, TextHitPage } from '../api/search.ts';
+import {
+  FullTextBookPage,
+  FullTextBooksQuery,
+  FullTextQuery,
+  InBookQuery,
+  PageMatches,
+  PageMatchQuery,
+  TextHitPage,
+} from '../api/search.ts';
 import { contract } from '../contract.ts';
 
 const tags = ['catalogue'];
@@ -119,13 +127,22 @@ export const searchApi = {
     query: FullTextQuery,
     response: TextHitPage,
   }),
+  fullTextBooks: contract({
+    method: 'GET',
+    path: '/api/search/full-text/books',
+    summary:
+      'Full-text search grouped by book: books with exact page and occurrence counts, their first pages, facets',
+    tags: ['search'],
+    query: FullTextBooksQuery,
+    response: FullTextBookPage,
+  }),
   inBook: contract({
     method: 'GET',
     path: '/api/books/:catalogId/text-search',
     summary: 'Search the text of one book (signed in, reading room only)',
     tags: ['search'],
     params: CatalogIdParams,
-    query: FullTextQuery,
+    query: InBookQuery,
     response: TextHitPage,
   }),
   pageMatches: contract({

@@ -1,14 +1,16 @@
 import {
   contentWords,
-  makeSnippet,
+  isSingleTerm,
   MSG,
+  type FullTextBookPage,
+  type FullTextBooksQuery,
+  type FullTextQuery,
   type OcrJson,
   pageText,
+  parseSearchQuery,
   type OcrPoints,
   type PageMatches,
-  type TextHit,
   type TextHitPage,
-  OWN_STATUS,
 } from '@guji/shared';
 import type { DbOrTx } from '../../db/database.ts';
 import type { Transact } from '../../db/query.ts';
@@ -17,12 +19,14 @@ import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import { parseOcr } from '../../ocr/parse.ts';
 import { findAllMatches, findMatch, tokenChars, type TextIndex } from '../../search/text-index.ts';
+import { matchPage, type Range } from '../../search/matcher.ts';
+import { compileQuery } from '../../search/query.ts';
 import type { SearchHit } from '../iiif/presentation.ts';
 import { accessError, type CatalogService, type Viewer } from '../catalog/catalog.service.ts';
-
-/** A book whose pages may be found by full-text search: visible and published (own books: approved). */
-const searchable = (book: BookRow): boolean =>
-  book.is_visible === 1 && book.audit_status === OWN_STATUS.published;
+import { hitRecords, searchable } from './hit-records.ts';
+import { MatchSets } from './match-set.ts';
+import { ScholarSearch } from './scholar-search.ts';
+import type { SearchRepository } from './search.repository.ts';
 
 /**
  * Full-text search, in-book search and the text boxes of a match (DESIGN.md §6), and keeping the index
@@ -36,20 +40,29 @@ const searchable = (book: BookRow): boolean =>
  * reading room may read, so full-text search filters nothing out and its counts stay exact.
  */
 export class FullTextService {
+  private readonly sets: MatchSets;
+  private readonly scholar: ScholarSearch;
+
   constructor(
     private readonly catalog: CatalogRepository,
     private readonly index: TextIndex,
     private readonly transact: Transact,
-  ) {}
+    repo: SearchRepository,
+  ) {
+    this.sets = new MatchSets(index, repo);
+    this.scholar = new ScholarSearch(catalog, repo, this.sets);
+  }
 
-  /** Puts a book's pages with OCR text into the index when it is searchable, and takes them out otherwise. */
   /** Takes a book out of the index (deleted, or no longer public). */
   async removeBook(bookId: number, tx?: DbOrTx): Promise<void> {
+    this.sets.clear();
     await this.index.removeBook(bookId, tx);
   }
 
+  /** Puts a book's pages with OCR text into the index when it is searchable, and takes them out otherwise. */
   async indexBook(bookId: number, tx?: DbOrTx): Promise<number> {
     if (!tx) return this.transact((t) => this.indexBook(bookId, t));
+    this.sets.clear();
     await this.index.removeBook(bookId, tx);
     const book = await this.catalog.findBook(bookId, tx);
     if (!book || !searchable(book)) return 0;
@@ -66,6 +79,7 @@ export class FullTextService {
 
   /** Brings one page's entry up to date (its OCR text changed). */
   async indexPage(pageId: number, tx?: DbOrTx): Promise<void> {
+    this.sets.clear();
     const page = await this.catalog.findPage(pageId, tx);
     const book = page ? await this.catalog.findBook(page.book_id, tx) : undefined;
     const ocr = parseOcr(page?.ocr_json ?? null);
@@ -89,11 +103,36 @@ export class FullTextService {
     return { books: bookIds.length, pages };
   }
 
-  /** Full-text search over every searchable book (signed in, in the reading room). */
-  async search(viewer: Viewer, text: string, pageNum: number, pageSize: number): Promise<TextHitPage> {
+  /**
+   * Full-text search over every searchable book (signed in, in the reading room), one row a page. One
+   * bare term in book order, folded and unfiltered, is what it always was: the index's phrase search,
+   * paged by the index. Anything more (the query syntax, 精确字形, filters, another order) is checked
+   * on the pages' texts (ScholarSearch).
+   */
+  async search(viewer: Viewer, query: FullTextQuery): Promise<TextHitPage> {
     requireSearcher(viewer);
+    const { pageNum, pageSize } = query;
+    const parsed = parseSearchQuery(query.text);
+    const plain =
+      parsed.ok &&
+      (parsed.query.clauses.length === 0 || isSingleTerm(parsed.query)) &&
+      query.exact === '0' &&
+      query.sort === 'order' &&
+      query.catalogId === undefined &&
+      !query.classCode &&
+      !query.dynasty &&
+      !query.edition;
+    if (!plain) return this.scholar.pages(query);
+    const clause = parsed.query.clauses[0];
+    const text = clause?.kind === 'any' ? clause.terms[0]! : '';
     const result = await this.index.search({ text, offset: (pageNum - 1) * pageSize, limit: pageSize });
     return this.page(result.hits, result.total, pageNum, pageSize, tokenChars(text));
+  }
+
+  /** Full-text search grouped by book, with the counts and facets of the whole search. */
+  async searchBooks(viewer: Viewer, query: FullTextBooksQuery): Promise<FullTextBookPage> {
+    requireSearcher(viewer);
+    return this.scholar.books(query);
   }
 
   /** Search within one book (signed in, in the reading room, a book the viewer may read). */
@@ -134,7 +173,14 @@ export class FullTextService {
     if (!page || !book) throw notFound(MSG.noData, 'NO_DATA');
     await this.requireReadable(book, viewer, catalog);
     const ocr = parseOcr(page.ocr_json);
-    return { imageId: pageId, matches: ocr ? matchBoxes(ocr, tokenChars(text)) : [] };
+    // The reader frames what a full-text query found: every term looked for (query syntax); text that
+    // is not a query is one phrase, as in-book search reads it.
+    const parsed = parseSearchQuery(text);
+    const query = parsed.ok && parsed.query.clauses.length > 0 ? compileQuery(parsed.query, false) : null;
+    const chars = tokenChars(text);
+    const find = (body: string): Range[] =>
+      query ? (matchPage(body, query)?.ranges ?? []) : findAllMatches(body, chars);
+    return { imageId: pageId, matches: ocr ? boxesOf(ocr, find) : [] };
   }
 
   /**
@@ -206,30 +252,13 @@ export class FullTextService {
     pageSize: number,
     query: string[],
   ): Promise<TextHitPage> {
-    const records: TextHit[] = [];
-    for (const hit of hits) {
-      const [book, volume, page] = await Promise.all([
-        this.catalog.findBook(hit.bookId),
-        this.catalog.findVolume(hit.volumeId),
-        this.catalog.findPage(hit.pageId),
-      ]);
-      // The index holds searchable books only; an entry left behind by a change is never shown.
-      if (!book || !volume || !page || !searchable(book)) continue;
-      const entry = await this.catalog.directoryEntryAt(volume.id, page.seq);
-      const matches = findAllMatches(hit.text, query);
-      records.push({
-        catalogId: book.id,
-        catalogName: book.title,
-        fascicleId: volume.id,
-        fascicleName: volume.name,
-        directoryId: entry?.id ?? null,
-        directoryName: entry?.name ?? null,
-        imageId: page.id,
-        pageNumber: page.seq,
-        occurrences: Math.max(1, matches.length),
-        snippet: makeSnippet(hit.text, hit.matchStart, hit.matchLength, matches),
-      });
-    }
+    const records = await hitRecords(
+      this.catalog,
+      hits.map((hit) => {
+        const ranges = findAllMatches(hit.text, query);
+        return { ...hit, occurrences: ranges.length, ranges };
+      }),
+    );
     return { pageNum, pageSize, total, pages: Math.ceil(total / pageSize), records };
   }
 }
@@ -243,23 +272,19 @@ function requireSearcher(viewer: Viewer): void {
 /** The character boxes of every occurrence of the folded query characters in a page's body text. */
 export function matchBoxes(ocr: OcrJson, query: string[]): OcrPoints[][] {
   if (query.length === 0) return [];
+  return boxesOf(ocr, (text) => findAllMatches(text, query));
+}
+
+/** The character boxes of each range `find` gives in a page's body text (code points). */
+function boxesOf(ocr: OcrJson, find: (text: string) => Range[]): OcrPoints[][] {
   const words = contentWords(ocr);
   // One entry per code point of the page text, naming the word it belongs to.
   const wordOf: number[] = [];
   words.forEach((word, i) => {
     for (const _ of word.word) wordOf.push(i);
   });
-  const text = words.map((w) => w.word).join('');
-  const chars = [...text];
-  const matches: OcrPoints[][] = [];
-  let from = 0;
-  while (from < chars.length) {
-    const match = findMatch(chars.slice(from).join(''), query);
-    if (!match) break;
-    const start = from + match.start;
-    const indexes = new Set(wordOf.slice(start, start + match.length));
-    matches.push([...indexes].map((i) => words[i]!.points));
-    from = start + Math.max(1, match.length);
-  }
-  return matches;
+  return find(words.map((w) => w.word).join('')).map((range) => {
+    const indexes = new Set(wordOf.slice(range.start, range.start + range.length));
+    return [...indexes].map((i) => words[i]!.points);
+  });
 }

@@ -18,11 +18,22 @@ export const searchRoutes: RouteModule = (app, { context }) => {
   r.route({
     ...routeOf(searchApi.fullText, errors),
     handler: async (request) => {
-      const { text, pageNum, pageSize } = request.query;
       const viewer = viewerOf(request);
-      const hits = await fullText.search(viewer, text, pageNum, pageSize);
-      if (pageNum === 1) await context.services.usage.count('searches', viewer.userId);
+      const hits = await fullText.search(viewer, request.query);
+      // A book's pages opened from the grouped list are not a new search.
+      if (request.query.pageNum === 1 && request.query.catalogId === undefined)
+        await context.services.usage.count('searches', viewer.userId);
       return hits;
+    },
+  });
+
+  r.route({
+    ...routeOf(searchApi.fullTextBooks, errors),
+    handler: async (request) => {
+      const viewer = viewerOf(request);
+      const books = await fullText.searchBooks(viewer, request.query);
+      if (request.query.pageNum === 1) await context.services.usage.count('searches', viewer.userId);
+      return books;
     },
   });
 

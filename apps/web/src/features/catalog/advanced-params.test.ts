@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { advancedPath, hasQuery, parseAdvancedParams } from './advanced-params.ts';
+import { advancedPath, fullTextFilters, hasQuery, parseAdvancedParams } from './advanced-params.ts';
+
+const NO_FULL_TEXT_OPTIONS = {
+  exact: false,
+  sort: 'relevance' as const,
+  catalogId: null,
+  classCode: '',
+  dynasty: '',
+  edition: '',
+};
 
 describe('advanced search address', () => {
   it('round-trips type, page, match mode, rows and the full-text query', () => {
@@ -12,6 +21,7 @@ describe('advanced search address', () => {
         { key: 'author' as const, value: '朱熹', type: 1 as const },
       ],
       text: '',
+      ...NO_FULL_TEXT_OPTIONS,
     };
     expect(parseAdvancedParams(new URL(advancedPath(state), 'http://x').searchParams)).toEqual(state);
     const fullText = {
@@ -33,6 +43,7 @@ describe('advanced search address', () => {
       match: 1,
       rows: [{ key: 'title', value: '', type: 0 }],
       text: '',
+      ...NO_FULL_TEXT_OPTIONS,
     });
     expect(hasQuery(state)).toBe(false);
     const rows = parseAdvancedParams(
@@ -41,5 +52,40 @@ describe('advanced search address', () => {
       ),
     ).rows;
     expect(rows).toEqual([{ key: 'author', value: 'b', type: 1 }]);
+  });
+});
+
+describe('full-text options in the address', () => {
+  it('round-trips the exact switch, the order and the filters, leaving defaults out', () => {
+    const base = parseAdvancedParams(new URLSearchParams('type=1&text=' + encodeURIComponent('子曰 學而')));
+    expect(base).toMatchObject({ type: 1, text: '子曰 學而', ...NO_FULL_TEXT_OPTIONS });
+    expect(advancedPath(base)).toBe(
+      `/AdvancedSearch?type=1&page=1&text=${encodeURIComponent('子曰 學而').replace(/%20/g, '+')}`,
+    );
+    const full = {
+      ...base,
+      page: 2,
+      exact: true,
+      sort: 'title' as const,
+      catalogId: 12,
+      classCode: 'JING.SISHU',
+      dynasty: '戰國',
+      edition: '明刻本',
+    };
+    expect(parseAdvancedParams(new URL(advancedPath(full), 'http://x').searchParams)).toEqual(full);
+    expect(fullTextFilters(full)).toEqual({
+      catalogId: 12,
+      classCode: 'JING.SISHU',
+      dynasty: '戰國',
+      edition: '明刻本',
+    });
+    expect(fullTextFilters(base)).toEqual({});
+  });
+
+  it('ignores an unknown order and a malformed book id', () => {
+    expect(parseAdvancedParams(new URLSearchParams('type=1&sort=size&catalogId=x1'))).toMatchObject({
+      sort: 'relevance',
+      catalogId: null,
+    });
   });
 });

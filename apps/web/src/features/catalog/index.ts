@@ -3,4 +3,4 @@ import './catalog.css';
 import './catalog-search.css';
 export { LOGIN_REDIRECT_DELAY_MS } from './book-access.ts';
 export { blankToNull } from './book-form.ts';
-export { InBookResults, InBookSearchBox } from './components/in-book-search.tsx';
+export { InBookResults, InBookSearchBox, useInBookSearch } from './components/in-book-search.tsx';

@@ -1,26 +1,20 @@
 import { useState } from 'react';
-import { Button, Empty, Input, Pagination, Radio, Select, Spin, Tabs } from 'antd';
+import { Button, Input, Radio, Select, Spin, Tabs } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import {
   ADVANCED_FIELD_LABELS,
   ADVANCED_FIELDS,
-  MSG,
   PAGE_SIZES,
   catalogApi,
-  searchApi,
   type AdvancedField,
-  type TextHit,
 } from '@guji/shared';
 import { call } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { useSession } from '../../account/queries.ts';
-import { useLoginFirst } from '../../account/index.ts';
-import { readerPath } from '../../../lib/reader-url.ts';
-import { SnippetText } from '../components/snippet-text.tsx';
 import {
   advancedPath,
   EMPTY_ROW,
@@ -30,14 +24,14 @@ import {
   type FormRow,
 } from '../advanced-params.ts';
 import { BookResultList } from '../components/book-result-list.tsx';
-import { PagePlace, noConvert } from '../../../components/book-text.tsx';
+import { FullTextMode } from '../components/full-text-mode.tsx';
 
 const MAX_ROWS = 10;
 
 /**
  * /AdvancedSearch?type&page: book search by rows of field + text joined by AND/OR, fuzzy or exact
- * (type 0), and, in the reading room only, full-text search over the recognised text (type 1).
- * 8 results per page (spec §9); the search lives in the address.
+ * (type 0), and, in the reading room only, full-text search over the recognised text (type 1:
+ * components/full-text-mode.tsx). 8 results per page (spec §9); the search lives in the address.
  */
 export function AdvancedSearchPage() {
   useDocumentTitle('高级检索');
@@ -205,119 +199,5 @@ function BookMode({ state, onSearch }: ModeProps) {
         </section>
       )}
     </>
-  );
-}
-
-function FullTextMode({ state, onSearch }: ModeProps) {
-  const [text, setText] = useState(state.text);
-  const { signedIn, loginFirst } = useLoginFirst();
-  const results = useQuery({
-    queryKey: ['search', 'full-text', state.text, state.page],
-    queryFn: () =>
-      call(searchApi.fullText, {
-        query: { text: state.text, pageNum: state.page, pageSize: PAGE_SIZES.advanced },
-      }),
-    // Snippets of the text are for signed-in readers (DESIGN.md §7): a visitor is asked to log in.
-    enabled: state.type === 1 && hasQuery(state) && signedIn,
-    placeholderData: keepPreviousData,
-  });
-  const submit = () => {
-    if (text.trim() === '') {
-      toast.warning('请输入检索内容');
-      return;
-    }
-    if (!loginFirst()) return;
-    onSearch({ type: 1, text: text.trim() });
-  };
-  return (
-    <>
-      <form
-        role="search"
-        aria-label="全文检索"
-        className="advanced-form full-text-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          submit();
-        }}
-      >
-        <Input
-          aria-label="全文检索内容"
-          placeholder="请输入要检索的正文，如：学而时习之"
-          maxLength={50}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-        />
-        <Button type="primary" htmlType="submit">
-          检索
-        </Button>
-        <Button
-          onClick={() => {
-            setText('');
-            onSearch({ type: 1, text: '' });
-          }}
-        >
-          重置
-        </Button>
-      </form>
-      {hasQuery(state) && signedIn && (
-        <section aria-label="全文检索结果" className="advanced-results">
-          <Spin spinning={results.isFetching}>
-            {results.isPending ? (
-              <div className="search-placeholder" />
-            ) : results.isError && !results.data ? (
-              <Empty description={results.error.message || MSG.serverException} />
-            ) : results.data && results.data.records.length > 0 ? (
-              <>
-                <p className="full-text-total">约 {results.data.total} 条结果</p>
-                <ul className="full-text-list">
-                  {results.data.records.map((hit) => (
-                    <li key={hit.imageId}>
-                      <FullTextHit hit={hit} query={state.text} />
-                    </li>
-                  ))}
-                </ul>
-                <Pagination
-                  className="result-pager"
-                  current={state.page}
-                  pageSize={PAGE_SIZES.advanced}
-                  total={results.data.total}
-                  showSizeChanger={false}
-                  onChange={(page) => onSearch({ page })}
-                />
-              </>
-            ) : (
-              <Empty description="未找到相关内容" />
-            )}
-          </Spin>
-        </section>
-      )}
-    </>
-  );
-}
-
-/** One hit: the book's name, where the page is, and the snippet with the match marked; opens the reader there. */
-function FullTextHit({ hit, query }: { hit: TextHit; query: string }) {
-  const to = readerPath({
-    catalogId: hit.catalogId,
-    fascicleId: hit.fascicleId,
-    directoryId: hit.directoryId,
-    imageId: hit.imageId,
-    highlight: query,
-  });
-  return (
-    <article className="full-text-hit" aria-labelledby={`hit-${hit.imageId}`}>
-      <h3 id={`hit-${hit.imageId}`}>
-        <Link to={to} {...noConvert}>
-          {hit.catalogName}
-        </Link>
-      </h3>
-      <p className="full-text-where">
-        <PagePlace names={[hit.fascicleName, hit.directoryName]} pageNumber={hit.pageNumber} />
-        {hit.occurrences > 1 && <span className="hit-occurrences">（本页 {hit.occurrences} 处）</span>}
-      </p>
-      <p className="full-text-snippet">
-        <SnippetText snippet={hit.snippet} />
-      </p>
-    </article>
   );
 }

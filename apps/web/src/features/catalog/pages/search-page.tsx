@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState } from 'react';
 import { Button, Input, Spin, Tree, type TreeDataNode } from 'antd';
 import { FilterOutlined } from '@ant-design/icons';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -6,11 +6,10 @@ import { PAGE_SIZES, type Classification } from '@guji/shared';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { BookResultList } from '../components/book-result-list.tsx';
+import { SearchTip } from '../components/search-tip.tsx';
 import { useBookSearch, useClassifications } from '../queries.ts';
 import { parseSearchParams, searchPath, type SearchState } from '../search-params.ts';
 
-/** Spec §9: the search tip clears after 1 s. */
-const SEARCH_TIP_MS = 1000;
 const ALL_KEY = '__all';
 
 /**
@@ -94,20 +93,6 @@ function SearchBox({ initial, onSearch }: { initial: string; onSearch: (title: s
         onSearch={(title) => onSearch(title)}
       />
     </form>
-  );
-}
-
-/** The tip overlay of spec §2: '正在检索…' over the results for 1 s after each search, or while loading. */
-function SearchTip({ fetching, children }: { fetching: boolean; children: ReactNode }) {
-  const [tip, setTip] = useState(true);
-  useEffect(() => {
-    const timer = window.setTimeout(() => setTip(false), SEARCH_TIP_MS);
-    return () => window.clearTimeout(timer);
-  }, []);
-  return (
-    <Spin spinning={tip || fetching} description="正在检索…">
-      <div aria-busy={tip || fetching}>{children}</div>
-    </Spin>
   );
 }
 

@@ -1,0 +1,159 @@
+import { useState } from 'react';
+import { Button, Checkbox, Empty, Input, Pagination } from 'antd';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { MSG, PAGE_SIZES, parseSearchQuery, searchApi } from '@guji/shared';
+import { call } from '../../../api/client.ts';
+import { toast } from '../../../components/toast.ts';
+import { useLoginFirst } from '../../account/index.ts';
+import { advancedPath, fullTextFilters, hasQuery, type AdvancedState } from '../advanced-params.ts';
+import { BookGroup } from './book-group.tsx';
+import { FullTextFilters } from './full-text-filters.tsx';
+import { QueryHelp } from './query-help.tsx';
+import { SearchTip } from './search-tip.tsx';
+
+/** First pages shown with each book (the rest behind «展开»). */
+const HITS_PER_BOOK = 3;
+
+/** A new search starts without the filters of the last one. */
+const NO_FILTERS = { catalogId: null, classCode: '', dynasty: '', edition: '' } as const;
+
+/**
+ * Full-text mode of /AdvancedSearch (reading room, signed in): the query box with 「精确字形」 and
+ * 「检索语法」, then the books found — each with its exact counts and first pages, expandable — with
+ * the totals («约 N 条结果», «共 N 页，M 处»), the filters and the order, 8 books a page.
+ */
+export function FullTextMode({
+  state,
+  onSearch,
+}: {
+  state: AdvancedState;
+  onSearch: (next: Partial<AdvancedState>) => void;
+}) {
+  const [text, setText] = useState(state.text);
+  const { signedIn, loginFirst } = useLoginFirst();
+  const query = {
+    text: state.text,
+    exact: state.exact ? ('1' as const) : ('0' as const),
+    sort: state.sort,
+    ...fullTextFilters(state),
+  };
+  const results = useQuery({
+    queryKey: ['search', 'full-text', 'books', query, state.page],
+    queryFn: () =>
+      call(searchApi.fullTextBooks, {
+        query: { ...query, pageNum: state.page, pageSize: PAGE_SIZES.advanced, hitsPerBook: HITS_PER_BOOK },
+      }),
+    // Snippets of the text are for signed-in readers (DESIGN.md §7): a visitor is asked to log in.
+    enabled: state.type === 1 && hasQuery(state) && signedIn,
+    placeholderData: keepPreviousData,
+  });
+  const submit = () => {
+    const typed = text.trim();
+    if (typed === '') {
+      toast.warning('请输入检索内容');
+      return;
+    }
+    const parsed = parseSearchQuery(typed);
+    if (!parsed.ok) {
+      toast.warning(parsed.message);
+      return;
+    }
+    if (!loginFirst()) return;
+    onSearch({ type: 1, text: typed, ...NO_FILTERS });
+  };
+  const data = results.data;
+  return (
+    <>
+      <form
+        role="search"
+        aria-label="全文检索"
+        className="advanced-form full-text-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <div className="full-text-box">
+          <Input
+            aria-label="全文检索内容"
+            aria-describedby="full-text-syntax-hint"
+            placeholder="请输入要检索的正文，如：学而时习之"
+            maxLength={50}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+          />
+          <Button type="primary" htmlType="submit">
+            检索
+          </Button>
+          <Button
+            onClick={() => {
+              setText('');
+              onSearch({ type: 1, text: '', ...NO_FILTERS });
+            }}
+          >
+            重置
+          </Button>
+        </div>
+        <div className="full-text-options">
+          <Checkbox
+            checked={state.exact}
+            onChange={(event) => onSearch({ type: 1, exact: event.target.checked })}
+          >
+            精确字形
+          </Checkbox>
+          <QueryHelp />
+          <span id="full-text-syntax-hint" className="full-text-hint">
+            多词以空格分隔；支持 "词组"、OR、-排除、NEAR/距离
+          </span>
+        </div>
+      </form>
+      {hasQuery(state) && signedIn && (
+        <section aria-label="全文检索结果" className="advanced-results">
+          <SearchTip key={advancedPath({ ...state, page: 1 })} fetching={results.isFetching}>
+            {results.isPending ? (
+              <div className="search-placeholder" />
+            ) : results.isError && !data ? (
+              <Empty description={results.error.message || MSG.serverException} />
+            ) : data ? (
+              <>
+                <div className="full-text-summary">
+                  <p className="full-text-total">约 {data.summary.pages} 条结果</p>
+                  <p className="full-text-counts">
+                    共 {data.summary.pages} 页，{data.summary.occurrences} 处，见于 {data.summary.books}{' '}
+                    部古籍
+                  </p>
+                </div>
+                <FullTextFilters facets={data.facets} state={state} onChange={onSearch} />
+                {data.records.length > 0 ? (
+                  <>
+                    <ol className="book-group-list">
+                      {data.records.map((group) => (
+                        <li key={group.catalogId}>
+                          <BookGroup
+                            group={group}
+                            search={{ text: state.text, exact: state.exact, sort: state.sort }}
+                          />
+                        </li>
+                      ))}
+                    </ol>
+                    <Pagination
+                      className="result-pager"
+                      current={state.page}
+                      pageSize={PAGE_SIZES.advanced}
+                      total={data.total}
+                      showSizeChanger={false}
+                      showTotal={(total) => `共 ${total} 部古籍`}
+                      onChange={(page) => onSearch({ page })}
+                    />
+                  </>
+                ) : (
+                  <Empty description="未找到相关内容" />
+                )}
+              </>
+            ) : null}
+          </SearchTip>
+        </section>
+      )}
+    </>
+  );
+}
