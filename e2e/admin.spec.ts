@@ -318,7 +318,7 @@ test('the console in traditional characters and a narrow window: no sideways pag
   await page.getByRole('button', { name: '繁體中文' }).click();
   for (const tab of ['dashboard', 'catalogue', 'users', 'jobs', 'audit']) {
     await page.goto(`/Admin?tab=${tab}`);
-    await expect(page.getByRole('heading', { name: '管理後臺', level: 1 })).toBeVisible({ timeout: 3000 });
+    await expect(page.getByRole('heading', { name: '管理後臺', level: 1 })).toBeVisible();
     await expect(page.locator('.admin-tabs a[aria-current="page"]')).toBeVisible();
     // Loaded: no table still dimmed under its spinner.
     await expect(page.locator('.ant-spin-spinning')).toHaveCount(0);

@@ -309,7 +309,7 @@ test('catalogue screens in traditional characters and a narrow window', async ({
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto('/');
   await page.getByRole('button', { name: '繁體中文' }).click();
-  await expect(page.getByRole('heading', { name: '熱門瀏覽' })).toBeVisible({ timeout: 3000 });
+  await expect(page.getByRole('heading', { name: '熱門瀏覽' })).toBeVisible();
   await page.screenshot({ path: 'test-results/mobile-home-traditional.png', fullPage: true });
   await page.goto(`/SearchPage/${bookId('詩經')}`);
   await expect(page.getByRole('heading', { name: '詩經', level: 1 })).toBeVisible();

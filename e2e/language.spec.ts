@@ -79,7 +79,7 @@ test('简/繁 converts the interface only; the text pane shows simplified on its
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hant');
   await page.locator('.ant-segmented-item', { hasText: '文字' }).click();
   const pane = page.getByRole('region', { name: new RegExp(`第 ${target.pageNumber} [页頁]文字`) });
-  const sheet = pane.locator('.ocr-sheet');
+  const sheet = pane.locator('.text-pane-body');
   await expect(sheet).toBeVisible();
   await expect(page.locator('.reader-title-call')).toHaveText('DEMO-經-001');
   const recorded = target.words;
@@ -114,7 +114,7 @@ test('简/繁 converts the interface only; the text pane shows simplified on its
   await page.evaluate(() => localStorage.setItem('language', 's'));
 });
 
-test('复制引用 copies a citation of the page with its permalink and IIIF canvas', async ({
+test('复制引用 copies a citation of the page with its permalink and IIIF canvas; 复制全文 the text with it', async ({
   page,
   context,
 }) => {
@@ -140,6 +140,17 @@ test('复制引用 copies a citation of the page with its permalink and IIIF can
   expect(citation).toContain(
     `${origin}/iiif/presentation/volumes/${first.volume.fascicleId}/canvas/${imageId}`,
   );
+  // 复制全文 in the text pane: the page's text, column by column, then the same citation.
+  await page.locator('.ant-segmented-item', { hasText: '文字' }).first().click();
+  const { ocr } = (await (await page.request.get(`/api/pages/${imageId}/ocr`)).json()) as {
+    ocr: { ocr_res: { content: { words: { text: string }[] }[] } };
+  };
+  const firstColumn = ocr.ocr_res.content.find((line) => line.words.length > 0)!;
+  await page.getByRole('button', { name: '复制全文' }).click();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain(firstColumn.words.map((word) => word.text).join(''));
+  expect(copied.indexOf(`《論語》`)).toBeGreaterThan(copied.indexOf(firstColumn.words[0]!.text));
+  expect(copied).toContain(`${first.volume.name}，第 2 页`);
   // The permalink opens the same page.
   const permalink = /https?:\/\/\S+?\/Book\?\S+?imageId=\d+/.exec(citation)![0];
   await page.goto(permalink);

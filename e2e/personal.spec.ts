@@ -267,7 +267,7 @@ test('personal channels in traditional characters and a narrow window', async ({
   await expect(page).toHaveURL(/\/($|\?)/);
   await page.getByRole('button', { name: '繁體中文' }).click();
   await page.goto('/PersonalPage/Appointment');
-  await expect(page.getByRole('heading', { name: '預約申請', level: 1 })).toBeVisible({ timeout: 3000 });
+  await expect(page.getByRole('heading', { name: '預約申請', level: 1 })).toBeVisible();
   await expect(page.getByText('還沒有預約申請')).toBeVisible();
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

@@ -288,7 +288,7 @@ test('my prints in traditional characters and a narrow window; a reader cannot o
   await page.getByRole('button', { name: '繁體中文' }).click();
   await page.goto('/PersonalPage/Print');
   await expect(page.getByRole('heading', { name: '我的打印', level: 1 })).toBeVisible();
-  await expect(page.getByText('沒有待支付的項目')).toBeVisible({ timeout: 3000 });
+  await expect(page.getByText('沒有待支付的項目')).toBeVisible();
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
   );

@@ -86,7 +86,12 @@ test('full-text search in the reading room: simplified query, count, snippet, th
   await expect(page).toHaveURL(/type=1&page=1&text=/);
   await page.screenshot({ path: 'test-results/tour-7-full-text.png', fullPage: true });
 
-  await hit.getByRole('link', { name: '論語' }).click();
+  // The book's name leads to its page; each page found opens the reader there.
+  await expect(hit.getByRole('link', { name: '論語' })).toHaveAttribute('href', /\/SearchPage\/\d+/);
+  await hit
+    .getByRole('link', { name: /第 \d+ 页/ })
+    .first()
+    .click();
   await expect(page).toHaveURL(/\/Book\?.*hl=/);
   const pane = page.getByRole('region', { name: /第 \d+ 页图像/ });
   await expect(pane).toHaveAttribute('data-drawn', 'true');
@@ -114,6 +119,152 @@ test('a visitor in the reading room is asked to log in before searching the text
   await expect(page).toHaveURL(/\/Login/);
   const refused = await page.request.get('/api/search/full-text?text=' + encodeURIComponent('学而'));
   expect(refused.status()).toBe(401);
+  await context.close();
+});
+
+test('full-text query syntax and grouped results: help, AND/NOT, counts per book, filters, order, exact forms', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext({ extraHTTPHeaders: READING_ROOM_HEADERS });
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 1440, height: 900 });
+  // The «正在检索…» tip of the title search is a line above the results: results that have arrived
+  // are never dimmed or covered by it.
+  await page.goto('/SearchPage?title=' + encodeURIComponent('論語'));
+  await expect(page.getByRole('heading', { name: '論語', level: 3 })).toBeVisible();
+  await expect(page.locator('.ant-spin-blur')).toHaveCount(0);
+  await login(page, DEMO.reader.loginName, DEMO.reader.password);
+  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await page.goto('/AdvancedSearch?type=1');
+
+  // The syntax help, in Chinese, next to the box.
+  await page.getByRole('button', { name: '检索语法' }).click();
+  const help = page.locator('.query-help');
+  await expect(help.getByText(/子曰 NEAR\/10/)).toBeVisible();
+  await expect(help.getByText(/排除含有该词的页/)).toBeVisible();
+  await page.screenshot({ path: 'test-results/full-text-help.png' });
+  await page.keyboard.press('Escape');
+
+  // A query of exclusions only is refused before searching, with its message.
+  const box = page.getByLabel('全文检索内容');
+  await box.fill('-曾子');
+  await page.getByRole('button', { name: '检索', exact: true }).click();
+  await expectToast(page, '检索式不能只有排除词（NOT 或 -），请至少输入一个要查找的词');
+
+  // 君子 on pages without 子曰: books with their exact counts, as the API gives them.
+  await box.fill('君子 -子曰');
+  await page.getByRole('button', { name: '检索', exact: true }).click();
+  const results = page.getByRole('region', { name: '全文检索结果' });
+  // The «正在检索…» tip sits above the results and never dims or covers them.
+  await expect(results.getByRole('article').first()).toBeVisible();
+  await expect(page.locator('.ant-spin-blur')).toHaveCount(0);
+  const api = async (query: string) => {
+    const response = await page.request.get(`/api/search/full-text/books?${query}`);
+    expect(response.status()).toBe(200);
+    return (await response.json()) as {
+      total: number;
+      summary: { pages: number; occurrences: number; books: number };
+      records: Array<{ catalogId: number; catalogName: string; pages: number; occurrences: number }>;
+      facets: { catalog: Array<{ value: string; label: string; pages: number }> };
+    };
+  };
+  const text = encodeURIComponent('君子 -子曰');
+  const expected = await api(`text=${text}&sort=relevance`);
+  expect(expected.summary.books).toBeGreaterThan(1);
+  await expect(results.getByText(`约 ${expected.summary.pages} 条结果`)).toBeVisible();
+  await expect(
+    results.getByText(
+      `共 ${expected.summary.pages} 页，${expected.summary.occurrences} 处，见于 ${expected.summary.books} 部古籍`,
+    ),
+  ).toBeVisible();
+  const groups = results.getByRole('article');
+  const first = expected.records[0]!;
+  await expect(groups.first().getByRole('heading', { name: first.catalogName })).toBeVisible();
+  await expect(groups.first().getByText(`共 ${first.pages} 页，${first.occurrences} 处`)).toBeVisible();
+  // Every mark is the term looked for.
+  const marks = await groups.first().locator('mark').allTextContents();
+  expect(marks.length).toBeGreaterThan(0);
+  for (const mark of marks) expect(mark).toBe('君子');
+  await page.waitForTimeout(1200);
+  await page.screenshot({ path: 'test-results/full-text-grouped-1440.png', fullPage: true });
+
+  // A book's first pages, then all of them.
+  const rows = groups.first().locator('.full-text-hit');
+  await expect(rows).toHaveCount(Math.min(3, first.pages));
+  if (first.pages > 3) {
+    await groups
+      .first()
+      .getByRole('button', { name: `展开本书全部 ${first.pages} 页` })
+      .click();
+    await expect(rows).toHaveCount(Math.min(8, first.pages));
+    await expect(groups.first().getByRole('button', { name: '收起' })).toHaveAttribute(
+      'aria-expanded',
+      'true',
+    );
+  }
+
+  // Filter by a book: its counts alone; the address keeps the filter.
+  const book = expected.facets.catalog[1]!;
+  await page.getByLabel('按古籍筛选').click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: book.label }).click();
+  await expect(page).toHaveURL(new RegExp(`catalogId=${book.value}`));
+  await expect(results.getByRole('article')).toHaveCount(1);
+  await expect(results.getByText(`约 ${book.pages} 条结果`)).toBeVisible();
+
+  // Order by title: in the address; back to all books.
+  await page.getByRole('radiogroup', { name: '排序' }).getByText('书名').click();
+  await expect(page).toHaveURL(/sort=title/);
+  const bookFilter = page.locator('.full-text-filter').first();
+  await bookFilter.hover();
+  await bookFilter.locator('.ant-select-clear').click();
+  await expect(page).not.toHaveURL(/catalogId=/);
+  const byTitle = await api(`text=${text}&sort=title`);
+  await expect(results.getByRole('article').first().getByRole('heading')).toHaveText(
+    byTitle.records[0]!.catalogName,
+  );
+
+  // The whole row opens the reader; its link is what the keyboard reaches.
+  const link = results
+    .getByRole('article')
+    .first()
+    .getByRole('link', { name: /第 \d+ 页/ })
+    .first();
+  await link.focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/Book\?.*hl=/);
+  // The reader frames the terms looked for (君子), not the excluded one.
+  const pane = page.getByRole('region', { name: /第 \d+ 页图像/ });
+  await expect(pane).toHaveAttribute('data-drawn', 'true');
+  await expect(pane).not.toHaveAttribute('data-highlights', '0');
+  await page.goBack();
+
+  // Simplified 学而: found in the traditional books by default, not with 精确字形.
+  await box.fill('学而');
+  await page.getByRole('button', { name: '检索', exact: true }).click();
+  await expect(results.getByText(/约 [1-9]\d* 条结果/)).toBeVisible();
+  // The switch lives in the address: clicking it searches again.
+  await page.getByRole('checkbox', { name: '精确字形' }).click();
+  await expect(page).toHaveURL(/exact=1/);
+  await expect(page.getByRole('checkbox', { name: '精确字形' })).toBeChecked();
+  await expect(results.getByText('未找到相关内容')).toBeVisible();
+
+  // Traditional script and a phone's width.
+  await page.goto(`/AdvancedSearch?type=1&text=${text}`);
+  await page.evaluate(() => localStorage.setItem('language', 't'));
+  await page.reload();
+  // The interface (labels included) is in traditional characters now.
+  await expect(page.getByRole('region', { name: '全文檢索結果' }).getByText(/約 \d+ 條結果/)).toBeVisible();
+  await page.waitForTimeout(1200);
+  await page.screenshot({ path: 'test-results/full-text-grouped-1440-t.png', fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: 'test-results/full-text-grouped-390-t.png', fullPage: true });
+  await page.evaluate(() => localStorage.setItem('language', 's'));
+  await page.reload();
+  await expect(results.getByText(/约 \d+ 条结果/)).toBeVisible();
+  await page.waitForTimeout(1200);
+  await page.screenshot({ path: 'test-results/full-text-grouped-390.png', fullPage: true });
+  await expectAccessible(page);
   await context.close();
 });
 
@@ -201,7 +352,7 @@ test('reader text pane: recognised text in columns, side by side with the image,
   const text = page.getByRole('region', { name: '第 1 页文字' });
   await expect(text).toBeVisible();
   await expect(page.getByRole('region', { name: '第 1 页图像' })).toBeVisible();
-  await expect(text.locator('.ocr-char').first()).toBeVisible();
+  await expect(text.locator('[data-word]').first()).toBeVisible();
   await page.screenshot({ path: 'test-results/tour-12-text-both.png' });
 
   // Selecting the pane copies its text column by column, right to left, top to bottom.
@@ -222,7 +373,7 @@ test('reader text pane: recognised text in columns, side by side with the image,
   await expect(page.getByRole('region', { name: '第 1 页图像' })).toBeHidden();
   const zoom = page.getByRole('combobox', { name: /缩放/ });
   await expect(text).toBeVisible();
-  await page.getByRole('button', { name: '放大' }).click();
+  await page.getByRole('button', { name: '放大', exact: true }).click();
   const textZoom = await zoom.locator('xpath=ancestor::*[contains(@class,"ant-select")][1]').innerText();
   await page.locator('.ant-segmented-item', { hasText: '图像' }).click();
   await page.locator('.ant-segmented-item', { hasText: '文字' }).click();
@@ -259,8 +410,8 @@ test('a real scanned book: the OCR reads its leaves at first start, the text pan
   const text = page.getByRole('region', { name: '第 3 页文字' });
   await expect(text).toBeVisible();
   // Leaf 2a: eight columns of double-line notes, about 330 characters; the unsure ones are coloured.
-  await expect.poll(() => text.locator('.ocr-char').count()).toBeGreaterThan(250);
-  expect(await text.locator('.ocr-char.ocr-low, .ocr-char.ocr-mid').count()).toBeGreaterThan(0);
+  await expect.poll(() => text.locator('[data-word]').count()).toBeGreaterThan(250);
+  expect(await text.locator('[data-word].ocr-low, [data-word].ocr-mid').count()).toBeGreaterThan(0);
   await page.screenshot({ path: 'test-results/tour-13-real-scan.png' });
 });
 

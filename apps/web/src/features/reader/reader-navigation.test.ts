@@ -8,6 +8,11 @@ describe('keys in a right-to-left book', () => {
     expect(keyCommand('ArrowRight')).toBe('previous');
   });
 
+  it('goes to the first page with Home and the last with End', () => {
+    expect(keyCommand('Home')).toBe('first');
+    expect(keyCommand('End')).toBe('last');
+  });
+
   it('zooms with + and -, also without Shift and on the keypad', () => {
     expect(keyCommand('+')).toBe('zoomIn');
     expect(keyCommand('=')).toBe('zoomIn');
@@ -18,6 +23,12 @@ describe('keys in a right-to-left book', () => {
 });
 
 describe('page moves', () => {
+  it('turns two pages at a time in a spread, stopping at the ends', () => {
+    expect(movePage('next', 3, 10, 2)).toBe(5);
+    expect(movePage('next', 9, 10, 2)).toBe(10);
+    expect(movePage('previous', 2, 10, 2)).toBe(1);
+  });
+
   it('stays within the volume', () => {
     expect(movePage('next', 3, 10)).toBe(4);
     expect(movePage('next', 10, 10)).toBe(10);

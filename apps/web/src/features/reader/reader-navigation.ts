@@ -9,7 +9,7 @@ export type KeyCommand = PageMove | 'zoomIn' | 'zoomOut';
 
 /**
  * The command of a key (DESIGN.md §10). The book reads right to left, so the next page lies to the
- * left: ← turns forward and → turns back. + and − zoom.
+ * left: ← turns forward and → turns back. + and − zoom; Home and End go to the first and last page.
  */
 export function keyCommand(key: string): KeyCommand | null {
   switch (key) {
@@ -17,6 +17,10 @@ export function keyCommand(key: string): KeyCommand | null {
       return 'next';
     case 'ArrowRight':
       return 'previous';
+    case 'Home':
+      return 'first';
+    case 'End':
+      return 'last';
     case '+':
     case '=':
     case 'Add':
@@ -30,16 +34,19 @@ export function keyCommand(key: string): KeyCommand | null {
   }
 }
 
-/** The page (1-based) a move leads to from `current` in a volume of `total` pages. */
-export function movePage(move: PageMove, current: number, total: number): number {
+/**
+ * The page (1-based) a move leads to from `current` in a volume of `total` pages; `step` is 2 when two
+ * pages are shown as a spread.
+ */
+export function movePage(move: PageMove, current: number, total: number, step = 1): number {
   const last = Math.max(1, total);
   switch (move) {
     case 'first':
       return 1;
     case 'previous':
-      return Math.max(1, current - 1);
+      return Math.max(1, current - step);
     case 'next':
-      return Math.min(last, current + 1);
+      return Math.min(last, current + step);
     case 'last':
       return last;
   }
@@ -90,7 +97,14 @@ export const DISPLAY_MODES = [
 ] as const;
 export type DisplayMode = (typeof DISPLAY_MODES)[number]['value'];
 
-/** Zoom is kept per display mode (spec §4); null until the first page has fitted itself. */
-export type ZoomByMode = Record<DisplayMode, number | null>;
+/**
+ * A mode's zoom: `fit` shows the whole page in its pane (re-fitted on every page and resize, any
+ * percentage, centred), or a chosen percentage of the image's own size (a menu level, or any value
+ * reached by wheel or pinch).
+ */
+export type ZoomChoice = 'fit' | number;
 
-export const INITIAL_ZOOM: ZoomByMode = { image: null, text: null, both: null };
+/** Zoom is kept per display mode (spec §4); every mode opens fitted to its pane. */
+export type ZoomByMode = Record<DisplayMode, ZoomChoice>;
+
+export const INITIAL_ZOOM: ZoomByMode = { image: 'fit', text: 'fit', both: 'fit' };

@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import { Button, Tooltip } from 'antd';
 import { CopyOutlined } from '@ant-design/icons';
 import type { ReaderData } from '@guji/shared';
@@ -5,26 +6,41 @@ import { useSiteSettings } from '../../../api/site.ts';
 import { toast } from '../../../components/toast.ts';
 import { citationOf } from '../citation.ts';
 
-/** 复制引用: copies a citation of the page shown (book, volume, page, permalink, IIIF canvas, date). */
-export function CiteButton({
-  book,
-  volume,
-  page,
-}: {
+export interface CitedReaderPage {
   book: ReaderData['book'];
   volume: ReaderData['volume'];
   page: ReaderData['pages'][number];
-}) {
+}
+
+/** The citation of the page shown, made when asked (it carries the day it was read); '' without a page. */
+export function usePageCitation({
+  book,
+  volume,
+  page,
+}: Omit<CitedReaderPage, 'page'> & { page: CitedReaderPage['page'] | undefined }): () => string {
   const site = useSiteSettings();
+  const siteName = site.data?.siteName;
+  return useCallback(
+    () =>
+      page
+        ? citationOf({
+            siteName: siteName ?? document.title,
+            origin: window.location.origin,
+            book,
+            volume,
+            page,
+            date: new Date(),
+          })
+        : '',
+    [siteName, book, volume, page],
+  );
+}
+
+/** 复制引用: copies a citation of the page shown (book, volume, page, permalink, IIIF canvas, date). */
+export function CiteButton(props: CitedReaderPage) {
+  const citationOfPage = usePageCitation(props);
   const copy = () => {
-    const citation = citationOf({
-      siteName: site.data?.siteName ?? document.title,
-      origin: window.location.origin,
-      book,
-      volume,
-      page,
-      date: new Date(),
-    });
+    const citation = citationOfPage();
     navigator.clipboard.writeText(citation).then(
       () => toast.success('引用已复制'),
       () => toast.error('无法写入剪贴板，请手动复制：' + citation),

@@ -1,7 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import OpenSeadragon from 'openseadragon';
-import { ZOOM_LEVELS, fittingZoom, type OcrPoints } from '@guji/shared';
-import { clampZoom } from '../reader-navigation.ts';
+import { ZOOM_LEVELS, type OcrPoints } from '@guji/shared';
+import { clampZoom, type PageMove, type ZoomChoice } from '../reader-navigation.ts';
+import { addBoxOverlays, bringIntoView } from '../viewer/overlays.ts';
+import { addNoteOverlays, startNoteDrawing, type ViewerNote } from '../viewer/notes.ts';
+import { swipeMove, type SwipeSample } from '../viewer/swipe.ts';
+
+export type { ViewerNote } from '../viewer/notes.ts';
 
 /** Runtime fields of OpenSeadragon's viewport that its type declarations leave out. */
 interface ZoomLimits {
@@ -12,22 +17,38 @@ interface ZoomLimits {
 const MIN_ZOOM = ZOOM_LEVELS[0]! / 100;
 const MAX_ZOOM = ZOOM_LEVELS[ZOOM_LEVELS.length - 1]! / 100;
 
+type TileSource = string | Record<string, unknown>;
+
 export interface OpenSeadragonViewerProps {
   /**
    * The page to show: its IIIF info.json (as fetched) or the URL of it; null keeps the current page
    * (while the next loads).
    */
-  tileSource: string | Record<string, unknown> | null;
-  /** The zoom in percent of the image's own size; null fits the page into the pane when it opens. */
-  zoomPercent: number | null;
-  /** Reports the zoom after the viewer settles (wheel, pinch, fitting), rounded to whole percent. */
-  onZoomChange: (percent: number) => void;
+  tileSource: TileSource | null;
+  /** A spread: the page shown to the left of it (the next page of a right-to-left book). */
+  spreadSource?: TileSource | null;
+  /** `fit`: the whole page (or spread) in the pane, centred; a number: percent of the image's own size. */
+  zoom: ZoomChoice;
+  /** What the pane shows now, in whole percent, after opening, fitting, resizing or a gesture. */
+  onZoomShown: (percent: number) => void;
+  /** The reader zoomed with the wheel, a pinch or a double click: the percentage reached. */
+  onUserZoom: (percent: number) => void;
   /** Reports a page that could not be opened. */
   onOpenFailed?: () => void;
   /** The accessible name of the pane, e.g. 第 3 页. */
   label: string;
   /** Boxes to frame on the page, in image pixels (the characters a search found). */
   highlights?: readonly OcrPoints[];
+  /** The occurrence being visited: framed more strongly and brought into view. */
+  focusBoxes?: readonly OcrPoints[];
+  /** The character linked from the text pane (hovered or tapped there). */
+  linkBox?: OcrPoints | null;
+  /** The characters selected in the text pane, outlined. */
+  selectedBoxes?: readonly OcrPoints[];
+  /** The point of the page under the pointer (or tapped), in image pixels; null when it leaves. */
+  onPointImage?: (point: { x: number; y: number } | null) => void;
+  /** A swipe on a touch screen while the page is fitted. */
+  onSwipe?: (move: Extract<PageMove, 'next' | 'previous'>) => void;
   /** The reader's notes on this page, as rectangles in image pixels; a click opens one. */
   notes?: readonly ViewerNote[];
   onNoteOpen?: (id: number) => void;
@@ -36,54 +57,35 @@ export interface OpenSeadragonViewerProps {
   onDraw?: (rect: { x: number; y: number; w: number; h: number }) => void;
 }
 
-export interface ViewerNote {
-  id: number;
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-  text: string;
-}
-
 /**
  * The image pane: one OpenSeadragon viewer owned through a ref (in the manner of Mirador's
- * OpenSeadragonViewer). Props drive it: a new tile source opens that page, a new zoom animates to it;
- * the viewer reports the zoom upward once a gesture or animation ends. Mouse wheel zooms and dragging
- * pans; the context menu is disabled. Keys are the reader's (its arrows turn pages), so the viewer's own
- * keyboard navigation is off.
+ * OpenSeadragonViewer). Props drive it: a new tile source opens that page, a new zoom choice fits the
+ * page or animates to the percentage; the viewer reports what it shows once a gesture or animation
+ * ends. Mouse wheel and pinch zoom continuously, dragging pans, a swipe on a fitted page turns it; the
+ * context menu is disabled. Keys are the reader's (its arrows turn pages), so the viewer's own keyboard
+ * navigation is off.
  */
-export function OpenSeadragonViewer({
-  tileSource,
-  zoomPercent,
-  onZoomChange,
-  onOpenFailed,
-  label,
-  highlights,
-  notes,
-  onNoteOpen,
-  drawing = false,
-  onDraw,
-}: OpenSeadragonViewerProps) {
+export function OpenSeadragonViewer(props: OpenSeadragonViewerProps) {
+  const {
+    tileSource,
+    spreadSource = null,
+    zoom,
+    label,
+    highlights,
+    focusBoxes,
+    linkBox,
+    selectedBoxes,
+  } = props;
+  const { notes, drawing = false } = props;
   const containerRef = useRef<HTMLDivElement>(null);
   const viewerRef = useRef<OpenSeadragon.Viewer | null>(null);
   const [drawn, setDrawn] = useState(false);
-  /** Counts pages opened, so overlays are laid on the page they belong to. */
-  const [opened, setOpened] = useState(0);
+  /** The page shown (the right-hand one of a spread); overlays are laid on it. */
+  const [page, setPage] = useState<OpenSeadragon.TiledImage | null>(null);
   // The latest props, for the viewer's event handlers, which are bound once.
-  const zoomRef = useRef(zoomPercent);
-  const onZoomChangeRef = useRef(onZoomChange);
-  const onOpenFailedRef = useRef(onOpenFailed);
-  /** The last zoom reported or applied, so a report does not come back as a request. */
-  const settledZoom = useRef<number | null>(null);
-
-  const onNoteOpenRef = useRef(onNoteOpen);
-  const onDrawRef = useRef(onDraw);
+  const latest = useRef(props);
   useEffect(() => {
-    zoomRef.current = zoomPercent;
-    onZoomChangeRef.current = onZoomChange;
-    onOpenFailedRef.current = onOpenFailed;
-    onNoteOpenRef.current = onNoteOpen;
-    onDrawRef.current = onDraw;
+    latest.current = props;
   });
 
   useEffect(() => {
@@ -100,7 +102,7 @@ export function OpenSeadragonViewer({
       crossOriginPolicy: false,
       visibilityRatio: 0.2,
       constrainDuringPan: true,
-      // The chosen percentage stays when the pane changes size (directory shown or hidden, window resized).
+      // A chosen percentage stays when the pane changes size; a fitted page is fitted again (below).
       preserveImageSizeOnResize: true,
       animationTime: 0.3,
       blendTime: 0,
@@ -120,53 +122,108 @@ export function OpenSeadragonViewer({
       },
     });
     viewerRef.current = viewer;
+    const main = () => viewer.world.getItemAt(0) as OpenSeadragon.TiledImage | undefined;
+    const imageZoom = (): number | null => {
+      const item = main();
+      return item ? item.viewportToImageZoom(viewer.viewport.getZoom(true)) * 100 : null;
+    };
 
-    const imageZoom = (): number => viewer.viewport.viewportToImageZoom(viewer.viewport.getZoom(true)) * 100;
-
-    /** Limits wheel and pinch zoom to the reader's range; the range depends on the pane's size. */
+    /** Limits wheel and pinch zoom to the reader's range, and never above what fitting needs. */
     const setLimits = () => {
+      const item = main();
+      if (!item) return;
       const viewport = viewer.viewport as unknown as ZoomLimits & OpenSeadragon.Viewport;
-      viewport.minZoomLevel = viewer.viewport.imageToViewportZoom(MIN_ZOOM);
-      viewport.maxZoomLevel = viewer.viewport.imageToViewportZoom(MAX_ZOOM);
+      viewport.minZoomLevel = Math.min(item.imageToViewportZoom(MIN_ZOOM), viewer.viewport.getHomeZoom());
+      viewport.maxZoomLevel = item.imageToViewportZoom(MAX_ZOOM);
     };
-
+    const applyZoom = (choice: ZoomChoice, opening: boolean) => {
+      const item = main();
+      if (!item) return;
+      if (choice === 'fit') viewer.viewport.goHome(opening);
+      else {
+        viewer.viewport.zoomTo(item.imageToViewportZoom(choice / 100), undefined, opening);
+        if (opening) showReadingStart(viewer);
+      }
+      if (opening) report();
+    };
+    /** Set by a wheel, pinch or double click, so the zoom they reach becomes the mode's choice. */
+    let gesture = false;
     const report = () => {
-      const percent = clampZoom(imageZoom());
-      if (percent === settledZoom.current) return;
-      settledZoom.current = percent;
-      onZoomChangeRef.current(percent);
+      const percent = imageZoom();
+      if (percent == null) return;
+      if (gesture) latest.current.onUserZoom(clampZoom(percent));
+      gesture = false;
+      latest.current.onZoomShown(Math.round(percent));
     };
-
+    for (const name of ['canvas-scroll', 'canvas-pinch', 'canvas-double-click'] as const) {
+      viewer.addHandler(name, () => {
+        gesture = true;
+      });
+    }
     viewer.addHandler('open', () => {
-      setOpened((n) => n + 1);
+      setPage(main() ?? null);
       setLimits();
-      const item = viewer.world.getItemAt(0);
-      const container = viewer.viewport.getContainerSize();
-      let percent = zoomRef.current;
-      if (percent == null && item) {
-        const size = item.getContentSize();
-        percent = fittingZoom({ width: size.x, height: size.y }, { width: container.x, height: container.y });
-      }
-      if (percent != null) {
-        viewer.viewport.zoomTo(viewer.viewport.imageToViewportZoom(percent / 100), undefined, true);
-        showReadingStart(viewer);
-        settledZoom.current = percent;
-        if (percent !== zoomRef.current) onZoomChangeRef.current(percent);
-      }
+      applyZoom(latest.current.zoom, true);
     });
     // Tells tests and the first-page benchmark when the page is on screen at its display resolution.
     viewer.world.addHandler('add-item', (event) => {
       setDrawn(false);
-      event.item.addHandler('fully-loaded-change', (change) => setDrawn(change.fullyLoaded));
+      event.item.addHandler('fully-loaded-change', () => {
+        const items = Array.from({ length: viewer.world.getItemCount() }, (_, i) =>
+          viewer.world.getItemAt(i),
+        );
+        setDrawn(items.every((item) => item.getFullyLoaded()));
+      });
     });
-    viewer.addHandler('open-failed', () => onOpenFailedRef.current?.());
+    viewer.addHandler('open-failed', () => latest.current.onOpenFailed?.());
     viewer.addHandler('animation-finish', report);
     viewer.addHandler('resize', () => {
       setLimits();
+      if (latest.current.zoom === 'fit') viewer.viewport.goHome(true);
       report();
     });
 
+    // A swipe turns the page while it is shown whole; zoomed in, the same move pans.
+    let touchStart: SwipeSample | null = null;
+    let pinched = false;
+    viewer.addHandler('canvas-press', (event) => {
+      pinched = false;
+      touchStart =
+        event.pointerType === 'touch' ? { x: event.position.x, y: event.position.y, time: Date.now() } : null;
+    });
+    viewer.addHandler('canvas-pinch', () => {
+      pinched = true;
+    });
+    viewer.addHandler('canvas-release', (event) => {
+      const start = touchStart;
+      touchStart = null;
+      if (!start || pinched || event.pointerType !== 'touch') return;
+      const fitted = viewer.viewport.getZoom() <= viewer.viewport.getHomeZoom() * 1.05;
+      const move = fitted
+        ? swipeMove(start, { x: event.position.x, y: event.position.y, time: Date.now() })
+        : null;
+      if (move) latest.current.onSwipe?.(move);
+    });
+    // A tap on a character links it to the text, as hovering does with a mouse.
+    viewer.addHandler('canvas-click', (event) => {
+      const item = main();
+      if (event.quick && item)
+        latest.current.onPointImage?.(item.viewerElementToImageCoordinates(event.position));
+    });
+    const onPointerMove = (event: PointerEvent) => {
+      const item = main();
+      if (!item || event.pointerType === 'touch' || !latest.current.onPointImage) return;
+      const box = element.getBoundingClientRect();
+      const point = new OpenSeadragon.Point(event.clientX - box.left, event.clientY - box.top);
+      latest.current.onPointImage(item.viewerElementToImageCoordinates(point));
+    };
+    const onPointerLeave = () => latest.current.onPointImage?.(null);
+    element.addEventListener('pointermove', onPointerMove);
+    element.addEventListener('pointerleave', onPointerLeave);
+
     return () => {
+      element.removeEventListener('pointermove', onPointerMove);
+      element.removeEventListener('pointerleave', onPointerLeave);
       viewerRef.current = null;
       viewer.destroy();
     };
@@ -174,113 +231,74 @@ export function OpenSeadragonViewer({
 
   useEffect(() => {
     const viewer = viewerRef.current;
-    // A copy: OpenSeadragon keeps and changes the object it is given, and this one is shared.
-    if (viewer && tileSource)
-      viewer.open({ tileSource: typeof tileSource === 'string' ? tileSource : structuredClone(tileSource) });
-  }, [tileSource]);
+    if (!viewer || !tileSource) return;
+    // Copies: OpenSeadragon keeps and changes the object it is given, and these are shared.
+    const copy = (source: TileSource) => (typeof source === 'string' ? source : structuredClone(source));
+    if (spreadSource) {
+      // Right to left, as a bound book opens: this page on the right, the next on the left.
+      viewer.open([
+        { tileSource: copy(tileSource), x: 1.02, y: 0, width: 1 },
+        { tileSource: copy(spreadSource), x: 0, y: 0, width: 1 },
+      ]);
+    } else viewer.open({ tileSource: copy(tileSource) });
+  }, [tileSource, spreadSource]);
 
+  // A new choice from the toolbar, the keys or the menu; a gesture's own choice is already shown.
   useEffect(() => {
     const viewer = viewerRef.current;
-    if (!viewer || opened === 0) return;
-    viewer.clearOverlays();
-    for (const box of highlights ?? []) {
-      const element = document.createElement('div');
-      element.className = 'osd-hit';
-      viewer.addOverlay({
-        element,
-        location: viewer.viewport.imageToViewportRectangle(
-          box.left,
-          box.top,
-          box.right - box.left,
-          box.bottom - box.top,
-        ),
-      });
+    if (!viewer || !page) return;
+    if (zoom === 'fit') {
+      viewer.viewport.goHome();
+      return;
     }
-    const trackers: OpenSeadragon.MouseTracker[] = [];
-    for (const note of notes ?? []) {
-      const element = document.createElement('button');
-      element.type = 'button';
-      element.className = 'osd-note';
-      element.setAttribute('aria-label', `批注：${note.text.slice(0, 40)}`);
-      element.title = note.text;
-      // OpenSeadragon takes the pointer events over its canvas; a tracker hands the click to the reader.
-      trackers.push(
-        new OpenSeadragon.MouseTracker({
-          element,
-          clickHandler: () => onNoteOpenRef.current?.(note.id),
-        }),
-      );
-      element.addEventListener('keydown', (event) => {
-        if (event.key === 'Enter' || event.key === ' ') {
-          event.preventDefault();
-          onNoteOpenRef.current?.(note.id);
-        }
-      });
-      viewer.addOverlay({
-        element,
-        location: viewer.viewport.imageToViewportRectangle(note.x, note.y, note.w, note.h),
-      });
-    }
-    return () => {
-      for (const tracker of trackers) tracker.destroy();
-    };
-  }, [highlights, notes, opened]);
-
-  // Drawing a note's rectangle: panning off, a drag draws, the release reports it in image pixels.
-  useEffect(() => {
-    const viewer = viewerRef.current;
-    if (!viewer || !drawing) return;
-    viewer.setMouseNavEnabled(false);
-    const draft = document.createElement('div');
-    draft.className = 'osd-note-draft';
-    let start: OpenSeadragon.Point | null = null;
-    const toImage = (position: OpenSeadragon.Point) =>
-      viewer.viewport.viewerElementToImageCoordinates(position);
-    const rectOf = (a: OpenSeadragon.Point, b: OpenSeadragon.Point) => {
-      const size = viewer.world.getItemAt(0)?.getContentSize();
-      const maxX = size?.x ?? Number.POSITIVE_INFINITY;
-      const maxY = size?.y ?? Number.POSITIVE_INFINITY;
-      const x0 = Math.max(0, Math.min(a.x, b.x));
-      const y0 = Math.max(0, Math.min(a.y, b.y));
-      const x1 = Math.min(maxX, Math.max(a.x, b.x));
-      const y1 = Math.min(maxY, Math.max(a.y, b.y));
-      return { x: Math.round(x0), y: Math.round(y0), w: Math.round(x1 - x0), h: Math.round(y1 - y0) };
-    };
-    const tracker = new OpenSeadragon.MouseTracker({
-      element: viewer.canvas,
-      pressHandler: (event) => {
-        start = toImage(event.position);
-      },
-      dragHandler: (event) => {
-        if (!start) return;
-        const rect = rectOf(start, toImage(event.position));
-        const location = viewer.viewport.imageToViewportRectangle(rect.x, rect.y, rect.w, rect.h);
-        if (viewer.getOverlayById(draft)) viewer.updateOverlay(draft, location);
-        else viewer.addOverlay({ element: draft, location });
-      },
-      releaseHandler: (event) => {
-        if (!start) return;
-        const rect = rectOf(start, toImage(event.position));
-        start = null;
-        viewer.removeOverlay(draft);
-        if (rect.w >= 4 && rect.h >= 4) onDrawRef.current?.(rect);
-      },
-    });
-    return () => {
-      tracker.destroy();
-      viewer.removeOverlay(draft);
-      viewer.setMouseNavEnabled(true);
-    };
-  }, [drawing]);
-
-  useEffect(() => {
-    const viewer = viewerRef.current;
-    if (!viewer || zoomPercent == null || !viewer.world.getItemAt(0)) return;
-    if (zoomPercent === settledZoom.current) return;
-    settledZoom.current = zoomPercent;
-    viewer.viewport.zoomTo(viewer.viewport.imageToViewportZoom(zoomPercent / 100));
+    const current = page.viewportToImageZoom(viewer.viewport.getZoom(true)) * 100;
+    if (Math.abs(current - zoom) < 0.5) return;
+    viewer.viewport.zoomTo(page.imageToViewportZoom(zoom / 100));
     viewer.viewport.applyConstraints();
-  }, [zoomPercent]);
+  }, [zoom, page]);
+
+  useEffect(() => {
+    const viewer = viewerRef.current;
+    if (!viewer || !page || !highlights?.length) return;
+    return addBoxOverlays(viewer, page, highlights, 'osd-hit');
+  }, [highlights, page]);
+
+  useEffect(() => {
+    const viewer = viewerRef.current;
+    if (!viewer || !page || !focusBoxes?.length) return;
+    const remove = addBoxOverlays(viewer, page, focusBoxes, 'osd-hit osd-hit-current');
+    bringIntoView(viewer, page, {
+      left: Math.min(...focusBoxes.map((box) => box.left)),
+      top: Math.min(...focusBoxes.map((box) => box.top)),
+      right: Math.max(...focusBoxes.map((box) => box.right)),
+      bottom: Math.max(...focusBoxes.map((box) => box.bottom)),
+    });
+    return remove;
+  }, [focusBoxes, page]);
+
+  useEffect(() => {
+    const viewer = viewerRef.current;
+    if (!viewer || !page || !linkBox) return;
+    return addBoxOverlays(viewer, page, [linkBox], 'osd-link');
+  }, [linkBox, page]);
+
+  useEffect(() => {
+    const viewer = viewerRef.current;
+    if (!viewer || !page || !selectedBoxes?.length) return;
+    return addBoxOverlays(viewer, page, selectedBoxes, 'osd-selected');
+  }, [selectedBoxes, page]);
+
+  useEffect(() => {
+    const viewer = viewerRef.current;
+    if (!viewer || !page || !notes?.length) return;
+    return addNoteOverlays(viewer, page, notes, (id) => latest.current.onNoteOpen?.(id));
+  }, [notes, page]);
+
+  useEffect(() => {
+    const viewer = viewerRef.current;
+    if (!viewer || !page || !drawing) return;
+    return startNoteDrawing(viewer, page, (rect) => latest.current.onDraw?.(rect));
+  }, [drawing, page]);
 
   return (
     <div
@@ -290,6 +308,7 @@ export function OpenSeadragonViewer({
       data-drawn={drawn}
       data-highlights={highlights?.length ?? 0}
       data-drawing={drawing}
+      data-spread={spreadSource != null}
       onContextMenu={(event) => event.preventDefault()}
     >
       <div ref={containerRef} className="osd-container" />
@@ -298,13 +317,13 @@ export function OpenSeadragonViewer({
 }
 
 /**
- * A page opens at its top right, where vertical text right to left begins; a page smaller than the
- * pane stays centred.
+ * A page shown larger than the pane opens at its top right, where vertical text right to left begins;
+ * a page smaller than the pane stays centred.
  */
 function showReadingStart(viewer: OpenSeadragon.Viewer): void {
-  const item = viewer.world.getItemAt(0);
-  if (!item) return;
-  const image = item.getBounds();
+  const first = viewer.world.getItemAt(0);
+  if (!first) return;
+  const image = viewer.world.getHomeBounds();
   const view = viewer.viewport.getBounds();
   const x = view.width < image.width ? image.x + image.width - view.width / 2 : image.x + image.width / 2;
   const y = view.height < image.height ? image.y + view.height / 2 : image.y + image.height / 2;

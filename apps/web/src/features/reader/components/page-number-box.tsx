@@ -32,7 +32,11 @@ export function PageNumberBox({ page, total, onGo }: PageNumberBoxProps) {
         maxLength={6}
         className="page-number-input"
       />
-      <span className="page-number-total">/ 共 {total} 页</span>
+      <span className="page-number-total">
+        / <span className="page-number-word">共 </span>
+        {total}
+        <span className="page-number-word"> 页</span>
+      </span>
     </span>
   );
 }

@@ -1,14 +1,16 @@
 /** The reader's toolbar: directory, page turning, volume, zoom, in-book search, the reader's own tools, mode. */
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button, Segmented, Select, Tooltip } from 'antd';
 import {
   DoubleLeftOutlined,
   DoubleRightOutlined,
+  EllipsisOutlined,
   LeftOutlined,
   MenuFoldOutlined,
   MenuUnfoldOutlined,
   MinusOutlined,
   PlusOutlined,
+  ReadOutlined,
   RightOutlined,
 } from '@ant-design/icons';
 import { Link } from 'react-router';
@@ -16,18 +18,23 @@ import { ZOOM_LEVELS, type ReaderData } from '@guji/shared';
 import { InBookSearchBox } from '../../catalog/index.ts';
 import { ReaderDownloadMenu } from '../../personal/index.ts';
 import { AddToPrint } from '../../print/index.ts';
-import { DISPLAY_MODES, type DisplayMode, type PageMove } from '../reader-navigation.ts';
+import { DISPLAY_MODES, type DisplayMode, type PageMove, type ZoomChoice } from '../reader-navigation.ts';
 import { PageNumberBox } from './page-number-box.tsx';
 import { BookText } from '../../../components/book-text.tsx';
 import { CiteButton } from './cite-button.tsx';
 
-const zoomOptions = ZOOM_LEVELS.map((level) => ({ value: level, label: `${level}%` }));
+const FIT = 'fit';
+const zoomOptions = [
+  { value: FIT, label: '适应窗口' },
+  ...ZOOM_LEVELS.map((level) => ({ value: level, label: `${level}%` })),
+];
+const EXTRA_ID = 'reader-toolbar-extra';
 
 export interface ReaderToolbarProps {
-  /** The id of the directory panel the directory button shows and hides. */
-  directoryPanelId: string;
-  directoryOpen: boolean;
-  onToggleDirectory: () => void;
+  /** The id of the side panel (directory, thumbnails, search hits) the 目录 button shows and hides. */
+  sidePanelId: string;
+  sideOpen: boolean;
+  onToggleSide: () => void;
   pageNumber: number;
   total: number;
   onGoToPage: (page: number) => void;
@@ -36,10 +43,14 @@ export interface ReaderToolbarProps {
   volume: ReaderData['volume'];
   volumes: ReaderData['volumes'];
   onVolumeChange: (fascicleId: number) => void;
-  /** The zoom of the mode shown; null: fitted. */
-  zoomPercent: number | null;
+  /** The zoom chosen for the mode shown, and the percentage it shows now. */
+  zoom: ZoomChoice;
+  shownPercent: number | null;
   onZoomStep: (direction: 'in' | 'out') => void;
-  onZoomChange: (percent: number) => void;
+  onZoomChoose: (zoom: ZoomChoice) => void;
+  /** Two pages side by side (image mode). */
+  spread: boolean;
+  onSpreadChange: (spread: boolean) => void;
   /** In-book search, offered in the reading room only. */
   readingRoom: boolean;
   searchText: string;
@@ -55,107 +66,149 @@ export interface ReaderToolbarProps {
   onModeChange: (mode: DisplayMode) => void;
 }
 
+/**
+ * Two groups: what a reader needs on every page (side panel, page turning, mode) and the rest. On a
+ * wide screen both show in one bar; on a phone the bar sits at the bottom within reach of a thumb and
+ * the rest opens with «更多».
+ */
 export function ReaderToolbar(props: ReaderToolbarProps) {
-  const { directoryOpen, pageNumber, total, onMove, volume, zoomPercent, onZoomStep, page, signedIn } = props;
+  const { sideOpen, pageNumber, total, onMove, volume, shownPercent, onZoomStep, page, signedIn } = props;
+  const [moreOpen, setMoreOpen] = useState(false);
   const atFirst = pageNumber <= 1;
   const atLast = pageNumber >= total;
+  const percentLabel = shownPercent == null ? '适应' : `${shownPercent}%`;
   return (
-    <div className="reader-toolbar" role="group" aria-label="阅读工具栏">
-      <Button
-        icon={directoryOpen ? <MenuFoldOutlined aria-hidden /> : <MenuUnfoldOutlined aria-hidden />}
-        aria-expanded={directoryOpen}
-        aria-controls={props.directoryPanelId}
-        onClick={props.onToggleDirectory}
-      >
-        目录
-      </Button>
+    <div className="reader-toolbar" role="group" aria-label="阅读工具栏" data-more-open={moreOpen}>
+      <div className="reader-toolbar-main">
+        <Button
+          icon={sideOpen ? <MenuFoldOutlined aria-hidden /> : <MenuUnfoldOutlined aria-hidden />}
+          aria-expanded={sideOpen}
+          aria-controls={props.sidePanelId}
+          onClick={props.onToggleSide}
+        >
+          <span className="reader-button-text">目录</span>
+        </Button>
 
-      {/* Right to left: the next page lies to the left, as in the book. */}
-      <div className="reader-pager" role="group" aria-label="翻页">
-        <Button icon={<DoubleLeftOutlined aria-hidden />} onClick={() => onMove('last')} disabled={atLast}>
-          <span className="reader-button-text">尾页</span>
-        </Button>
-        <Button icon={<LeftOutlined aria-hidden />} onClick={() => onMove('next')} disabled={atLast}>
-          <span className="reader-button-text">下一页</span>
-        </Button>
-        <PageNumberBox key={pageNumber} page={pageNumber} total={total} onGo={props.onGoToPage} />
-        <Button onClick={() => onMove('previous')} disabled={atFirst}>
-          <span className="reader-button-text">上一页</span>
-          <RightOutlined aria-hidden />
-        </Button>
-        <Button onClick={() => onMove('first')} disabled={atFirst}>
-          <span className="reader-button-text">首页</span>
-          <DoubleRightOutlined aria-hidden />
+        {/* Right to left: the next page lies to the left, as in the book. */}
+        <div className="reader-pager" role="group" aria-label="翻页">
+          <Button
+            className="reader-pager-end"
+            icon={<DoubleLeftOutlined aria-hidden />}
+            onClick={() => onMove('last')}
+            disabled={atLast}
+          >
+            <span className="reader-button-text">尾页</span>
+          </Button>
+          <Button icon={<LeftOutlined aria-hidden />} onClick={() => onMove('next')} disabled={atLast}>
+            <span className="reader-button-text">下一页</span>
+          </Button>
+          <PageNumberBox key={pageNumber} page={pageNumber} total={total} onGo={props.onGoToPage} />
+          <Button onClick={() => onMove('previous')} disabled={atFirst}>
+            <span className="reader-button-text">上一页</span>
+            <RightOutlined aria-hidden />
+          </Button>
+          <Button className="reader-pager-end" onClick={() => onMove('first')} disabled={atFirst}>
+            <span className="reader-button-text">首页</span>
+            <DoubleRightOutlined aria-hidden />
+          </Button>
+        </div>
+
+        <Segmented<DisplayMode>
+          aria-label="显示模式"
+          options={DISPLAY_MODES.map((option) => ({ value: option.value, label: option.label }))}
+          value={props.mode}
+          onChange={props.onModeChange}
+        />
+
+        <Button
+          className="reader-more-button"
+          icon={<EllipsisOutlined aria-hidden />}
+          aria-expanded={moreOpen}
+          aria-controls={EXTRA_ID}
+          onClick={() => setMoreOpen((open) => !open)}
+        >
+          <span className="reader-button-text">更多</span>
         </Button>
       </div>
 
-      <Select
-        aria-label="选择分册"
-        className="reader-volume-select"
-        value={volume.fascicleId}
-        options={props.volumes.map((item) => ({
-          value: item.fascicleId,
-          label: <BookText>{item.name}</BookText>,
-        }))}
-        onChange={props.onVolumeChange}
-        popupMatchSelectWidth={false}
-      />
-
-      <div className="reader-zoom" role="group" aria-label="缩放">
-        <Tooltip title="缩小（-）">
-          <Button
-            icon={<MinusOutlined aria-hidden />}
-            aria-label="缩小"
-            onClick={() => onZoomStep('out')}
-            disabled={zoomPercent != null && zoomPercent <= ZOOM_LEVELS[0]!}
-          />
-        </Tooltip>
-        <Select<number>
-          aria-label="缩放比例"
-          className="reader-zoom-select"
-          value={zoomPercent ?? undefined}
-          placeholder="适合"
-          options={zoomOptions}
-          labelRender={({ value }) => `${String(value)}%`}
-          onChange={props.onZoomChange}
+      <div className="reader-toolbar-extra" id={EXTRA_ID}>
+        <Select
+          aria-label="选择分册"
+          className="reader-volume-select"
+          value={volume.fascicleId}
+          options={props.volumes.map((item) => ({
+            value: item.fascicleId,
+            label: <BookText>{item.name}</BookText>,
+          }))}
+          onChange={props.onVolumeChange}
+          popupMatchSelectWidth={false}
         />
-        <Tooltip title="放大（+）">
-          <Button
-            icon={<PlusOutlined aria-hidden />}
-            aria-label="放大"
-            onClick={() => onZoomStep('in')}
-            disabled={zoomPercent != null && zoomPercent >= ZOOM_LEVELS[ZOOM_LEVELS.length - 1]!}
+
+        <div className="reader-zoom" role="group" aria-label="缩放">
+          <Tooltip title="缩小（-）">
+            <Button
+              icon={<MinusOutlined aria-hidden />}
+              aria-label="缩小"
+              onClick={() => onZoomStep('out')}
+              disabled={shownPercent != null && shownPercent <= ZOOM_LEVELS[0]!}
+            />
+          </Tooltip>
+          <Select<ZoomChoice>
+            aria-label="缩放比例"
+            className="reader-zoom-select"
+            value={props.zoom}
+            options={zoomOptions}
+            labelRender={() => percentLabel}
+            onChange={props.onZoomChoose}
+            popupMatchSelectWidth={false}
           />
-        </Tooltip>
+          <Tooltip title="放大（+）">
+            <Button
+              icon={<PlusOutlined aria-hidden />}
+              aria-label="放大"
+              onClick={() => onZoomStep('in')}
+              disabled={shownPercent != null && shownPercent >= ZOOM_LEVELS[ZOOM_LEVELS.length - 1]!}
+            />
+          </Tooltip>
+        </div>
+
+        {props.mode === 'image' && (
+          <Tooltip title="两页并排，右页在前，如书翻开">
+            <Button
+              icon={<ReadOutlined aria-hidden />}
+              aria-pressed={props.spread}
+              type={props.spread ? 'primary' : 'default'}
+              ghost={props.spread}
+              onClick={() => props.onSpreadChange(!props.spread)}
+            >
+              双页
+            </Button>
+          </Tooltip>
+        )}
+
+        {props.readingRoom && (
+          <InBookSearchBox compact initial={props.searchText} onSearch={props.onSearch} />
+        )}
+
+        {props.notesButton}
+        {page && signedIn && <ReaderDownloadMenu imageId={page.imageId} fascicleId={volume.fascicleId} />}
+        {page && signedIn && (
+          <AddToPrint
+            imageId={page.imageId}
+            fascicleId={volume.fascicleId}
+            pageNumber={pageNumber}
+            total={total}
+          />
+        )}
+
+        {page && <CiteButton book={props.book} volume={volume} page={page} />}
+
+        {props.canProofread && page && (
+          <Link className="reader-proofread" to={`/OCRPage?imgid=${page.imageId}`}>
+            校对文字
+          </Link>
+        )}
       </div>
-
-      {props.readingRoom && <InBookSearchBox compact initial={props.searchText} onSearch={props.onSearch} />}
-
-      {props.notesButton}
-      {page && signedIn && <ReaderDownloadMenu imageId={page.imageId} fascicleId={volume.fascicleId} />}
-      {page && signedIn && (
-        <AddToPrint
-          imageId={page.imageId}
-          fascicleId={volume.fascicleId}
-          pageNumber={pageNumber}
-          total={total}
-        />
-      )}
-
-      {page && <CiteButton book={props.book} volume={volume} page={page} />}
-
-      {props.canProofread && page && (
-        <Link className="reader-proofread" to={`/OCRPage?imgid=${page.imageId}`}>
-          校对文字
-        </Link>
-      )}
-
-      <Segmented<DisplayMode>
-        aria-label="显示模式"
-        options={DISPLAY_MODES.map((option) => ({ value: option.value, label: option.label }))}
-        value={props.mode}
-        onChange={props.onModeChange}
-      />
     </div>
   );
 }

@@ -1,0 +1,79 @@
+import { Button, ConfigProvider, Segmented, Switch, Tooltip } from 'antd';
+import { FileTextOutlined } from '@ant-design/icons';
+import type { useTextView } from '../hooks/use-text-view.ts';
+import { TEXT_SIZE, type TextViewName, type TextWriting } from '../text-view.ts';
+
+const VIEWS: { value: TextViewName; label: string }[] = [
+  { value: 'reading', label: '阅读' },
+  { value: 'layout', label: '版式' },
+];
+
+const WRITINGS: { value: TextWriting; label: string }[] = [
+  { value: 'vertical', label: '竖排' },
+  { value: 'horizontal', label: '横排' },
+];
+
+export interface TextPaneBarProps {
+  textView: ReturnType<typeof useTextView>;
+  simplified: { on: boolean; setOn: (on: boolean) => void };
+  /** 复制全文; null while there is no text to copy. */
+  onCopy: (() => void) | null;
+}
+
+/**
+ * The text pane's own options: the view (阅读 / 版式), and for reading text its direction and size;
+ * 「简体显示」; 复制全文 (the text in reading order, then the page's citation). Wraps on a narrow pane.
+ */
+export function TextPaneBar({ textView, simplified, onCopy }: TextPaneBarProps) {
+  return (
+    <ConfigProvider componentSize="small">
+      <div className="text-pane-bar">
+        <Segmented<TextViewName>
+          aria-label="文字视图"
+          options={VIEWS}
+          value={textView.view}
+          onChange={textView.setView}
+        />
+        {textView.view === 'reading' && (
+          <>
+            <Segmented<TextWriting>
+              aria-label="文字方向"
+              options={WRITINGS}
+              value={textView.writing}
+              onChange={textView.setWriting}
+            />
+            <span className="text-pane-size">
+              <Tooltip title="缩小字号">
+                <Button
+                  aria-label="缩小字号"
+                  disabled={textView.size <= TEXT_SIZE.min}
+                  onClick={() => textView.stepSize(-1)}
+                >
+                  A−
+                </Button>
+              </Tooltip>
+              <Tooltip title="放大字号">
+                <Button
+                  aria-label="放大字号"
+                  disabled={textView.size >= TEXT_SIZE.max}
+                  onClick={() => textView.stepSize(1)}
+                >
+                  A+
+                </Button>
+              </Tooltip>
+            </span>
+          </>
+        )}
+        <label className="text-pane-option">
+          <Switch checked={simplified.on} onChange={simplified.setOn} />
+          简体显示
+        </label>
+        <Tooltip title="复制本页全部文字（按阅读顺序，每列一行）及本页引用">
+          <Button icon={<FileTextOutlined aria-hidden />} disabled={!onCopy} onClick={onCopy ?? undefined}>
+            复制全文
+          </Button>
+        </Tooltip>
+      </div>
+    </ConfigProvider>
+  );
+}
