@@ -139,6 +139,9 @@ export async function runReader(): Promise<BenchResult> {
         return { drawn: hit?.[1] ?? NaN, click: w.__clicks.at(-1) ?? NaN };
       }, label);
 
+    log('transfer size of a first visit (the JavaScript and CSS the reader loads)…');
+    const transfer = await firstVisitTransfer(browser, cookies, url(2));
+
     log(`${RUNS} cold openings (new browser context each)…`);
     const cold: number[] = [];
     for (let i = 0; i < RUNS; i++) {
@@ -215,6 +218,12 @@ export async function runReader(): Promise<BenchResult> {
           met: coldSummary.p95 <= BUDGET_MS,
         },
         {
+          what: 'reader: first visit JS+CSS sent compressed, ≥ 60 % smaller than the files (issue 17)',
+          budget: '≤ 40 % of the files',
+          measured: `${kB(transfer.wire)} sent for ${kB(transfer.files)} of files (${percent(transfer)})`,
+          met: transfer.wire <= 0.4 * transfer.files,
+        },
+        {
           what: 'reader: page turn in an open reader (click → next page drawn)',
           budget: `p95 ≤ ${TURN_BUDGET_MS} ms`,
           measured: fmtMs(warmSummary),
@@ -232,8 +241,12 @@ export async function runReader(): Promise<BenchResult> {
         ['opening, site files cached', fmtMs(cachedSummary)],
         ['page turn in an open reader', fmtMs(warmSummary)],
         ['in-book search hit opened from the list', fmtMs(hitSummary)],
+        [
+          `first visit: ${transfer.count} JS and CSS files, bytes sent / file bytes`,
+          `${kB(transfer.wire)} / ${kB(transfer.files)} (${percent(transfer)}; ${transfer.encodings})`,
+        ],
       ],
-      data: { cold, cached, warm, hits },
+      data: { cold, cached, warm, hits, transfer },
     };
   } finally {
     agent.destroy();
@@ -307,4 +320,48 @@ async function timeHits(
   }
   await context.close();
   return times;
+}
+
+const kB = (bytes: number) => `${(bytes / 1024).toFixed(0)} kB`;
+const percent = (t: Transfer) => `${((100 * t.wire) / t.files).toFixed(0)} %`;
+
+interface Transfer {
+  count: number;
+  /** Response bodies as sent (compressed where the server compressed them). */
+  wire: number;
+  /** The files themselves (decoded bodies). */
+  files: number;
+  /** Content-Encoding of the responses, counted: "br 40, none 2". */
+  encodings: string;
+}
+
+/** Opens the reader in an empty browser and adds up the JavaScript and CSS it loads, as sent and as files. */
+async function firstVisitTransfer(
+  browser: import('@playwright/test').Browser,
+  cookies: Cookies,
+  address: string,
+): Promise<Transfer> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addCookies(cookies);
+  const page = await context.newPage();
+  const responses: import('@playwright/test').Response[] = [];
+  page.on('response', (response) => {
+    if (/\.(js|css)(\?|$)/.test(new URL(response.url()).pathname)) responses.push(response);
+  });
+  await page.goto(address);
+  await page.locator('[data-drawn="true"]').waitFor({ timeout: 15_000 });
+  await page.waitForLoadState('networkidle');
+  const total: Transfer = { count: 0, wire: 0, files: 0, encodings: '' };
+  const encodings = new Map<string, number>();
+  for (const response of responses) {
+    const sizes = await response.request().sizes();
+    total.count += 1;
+    total.wire += sizes.responseBodySize;
+    total.files += (await response.body()).length;
+    const encoding = (await response.headerValue('content-encoding')) ?? 'none';
+    encodings.set(encoding, (encodings.get(encoding) ?? 0) + 1);
+  }
+  total.encodings = [...encodings].map(([name, n]) => `${name} ${n}`).join(', ');
+  await context.close();
+  return total;
 }

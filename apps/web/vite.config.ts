@@ -1,8 +1,10 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './build/precompress.ts';
 
 export default defineConfig({
-  plugins: [react()],
+  // The built files are also written brotli- and gzip-compressed, served as they are (issue 17).
+  plugins: [react(), precompress()],
   server: {
     port: 5173,
     // Keep the browser's Host header: the server's CSRF check compares it with the Origin header.

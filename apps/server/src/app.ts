@@ -161,6 +161,9 @@ function serveWebApp(app: FastifyInstance, webDist: string): void {
       root: webDist,
       wildcard: false,
       index: false,
+      // The build writes NAME.br and NAME.gz beside each text file (apps/web/build/precompress.ts):
+      // sent as they are to browsers that accept them, with Vary: Accept-Encoding.
+      preCompressed: true,
       setHeaders: (res, filePath) => {
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
