@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -36,6 +37,8 @@ import { ownBookRoutes } from './features/own-books/own-books.route.ts';
 import { ownPageRoutes } from './features/own-books/own-pages.route.ts';
 import { ownReviewRoutes } from './features/own-books/own-review.route.ts';
 import { consoleRoutes } from './features/console/console.route.ts';
+import { metricsRoutes } from './features/metrics/metrics.route.ts';
+import { runInRequest } from './lib/request-context.ts';
 
 export interface BuildAppOptions {
   /** Run jobs in this process (the default for `serve`). */
@@ -51,6 +54,26 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     logger: options.logger ?? { level: config.logLevel },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Request ids unique across processes; a proxy's X-Request-Id (nginx $request_id) is kept.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  });
+  // The id goes back to the client and into every job the request queues (their log lines carry it).
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
+    runInRequest({ requestId: request.id }, done);
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    context.metrics.requestFinished(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+    done();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -122,6 +145,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     consoleRoutes,
     ocrRoutes,
     iiifRoutes,
+    metricsRoutes,
   ])
     routes(app, deps);
 
@@ -147,6 +171,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
 }
 
 const PURGE_INTERVAL_MS = 6 * 3600_000;
+/** An X-Request-Id worth keeping: short, no spaces or control characters. */
+const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
 /**
  * Serves the built React app: files from apps/web/dist, and index.html for every other page path so

@@ -23,6 +23,7 @@ const EnvSchema = z.object({
   READING_ROOM_CIDRS: z.string().default('127.0.0.1/32,::1/128'),
   TRUST_PROXY: z.string().default('false'),
   SSO_SECRET: z.string().optional(),
+  METRICS_TOKEN: z.string().optional(),
   PUBLIC_ORIGIN: z.string().optional(),
   PUBLIC_HOSTS: z.string().default(''),
   IIIF_CACHE_MAX_MB: z.coerce.number().int().min(0).optional(),
@@ -74,6 +75,8 @@ export interface Config {
   trustProxy: boolean | string;
   /** HMAC secret of single-sign-on links; SSO is off when unset. */
   ssoSecret: string | undefined;
+  /** Bearer token of GET /metrics; without it the metrics are not served. */
+  metricsToken: string | undefined;
   /** Extra origins accepted by the CSRF check besides the request's own host. */
   publicOrigin: string | undefined;
   /**
@@ -167,6 +170,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter(Boolean),
     trustProxy: trust === 'true' ? true : trust === 'false' || trust.trim() === '' ? false : trust,
     ssoSecret: e.SSO_SECRET || undefined,
+    metricsToken: e.METRICS_TOKEN || undefined,
     publicOrigin: e.PUBLIC_ORIGIN,
     publicHosts: e.PUBLIC_HOSTS.split(',')
       .map((s) => s.trim().toLowerCase())

@@ -34,6 +34,7 @@ import { IiifImageService } from './iiif/image.service.ts';
 import { IngestService } from './features/import/ingest.service.ts';
 import { FullTextService } from './features/search/full-text.service.ts';
 import { SearchRepository } from './features/search/search.repository.ts';
+import { Metrics } from './features/metrics/metrics.ts';
 import { OcrService } from './features/ocr/ocr.service.ts';
 import type { OcrEngine } from './ocr/engine.ts';
 import { ThreadedOcrEngine } from './ocr/engine-thread.ts';
@@ -132,6 +133,8 @@ export interface AppContext {
   textIndex: TextIndex;
   iiifImages: IiifImageService;
   queue: JobQueue;
+  /** Prometheus metrics of this process (GET /metrics). */
+  metrics: Metrics;
   createWorker(log: FastifyBaseLogger): JobWorker<JobDataMap>;
   /** The OCR engine (loaded on first use by a worker; tests may replace it). */
   createOcrEngine(): Promise<OcrEngine>;
@@ -269,6 +272,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   };
   const ownBooks = new OwnBookRepository(db);
   const ownAccess = new OwnAccess(repos.catalog, repos.users);
+  const metrics = new Metrics(repos.jobs, database);
   const context: AppContext = {
     config,
     database,
@@ -349,7 +353,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       renderQueue: config.iiifRenderQueue,
     }),
     queue,
-    createWorker: (log) => new JobWorker<JobDataMap>(repos.jobs, createJobHandlers(context), log),
+    metrics,
+    createWorker: (log) =>
+      new JobWorker<JobDataMap>(repos.jobs, createJobHandlers(context), log, { observer: metrics }),
     // Recognition runs in its own thread, never on the thread that answers requests (issue 13 item 6).
     createOcrEngine: overrides.ocrEngine ?? (() => ThreadedOcrEngine.create()),
     close: () => database.destroy(),

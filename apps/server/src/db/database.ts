@@ -16,13 +16,24 @@ export interface DatabaseHandle {
   dialect: Dialect;
   /** Throws when the database cannot answer a query (GET /api/health). */
   ping(): Promise<void>;
+  /** The PostgreSQL connection pool's state (for /metrics); null on SQLite, one connection in-process. */
+  poolStats(): PoolStats | null;
   destroy(): Promise<void>;
 }
 
-function handle(db: Db, dialect: Dialect): DatabaseHandle {
+export interface PoolStats {
+  total: number;
+  idle: number;
+  /** Queries waiting for a free connection. */
+  waiting: number;
+}
+
+function handle(db: Db, dialect: Dialect, pool?: pg.Pool): DatabaseHandle {
   return {
     db,
     dialect,
+    poolStats: () =>
+      pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null,
     ping: async () => {
       await sql`select 1`.execute(db);
     },
@@ -40,7 +51,7 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
       console.warn(`PostgreSQL closed an idle connection: ${error.message}`);
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return handle(db, 'postgres');
+    return handle(db, 'postgres', pool);
   }
   if (database.file !== ':memory:') fs.mkdirSync(path.dirname(database.file), { recursive: true });
   const sqlite = new BetterSqlite3(database.file);

@@ -17,6 +17,7 @@ import { migration0014 } from './migrations/0014-audit-log.ts';
 import { migration0015 } from './migrations/0015-usage-stats.ts';
 import { migration0016 } from './migrations/0016-reader-categories.ts';
 import { migration0017 } from './migrations/0017-login-throttle.ts';
+import { migration0018 } from './migrations/0018-job-request-id.ts';
 
 /** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0015-usage-stats': migration0015,
   '0016-reader-categories': migration0016,
   '0017-login-throttle': migration0017,
+  '0018-job-request-id': migration0018,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -107,6 +107,8 @@ export interface JobsTable {
   last_error: string | null;
   result: string | null;
   dedupe_key: string | null;
+  /** The request that queued the job (its log lines carry it); null for jobs queued outside a request. */
+  request_id: string | null;
   created_at: string;
   updated_at: string;
   finished_at: string | null;

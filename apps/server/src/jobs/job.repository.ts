@@ -12,6 +12,8 @@ export interface EnqueueOptions {
   runAt?: string;
   /** When set, no second job with this key is queued while one is queued or running. */
   dedupeKey?: string;
+  /** The request that queues it, carried into the worker's log lines. */
+  requestId?: string;
 }
 
 /** The durable job table. Claiming is a single statement, safe with several workers. */
@@ -41,6 +43,7 @@ export class JobRepository {
         max_attempts: options.maxAttempts,
         run_at: options.runAt ?? now,
         dedupe_key: options.dedupeKey ?? null,
+        request_id: options.requestId ?? null,
         created_at: now,
         updated_at: now,
       })

@@ -1,6 +1,7 @@
 import type { DbOrTx } from '../db/database.ts';
 import type { JobRepository } from './job.repository.ts';
 import { RETRY, type JobDataMap, type JobName } from './registry.ts';
+import { currentRequestId } from '../lib/request-context.ts';
 
 /** Enqueues typed jobs; wakes the in-process worker when there is one. */
 export class JobQueue {
@@ -17,6 +18,7 @@ export class JobQueue {
     data: JobDataMap[N],
     options: { maxAttempts?: number; dedupeKey?: string; runAt?: string; tx?: DbOrTx } = {},
   ): Promise<number> {
+    const requestId = currentRequestId();
     const id = await this.jobs.enqueue(
       {
         name,
@@ -24,6 +26,7 @@ export class JobQueue {
         maxAttempts: options.maxAttempts ?? RETRY.defaultMaxAttempts,
         ...(options.dedupeKey ? { dedupeKey: options.dedupeKey } : {}),
         ...(options.runAt ? { runAt: options.runAt } : {}),
+        ...(requestId ? { requestId } : {}),
       },
       options.tx,
     );

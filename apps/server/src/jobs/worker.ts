@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { JobRepository } from './job.repository.ts';
 import { nowIso } from '../db/database.ts';
 import { backoffDelayMs, RETRY } from './registry.ts';
+import type { JobObserver } from '../features/metrics/metrics.ts';
 
 export interface JobContext {
   jobId: number;
@@ -21,6 +22,8 @@ export interface WorkerOptions {
   leaseMs?: number;
   baseDelayMs?: number;
   maxDelayMs?: number;
+  /** Told how long each job took and how it ended (the process's metrics). */
+  observer?: JobObserver;
 }
 
 /** Works jobs from the durable queue, one at a time, until stopped. */
@@ -33,6 +36,7 @@ export class JobWorker<M extends object> {
   private readonly leaseMs: number;
   private readonly baseDelayMs: number;
   private readonly maxDelayMs: number;
+  private readonly observer: JobObserver | undefined;
 
   constructor(
     private readonly jobs: JobRepository,
@@ -44,6 +48,7 @@ export class JobWorker<M extends object> {
     this.leaseMs = options.leaseMs ?? 10 * 60_000;
     this.baseDelayMs = options.baseDelayMs ?? RETRY.baseDelayMs;
     this.maxDelayMs = options.maxDelayMs ?? RETRY.maxDelayMs;
+    this.observer = options.observer;
   }
 
   get isRunning(): boolean {
@@ -74,7 +79,12 @@ export class JobWorker<M extends object> {
     const job = await this.jobs.claim(this.id, nowIso(now), nowIso(new Date(now.getTime() - this.leaseMs)));
     if (!job) return false;
     const handler = (this.handlers as Record<string, JobHandler<unknown> | undefined>)[job.name];
-    const log = this.log.child({ jobId: job.id, job: job.name, attempt: job.attempts });
+    const log = this.log.child({
+      jobId: job.id,
+      job: job.name,
+      attempt: job.attempts,
+      ...(job.request_id ? { reqId: job.request_id } : {}),
+    });
     if (!handler) {
       await this.jobs.fail(job.id, this.id, `没有名为 ${job.name} 的任务处理程序`, null);
       log.error('no handler for job');
@@ -91,11 +101,15 @@ export class JobWorker<M extends object> {
           message ?? null,
         ),
     };
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
     try {
       const result = await handler(JSON.parse(job.data) as unknown, context);
       await this.jobs.complete(job.id, this.id, result);
+      this.observer?.jobFinished(job.name, 'succeeded', seconds());
       log.info('job succeeded');
     } catch (error) {
+      this.observer?.jobFinished(job.name, 'failed', seconds());
       const reason = error instanceof Error ? error.message : String(error);
       const retry = job.attempts < job.max_attempts;
       const retryAt = retry

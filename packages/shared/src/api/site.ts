@@ -87,6 +87,14 @@ export const HealthResponse = z.object({
 });
 export type HealthResponse = z.infer<typeof HealthResponse>;
 
+/** Liveness and readiness probes (a process supervisor, a load balancer, Kubernetes). */
+export const ProbeResponse = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  /** Why the process is not ready, in Chinese; absent when it is. */
+  reason: z.string().optional(),
+});
+export type ProbeResponse = z.infer<typeof ProbeResponse>;
+
 /** A reading-room terminal (DESIGN.md §7): a browser an administrator has placed in the reading room. */
 export const Terminal = z.object({
   id: z.number().int(),

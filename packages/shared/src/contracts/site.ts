@@ -1,4 +1,4 @@
-import { HealthResponse, PublicSite, SiteSettings, UpdateSiteRequest } from '../api/site.ts';
+import { HealthResponse, ProbeResponse, PublicSite, SiteSettings, UpdateSiteRequest } from '../api/site.ts';
 import { contract } from '../contract.ts';
 
 /** Site texts for the footer and the registration form variant. */
@@ -28,5 +28,19 @@ export const healthApi = {
     summary: 'Health of the database and the job worker',
     tags: ['system'],
     response: HealthResponse,
+  }),
+  live: contract({
+    method: 'GET',
+    path: '/api/health/live',
+    summary: 'Liveness: 200 while the process answers at all (restart it when this fails)',
+    tags: ['system'],
+    response: ProbeResponse,
+  }),
+  ready: contract({
+    method: 'GET',
+    path: '/api/health/ready',
+    summary: 'Readiness: 200 when the process can serve (database reachable, not shutting down), else 503',
+    tags: ['system'],
+    response: ProbeResponse,
   }),
 };

@@ -1,13 +1,39 @@
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { healthApi, HealthResponse } from '@guji/shared';
+import { healthApi, HealthResponse, ProbeResponse } from '@guji/shared';
 import { VerticalPageEngine } from '../../ocr/engine.ts';
 import { routeOf } from '../../http/contract-route.ts';
 import type { RouteModule } from '../../http/route-module.ts';
 
 const VERSION = '0.1.0';
 
-/** GET /api/health: database reachability, the job queue's state, the OCR engine and the payment provider. */
+/**
+ * GET /api/health: database reachability, the job queue's state, the OCR engine and the payment provider.
+ * GET /api/health/live and /api/health/ready: the probes of a supervisor or load balancer. Live is the
+ * process answering at all (restart it otherwise); ready is being able to serve: the database answers
+ * and the process is not shutting down (take it out of rotation otherwise, but do not restart it).
+ */
 export const healthRoutes: RouteModule = (app, { context, worker }) => {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...routeOf(healthApi.live),
+    handler: () => ({ status: 'ok' as const }),
+  });
+  app.withTypeProvider<ZodTypeProvider>().route({
+    ...routeOf(healthApi.ready, { 503: ProbeResponse }),
+    handler: async (_request, reply) => {
+      if (closing) return reply.status(503).send({ status: 'unavailable', reason: '服务正在停止' });
+      try {
+        await context.database.ping();
+      } catch {
+        return reply.status(503).send({ status: 'unavailable', reason: '数据库无法连接' });
+      }
+      return { status: 'ok' as const };
+    },
+  });
   // What the OCR engine will run does not change while the server runs: ask once.
   const ocr = VerticalPageEngine.describe();
   app.withTypeProvider<ZodTypeProvider>().route({

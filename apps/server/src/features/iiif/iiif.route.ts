@@ -213,6 +213,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       if (request.headers['if-none-match'] === etag) return reply.status(304).send();
       const image = await images.render(page, parsed);
       void reply.header('x-image-source', image.source);
+      context.metrics.imageServed(image.source);
       return reply.type(image.contentType).send(image.data);
     },
   );
