@@ -17,6 +17,7 @@ import { parseCsvMetadata, parseJsonMetadata, type BookInput } from '../features
 import { ZIP_LIMITS, ZipSource } from '../features/import/zip-source.ts';
 import { withTempDir } from '../storage/temp.ts';
 import { ocrCommand } from './ocr-command.ts';
+import { BackupError, backupLibrary, restoreLibrary } from '../backup/backup.ts';
 
 const USAGE = `用法: guji <命令> [选项]
   serve                 启动网站与 API（默认同时在进程内运行后台任务；JOBS_IN_PROCESS=false 关闭）
@@ -31,6 +32,8 @@ const USAGE = `用法: guji <命令> [选项]
                         识别图像文件（PNG、JPEG、TIFF 含多页与黑白 CCITT）并输出正文（每列一行）或 JSON/ALTO/hOCR
   import <metadata.json | metadata.csv | package.zip>
                         导入古籍：元数据文件与各卷图像目录，或含 metadata.json/csv 的 zip；可重复执行
+  backup DIR            备份数据库与全部文件到新目录 DIR（含校验和清单；网站可照常运行）
+  restore DIR [--force] 由备份恢复（先停止网站；已有数据时须加 --force），再升级数据库结构
 `;
 
 /** Runs one command; returns the exit code for short commands, undefined for long-running ones. */
@@ -88,6 +91,9 @@ export async function runCli(argv: string[], config: Config): Promise<number | u
         await context.close();
       }
     }
+    case 'backup':
+    case 'restore':
+      return backupCommand(config, command, rest);
     case 'demo-accounts': {
       const context = await createContext(config);
       try {
@@ -278,5 +284,43 @@ async function createAdmin(config: Config, args: string[]): Promise<number> {
     return 0;
   } finally {
     await context.close();
+  }
+}
+
+async function backupCommand(config: Config, command: 'backup' | 'restore', args: string[]): Promise<number> {
+  const dir = args.find((arg) => !arg.startsWith('--'));
+  if (!dir) {
+    console.log(USAGE);
+    return 2;
+  }
+  try {
+    const started = performance.now();
+    if (command === 'backup') {
+      const manifest = await backupLibrary(config, dir);
+      const bytes = manifest.files.reduce((sum, entry) => sum + entry.bytes, 0);
+      console.log(
+        `备份完成：${dir}（数据库结构 ${manifest.schema}，${manifest.files.length} 个文件，` +
+          `${(bytes / 1024 / 1024).toFixed(1)} MB，用时 ${((performance.now() - started) / 1000).toFixed(1)} 秒）`,
+      );
+      return 0;
+    }
+    const manifest = await restoreLibrary(config, dir, { force: args.includes('--force') });
+    const db = openDatabase(config.database);
+    try {
+      const applied = await migrateToLatest(db.db, db.dialect);
+      console.log(
+        `恢复完成：${manifest.createdAt} 的备份，${manifest.files.length} 个文件` +
+          (applied.length ? `；已升级数据库结构：${applied.join(', ')}` : ''),
+      );
+    } finally {
+      await db.destroy();
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof BackupError) {
+      console.error(error.message);
+      return 1;
+    }
+    throw error;
   }
 }

@@ -50,10 +50,16 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-/** Brings the schema up to date; throws with the failing migration's name. */
-export async function migrateToLatest(db: Db, dialect: Dialect): Promise<string[]> {
+/** The migrations this program knows, oldest first; the last is the schema it writes. */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS).sort();
+
+/**
+ * Brings the schema up to date, or up to the named migration (a restore builds the schema its backup was
+ * taken at, loads the rows, then migrates them on); throws with the failing migration's name.
+ */
+export async function migrateToLatest(db: Db, dialect: Dialect, upTo?: string): Promise<string[]> {
   const migrator = new Migrator({ db, provider: new StaticProvider(dialect) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = upTo ? await migrator.migrateTo(upTo) : await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     throw new Error(
