@@ -95,7 +95,7 @@ function encodeValue(value: unknown): unknown {
 
 function decodeValue(value: unknown): unknown {
   if (value && typeof value === 'object' && '$base64' in value) {
-    return Buffer.from(String((value).$base64), 'base64');
+    return Buffer.from(String(value.$base64), 'base64');
   }
   return value;
 }
