@@ -39,6 +39,7 @@ import { ownReviewRoutes } from './features/own-books/own-review.route.ts';
 import { consoleRoutes } from './features/console/console.route.ts';
 import { metricsRoutes } from './features/metrics/metrics.route.ts';
 import { runInRequest } from './lib/request-context.ts';
+import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 
 export interface BuildAppOptions {
   /** Run jobs in this process (the default for `serve`). */
@@ -98,7 +99,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     strictTransportSecurity: config.production,
   });
   await app.register(cookie);
-  await app.register(rateLimit, { global: false });
+  // Counted in the database: every process behind the proxy sees the same counts.
+  await app.register(rateLimit, { global: false, store: databaseRateLimitStore(context.repos.rateLimits) });
   await app.register(multipart, { limits: { fileSize: 2 * 1024 ** 3, files: 1, fields: 20 } });
   await app.register(swagger, {
     openapi: {

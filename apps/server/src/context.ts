@@ -35,6 +35,7 @@ import { IngestService } from './features/import/ingest.service.ts';
 import { FullTextService } from './features/search/full-text.service.ts';
 import { SearchRepository } from './features/search/search.repository.ts';
 import { Metrics } from './features/metrics/metrics.ts';
+import { RateLimitRepository } from './features/accounts/rate-limit.repository.ts';
 import { OcrService } from './features/ocr/ocr.service.ts';
 import type { OcrEngine } from './ocr/engine.ts';
 import { ThreadedOcrEngine } from './ocr/engine-thread.ts';
@@ -91,6 +92,7 @@ export interface AppContext {
     settings: SettingsRepository;
     ssoNonces: SsoNonceRepository;
     jobs: JobRepository;
+    rateLimits: RateLimitRepository;
     catalog: CatalogRepository;
     classifications: ClassificationRepository;
     audit: AuditRepository;
@@ -179,6 +181,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     settings: new SettingsRepository(db),
     ssoNonces: new SsoNonceRepository(db),
     jobs: new JobRepository(db, dialect),
+    rateLimits: new RateLimitRepository(db),
     catalog: new CatalogRepository(db, dialect),
     classifications: new ClassificationRepository(db),
     audit: new AuditRepository(db),

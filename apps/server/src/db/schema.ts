@@ -92,6 +92,13 @@ export interface SettingsTable {
   updated_at: string;
 }
 
+export interface RateLimitsTable {
+  key: string;
+  hits: number;
+  /** Milliseconds since 1970 (PostgreSQL bigint: read back as a string). */
+  window_ends: number | string;
+}
+
 export interface JobsTable {
   id: Generated<number>;
   name: string;
@@ -446,6 +453,7 @@ export interface Database {
   login_failures: LoginFailuresTable;
   settings: SettingsTable;
   jobs: JobsTable;
+  rate_limits: RateLimitsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
