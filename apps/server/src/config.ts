@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import type { S3StorageOptions } from './storage/s3-storage.ts';
 
 /**
  * All configuration, read from the environment in this one module (STYLE.md: no process.env elsewhere).
@@ -10,6 +11,14 @@ const EnvSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
+  STORAGE_URL: z.string().optional(),
+  AWS_ENDPOINT_URL_S3: z.string().url().optional(),
+  AWS_ENDPOINT_URL: z.string().url().optional(),
+  AWS_REGION: z.string().optional(),
+  AWS_DEFAULT_REGION: z.string().optional(),
+  AWS_ACCESS_KEY_ID: z.string().optional(),
+  AWS_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   SESSION_SECRET: z.string().optional(),
   PAYMENT_SANDBOX_SECRET: z.string().optional(),
   PAYMENT_PROVIDER: z.enum(['sandbox', 'none']).optional(),
@@ -52,6 +61,12 @@ export interface Config {
   host: string;
   dataDir: string;
   database: { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+  /**
+   * Where masters, pyramids, avatars and print PDFs are kept: local disk under DATA_DIR (default) or an
+   * S3-compatible object store (STORAGE_URL=s3://bucket/prefix). The database, the IIIF cache and
+   * temporary files stay in DATA_DIR either way.
+   */
+  storage: { kind: 'local' } | ({ kind: 's3' } & S3StorageOptions);
   /** Secret for signing; when unset a random one is generated and kept in DATA_DIR. */
   sessionSecret: string | undefined;
   /** Signs the sandbox payment provider's notices (default: derived from the session secret). */
@@ -139,6 +154,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database = { dialect: 'sqlite', file: path.resolve(url.slice(7)) };
   else if (url) throw new Error('Invalid configuration: DATABASE_URL must start with postgres:// or sqlite:');
   else database = { dialect: 'sqlite', file: path.join(dataDir, 'library.sqlite') };
+  const storage = storageOf(e);
   const site: Config['siteDefaults'] = {};
   if (e.SITE_NAME) site.siteName = e.SITE_NAME;
   if (e.SITE_COPYRIGHT) site.copyright = e.SITE_COPYRIGHT;
@@ -159,6 +175,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir,
     database,
+    storage,
     sessionSecret: e.SESSION_SECRET,
     paymentSandboxSecret: e.PAYMENT_SANDBOX_SECRET,
     paymentProvider,
@@ -189,5 +206,37 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     siteDefaults: site,
     production,
+  };
+}
+
+/** Bucket names S3 accepts (the strictest common rule: 3–63 lowercase letters, digits, dots, hyphens). */
+const BUCKET = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+
+/** STORAGE_URL and the usual AWS variables as a storage choice; throws a clear error when they are wrong. */
+function storageOf(e: z.infer<typeof EnvSchema>): Config['storage'] {
+  const url = e.STORAGE_URL?.trim();
+  if (!url || url === 'local') return { kind: 'local' };
+  const match = /^s3:\/\/([^/]+)(?:\/(.*))?$/.exec(url);
+  if (!match || !BUCKET.test(match[1]!))
+    throw new Error(
+      `Invalid configuration: STORAGE_URL must be s3://bucket or s3://bucket/prefix (bucket: 3–63 lowercase letters, digits, dots or hyphens), got "${url}"`,
+    );
+  const prefix = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
+  if (prefix.split('/').some((part) => part === '..' || part === '.'))
+    throw new Error(`Invalid configuration: STORAGE_URL prefix may not contain "." or ".." parts: "${url}"`);
+  const id = e.AWS_ACCESS_KEY_ID;
+  const secret = e.AWS_SECRET_ACCESS_KEY;
+  if (Boolean(id) !== Boolean(secret))
+    throw new Error(
+      'Invalid configuration: set both AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or neither',
+    );
+  return {
+    kind: 's3',
+    bucket: match[1]!,
+    prefix: prefix ? `${prefix}/` : '',
+    endpoint: e.AWS_ENDPOINT_URL_S3 ?? e.AWS_ENDPOINT_URL,
+    region: e.AWS_REGION ?? e.AWS_DEFAULT_REGION ?? 'us-east-1',
+    forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
+    credentials: id && secret ? { accessKeyId: id, secretAccessKey: secret } : undefined,
   };
 }
