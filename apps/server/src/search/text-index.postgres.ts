@@ -37,7 +37,7 @@ export class PostgresTextIndex implements TextIndex {
       const values = kept.slice(i, i + 500).map(
         ({ page, tokens }) =>
           sql`(${page.pageId}, ${page.bookId}, ${page.volumeId}, ${page.text}, ${now}, ${tokens.join('')},
-            to_tsvector('simple', ${tokens.join(' ')}))`,
+            array_to_tsvector(guji_text_grams(${tokens.join('')})))`,
       );
       await sql`insert into page_texts (page_id, book_id, volume_id, text, updated_at, folded, tsv)
         values ${sql.join(values)}
@@ -66,9 +66,16 @@ export class PostgresTextIndex implements TextIndex {
     if (chars.length === 0) return { total: 0, hits: [] };
     const matches = phraseCondition(chars);
     const inBook = query.bookId === undefined ? sql`` : sql`and book_id = ${query.bookId}`;
-    const count = await sql<{
-      n: string;
-    }>`select count(*) as n from page_texts where ${matches} ${inBook}`.execute(this.db);
+    // 1–2 characters over the whole library: the count the triggers keep. Otherwise count the matches
+    // (one book's pages, or a pg_trgm substring match of 3 or more characters, which is selective).
+    const count =
+      chars.length <= 2 && query.bookId === undefined
+        ? await sql<{
+            n: string;
+          }>`select pages as n from text_gram_counts where gram = ${chars.join('')}`.execute(this.db)
+        : await sql<{
+            n: string;
+          }>`select count(*) as n from page_texts where ${matches} ${inBook}`.execute(this.db);
     const total = Number(count.rows[0]?.n ?? 0);
     // Few hits: take their ids from the GIN index first (a materialized CTE), then order them; left to
     // itself the planner walks the primary key testing every row (270 ms for a rare character). Many
@@ -104,9 +111,14 @@ export class PostgresTextIndex implements TextIndex {
   }
 }
 
-/** Pages holding the folded characters as a phrase: pg_trgm for 3 or more, the tsvector for 1–2. */
+/** Pages holding the folded characters in a row: pg_trgm for 3 or more, the gram lexemes for 1–2. */
 function phraseCondition(chars: string[]) {
   return chars.length >= 3
     ? sql`folded like ${`%${escapeLike(chars.join(''))}%`}`
-    : sql`tsv @@ phraseto_tsquery('simple', ${chars.join(' ')})`;
+    : sql`tsv @@ ${lexemeQuery(chars.join(''))}::tsquery`;
+}
+
+/** A tsquery of one lexeme, quoted so that no character of it is read as an operator. */
+function lexemeQuery(gram: string): string {
+  return `'${gram.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 }

@@ -14,7 +14,8 @@ import {
 
 /**
  * SQLite: an FTS5 table over single characters (each folded character a token, so a phrase query is a
- * substring search with exact counts), contentless — the text itself is kept once, in `page_texts`.
+ * substring search with exact counts), contentless — the text itself is kept once, in `page_texts`; a
+ * trigger deletes a page's index row with its `page_texts` row, however that row goes.
  */
 export class SqliteTextIndex implements TextIndex {
   constructor(private readonly db: Db) {}
@@ -53,8 +54,8 @@ export class SqliteTextIndex implements TextIndex {
   }
 
   async remove(pageIds: number[], tx: DbOrTx = this.db): Promise<void> {
-    for (const id of pageIds) await sql`delete from page_text_fts where rowid = ${id}`.execute(tx);
-    // In slices: a large book's pages would pass SQLite's limit of bound variables.
+    // A trigger (migration 0020) deletes their index rows. In slices: a large book's pages would pass
+    // SQLite's limit of bound variables.
     for (let i = 0; i < pageIds.length; i += 500)
       await tx
         .deleteFrom('page_texts')
