@@ -18,7 +18,15 @@ import {
   type ResolvedRequest,
 } from './image-request.ts';
 import { RenderGate } from './render-gate.ts';
-import { readJpegTile, readTiffLevels, servesJpegTiles, type TiffLevel } from './tiff-tiles.ts';
+import { LocalFileStorage, type FileStorage } from '../storage/storage.ts';
+import {
+  fileSource,
+  readJpegTile,
+  readTiffLevels,
+  servesJpegTiles,
+  type ByteSource,
+  type TiffLevel,
+} from './tiff-tiles.ts';
 
 /** The tile size of the pyramids and of info.json. */
 export const TILE_SIZE = 512;
@@ -96,23 +104,29 @@ interface TileMatch {
  * being made): reads the smallest pyramid level that still has enough pixels, crops, scales, mirrors,
  * rotates, converts quality and encodes. Keeps the responses viewers ask for again and again (the
  * tile grid, the listed sizes, the thumbnail) in a disk cache under DATA_DIR bounded in bytes.
+ * Pyramids in an object store are read by byte range: their structure once (kept per key), then each
+ * stored tile's bytes, which the disk cache then keeps too.
  */
 export class IiifImageService {
   private readonly levels = new Map<string, Promise<Level[]>>();
   private readonly cacheDir: string;
+  private readonly storage: FileStorage;
   readonly cache: DiskCache;
   /** Renders at once and waiting; stored tiles and cache hits never pass through it. */
   readonly gate: RenderGate;
 
   constructor(
-    private readonly dataDir: string,
+    dataDir: string,
     options: {
       cacheDir?: string;
       maxCacheBytes?: number | undefined;
       renderConcurrency?: number;
       renderQueue?: number;
+      /** Where masters and pyramids are; default local disk under `dataDir`. */
+      storage?: FileStorage;
     } = {},
   ) {
+    this.storage = options.storage ?? new LocalFileStorage(dataDir);
     this.cacheDir = options.cacheDir ?? path.join(dataDir, 'cache', 'iiif');
     this.cache = new DiskCache(this.cacheDir, options.maxCacheBytes);
     this.gate = new RenderGate(options.renderConcurrency, options.renderQueue);
@@ -163,15 +177,21 @@ export class IiifImageService {
   async render(page: PageRow, request: ImageRequest): Promise<RenderedImage> {
     const resolved = this.resolve(page, request);
     const { etag, cacheFile, contentType } = this.describe(page, request);
-    const file = path.join(this.dataDir, page.pyramid_key ?? page.master_key);
-    const levels = await this.levelsOf(file);
+    const key = page.pyramid_key ?? page.master_key;
+    const file = this.sourceOf(key);
+    const levels = await this.levelsOf(key);
     const tile = matchTile(resolved, request, page, levels);
-    // A whole stored tile is sent as it is: as fast as a cache file, and nothing to keep.
+    const keep = this.keeps(page, request, resolved);
+    // A whole stored tile is sent as it is: from local disk as fast as a cache file, and nothing to
+    // keep; from an object store one ranged GET, kept in the disk cache for the next time.
+    const remote = this.storage.kind !== 'local';
     if (tile && tile.width === tile.level.tiff.tileWidth) {
+      const cached = remote ? await this.cache.read(cacheFile) : undefined;
+      if (cached) return { data: cached, contentType, etag, source: 'cache' };
       const data = await readJpegTile(file, tile.level.tiff, tile.column, tile.row, tile.height);
+      if (data && remote) this.cache.write(cacheFile, data);
       if (data) return { data, contentType, etag, source: 'tile' };
     }
-    const keep = this.keeps(page, request, resolved);
     const cached = keep ? await this.cache.read(cacheFile) : undefined;
     if (cached) return { data: cached, contentType, etag, source: 'cache' };
     // A tile at the right edge is stored padded: decode only that tile (one 512² JPEG, as cheap as a
@@ -183,7 +203,7 @@ export class IiifImageService {
           .jpeg({ quality: 85, optimiseCoding: false })
           .toBuffer()
       : // Anything else decodes and encodes: at most a few at once, so that file reads stay quick.
-        await this.gate.run(() => this.draw(file, levels, page, request, resolved));
+        await this.gate.run(async () => this.draw(await this.inputOf(key), levels, page, request, resolved));
     // The client need not wait for the cache write; a failed write only means rendering again later.
     if (keep) this.cache.write(cacheFile, data);
     return { data, contentType, etag, source: 'render' };
@@ -191,7 +211,7 @@ export class IiifImageService {
 
   /** Decodes, crops, scales, mirrors, rotates, converts and encodes the answer to a request. */
   private async draw(
-    file: string,
+    file: string | Buffer,
     levels: Level[],
     page: PageRow,
     request: ImageRequest,
@@ -238,18 +258,38 @@ export class IiifImageService {
 
   /** Forgets cached responses and the pyramid structure of a page (its image changed). */
   async invalidate(pageId: number): Promise<void> {
-    for (const file of this.levels.keys()) {
-      if (path.basename(file) === `${pageId}.tif`) this.levels.delete(file);
+    for (const key of this.levels.keys()) {
+      if (path.posix.basename(key) === `${pageId}.tif`) this.levels.delete(key);
     }
     await this.cache.removeFolder(String(pageId));
   }
 
-  private levelsOf(file: string): Promise<Level[]> {
-    let levels = this.levels.get(file);
+  /** Byte ranges of a stored file: read from disk directly, or ranged GETs from an object store. */
+  private sourceOf(key: string): ByteSource {
+    const local = this.storage.localPath(key);
+    if (local) return fileSource(local);
+    return async (position, length) => {
+      const data = await this.storage.getRange(key, position, length);
+      if (!data) throw new Error(`Stored file missing: ${key}`);
+      return data;
+    };
+  }
+
+  /** What sharp decodes: the file's path on local disk, or its bytes fetched from an object store. */
+  private async inputOf(key: string): Promise<string | Buffer> {
+    const local = this.storage.localPath(key);
+    if (local) return local;
+    const data = await this.storage.get(key);
+    if (!data) throw new Error(`Stored file missing: ${key}`);
+    return data;
+  }
+
+  private levelsOf(key: string): Promise<Level[]> {
+    let levels = this.levels.get(key);
     if (!levels) {
-      levels = readLevels(file);
-      levels.catch(() => this.levels.delete(file));
-      this.levels.set(file, levels);
+      levels = readLevels(key, this.sourceOf(key), () => this.inputOf(key));
+      levels.catch(() => this.levels.delete(key));
+      this.levels.set(key, levels);
       if (this.levels.size > 5000) this.levels.delete(this.levels.keys().next().value!);
     }
     return levels;
@@ -299,10 +339,14 @@ function matchTile(
   return undefined;
 }
 
-async function readLevels(file: string): Promise<Level[]> {
-  if (/\.tiff?$/i.test(file)) {
+async function readLevels(
+  key: string,
+  source: ByteSource,
+  input: () => Promise<string | Buffer>,
+): Promise<Level[]> {
+  if (/\.tiff?$/i.test(key)) {
     try {
-      const tiff = await readTiffLevels(file);
+      const tiff = await readTiffLevels(source);
       return tiff.map((t) => ({
         page: t.index,
         width: t.width,
@@ -313,6 +357,7 @@ async function readLevels(file: string): Promise<Level[]> {
       // Not a TIFF we can read ourselves: sharp reads it below.
     }
   }
+  const file = await input();
   const meta = await sharp(file).metadata();
   const levels: Level[] = [{ page: 0, width: meta.width, height: meta.height }];
   if (meta.format === 'tiff') {

@@ -38,83 +38,128 @@ const MAX_IFDS = 64;
 
 export class TiffFormatError extends Error {}
 
-/** Reads every image (level) of a TIFF file; tiles, offsets and JPEG tables included. */
-export async function readTiffLevels(file: string): Promise<TiffLevel[]> {
-  const handle = await fs.open(file, 'r');
-  try {
-    const read = async (position: number, length: number) => {
+/**
+ * Reads `length` bytes at `position` of a TIFF (fewer at its end): a local file, or a byte range of an
+ * object in an object store (`FileStorage.getRange`).
+ */
+export type ByteSource = (position: number, length: number) => Promise<Buffer>;
+
+/** A ByteSource over a local file. */
+export function fileSource(file: string): ByteSource {
+  return async (position, length) => {
+    const handle = await fs.open(file, 'r');
+    try {
       const buffer = Buffer.alloc(length);
       const { bytesRead } = await handle.read(buffer, 0, length, position);
-      if (bytesRead !== length) throw new TiffFormatError('TIFF 文件不完整');
-      return buffer;
-    };
-    const header = await read(0, 16);
-    const order = header.toString('latin1', 0, 2);
-    if (order !== 'II' && order !== 'MM') throw new TiffFormatError('不是 TIFF 文件');
-    const le = order === 'II';
-    const u16 = (b: Buffer, o: number) => (le ? b.readUInt16LE(o) : b.readUInt16BE(o));
-    const u32 = (b: Buffer, o: number) => (le ? b.readUInt32LE(o) : b.readUInt32BE(o));
-    const u64 = (b: Buffer, o: number) => Number(le ? b.readBigUInt64LE(o) : b.readBigUInt64BE(o));
-    const magic = u16(header, 2);
-    if (magic !== 42 && magic !== 43) throw new TiffFormatError('不是 TIFF 文件');
-    const big = magic === 43;
-    const countSize = big ? 8 : 2;
-    const entrySize = big ? 20 : 12;
-    const inlineSize = big ? 8 : 4;
-    let next = big ? u64(header, 8) : u32(header, 4);
-
-    const levels: TiffLevel[] = [];
-    for (let index = 0; next !== 0 && index < MAX_IFDS; index++) {
-      const countBuffer = await read(next, countSize);
-      const count = big ? u64(countBuffer, 0) : u16(countBuffer, 0);
-      const table = await read(next + countSize, count * entrySize + inlineSize);
-      const values = new Map<number, number[]>();
-      const bytes = new Map<number, Buffer>();
-      for (let i = 0; i < count; i++) {
-        const at = i * entrySize;
-        const tag = u16(table, at);
-        const type = u16(table, at + 2);
-        const n = big ? u64(table, at + 4) : u32(table, at + 4);
-        const size = (TYPE_SIZES[type] ?? 1) * n;
-        const valueAt = at + (big ? 12 : 8);
-        const data =
-          size <= inlineSize
-            ? table.subarray(valueAt, valueAt + size)
-            : await read(big ? u64(table, valueAt) : u32(table, valueAt), size);
-        if (tag === TAG.jpegTables) {
-          bytes.set(tag, Buffer.from(data));
-          continue;
-        }
-        if (!Object.values(TAG).includes(tag as never)) continue;
-        const list: number[] = [];
-        for (let k = 0; k < n; k++) {
-          if (type === 3) list.push(u16(data, k * 2));
-          else if (type === 4) list.push(u32(data, k * 4));
-          else if (type === 16) list.push(u64(data, k * 8));
-          else if (type === 1) list.push(data[k]!);
-        }
-        values.set(tag, list);
-      }
-      next = big ? u64(table, count * entrySize) : u32(table, count * entrySize);
-      const one = (tag: number) => values.get(tag)?.[0] ?? 0;
-      levels.push({
-        index,
-        width: one(TAG.width),
-        height: one(TAG.height),
-        tileWidth: one(TAG.tileWidth),
-        tileHeight: one(TAG.tileHeight),
-        compression: one(TAG.compression),
-        photometric: one(TAG.photometric),
-        offsets: values.get(TAG.tileOffsets) ?? [],
-        byteCounts: values.get(TAG.tileByteCounts) ?? [],
-        jpegTables: bytes.get(TAG.jpegTables),
-      });
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
     }
-    if (levels.length === 0 || levels[0]!.width === 0) throw new TiffFormatError('TIFF 文件没有图像');
-    return levels;
-  } finally {
-    await handle.close();
+  };
+}
+
+/**
+ * A ByteSource that reads whole aligned blocks and keeps them while the structure is parsed: the header
+ * and the IFDs of a pyramid (a dozen small reads next to each other) then cost a few ranged GETs.
+ */
+function blockSource(source: ByteSource, blockSize = 64 * 1024): ByteSource {
+  const blocks = new Map<number, Promise<Buffer>>();
+  const block = (index: number) => {
+    let data = blocks.get(index);
+    if (!data) {
+      data = source(index * blockSize, blockSize);
+      blocks.set(index, data);
+    }
+    return data;
+  };
+  return async (position, length) => {
+    const parts: Buffer[] = [];
+    for (let at = position; at < position + length;) {
+      const index = Math.floor(at / blockSize);
+      const data = await block(index);
+      const from = at - index * blockSize;
+      const to = Math.min(data.length, from + position + length - at);
+      if (to <= from) break;
+      parts.push(data.subarray(from, to));
+      at += to - from;
+      if (data.length < blockSize) break;
+    }
+    return Buffer.concat(parts);
+  };
+}
+
+/** Reads every image (level) of a TIFF file; tiles, offsets and JPEG tables included. */
+export async function readTiffLevels(input: string | ByteSource): Promise<TiffLevel[]> {
+  const source = blockSource(typeof input === 'string' ? fileSource(input) : input);
+  const read = async (position: number, length: number) => {
+    const buffer = await source(position, length);
+    if (buffer.length !== length) throw new TiffFormatError('TIFF 文件不完整');
+    return buffer;
+  };
+  const header = await read(0, 16);
+  const order = header.toString('latin1', 0, 2);
+  if (order !== 'II' && order !== 'MM') throw new TiffFormatError('不是 TIFF 文件');
+  const le = order === 'II';
+  const u16 = (b: Buffer, o: number) => (le ? b.readUInt16LE(o) : b.readUInt16BE(o));
+  const u32 = (b: Buffer, o: number) => (le ? b.readUInt32LE(o) : b.readUInt32BE(o));
+  const u64 = (b: Buffer, o: number) => Number(le ? b.readBigUInt64LE(o) : b.readBigUInt64BE(o));
+  const magic = u16(header, 2);
+  if (magic !== 42 && magic !== 43) throw new TiffFormatError('不是 TIFF 文件');
+  const big = magic === 43;
+  const countSize = big ? 8 : 2;
+  const entrySize = big ? 20 : 12;
+  const inlineSize = big ? 8 : 4;
+  let next = big ? u64(header, 8) : u32(header, 4);
+
+  const levels: TiffLevel[] = [];
+  for (let index = 0; next !== 0 && index < MAX_IFDS; index++) {
+    const countBuffer = await read(next, countSize);
+    const count = big ? u64(countBuffer, 0) : u16(countBuffer, 0);
+    const table = await read(next + countSize, count * entrySize + inlineSize);
+    const values = new Map<number, number[]>();
+    const bytes = new Map<number, Buffer>();
+    for (let i = 0; i < count; i++) {
+      const at = i * entrySize;
+      const tag = u16(table, at);
+      const type = u16(table, at + 2);
+      const n = big ? u64(table, at + 4) : u32(table, at + 4);
+      const size = (TYPE_SIZES[type] ?? 1) * n;
+      const valueAt = at + (big ? 12 : 8);
+      const data =
+        size <= inlineSize
+          ? table.subarray(valueAt, valueAt + size)
+          : await read(big ? u64(table, valueAt) : u32(table, valueAt), size);
+      if (tag === TAG.jpegTables) {
+        bytes.set(tag, Buffer.from(data));
+        continue;
+      }
+      if (!Object.values(TAG).includes(tag as never)) continue;
+      const list: number[] = [];
+      for (let k = 0; k < n; k++) {
+        if (type === 3) list.push(u16(data, k * 2));
+        else if (type === 4) list.push(u32(data, k * 4));
+        else if (type === 16) list.push(u64(data, k * 8));
+        else if (type === 1) list.push(data[k]!);
+      }
+      values.set(tag, list);
+    }
+    next = big ? u64(table, count * entrySize) : u32(table, count * entrySize);
+    const one = (tag: number) => values.get(tag)?.[0] ?? 0;
+    levels.push({
+      index,
+      width: one(TAG.width),
+      height: one(TAG.height),
+      tileWidth: one(TAG.tileWidth),
+      tileHeight: one(TAG.tileHeight),
+      compression: one(TAG.compression),
+      photometric: one(TAG.photometric),
+      offsets: values.get(TAG.tileOffsets) ?? [],
+      byteCounts: values.get(TAG.tileByteCounts) ?? [],
+      jpegTables: bytes.get(TAG.jpegTables),
+    });
   }
+  if (levels.length === 0 || levels[0]!.width === 0) throw new TiffFormatError('TIFF 文件没有图像');
+  return levels;
 }
 
 /** Whether the level's tiles are JPEG streams a browser decodes as they are. */
@@ -138,7 +183,7 @@ const EOI = 0xd9;
  * header, so decoders stop after those rows. Returns undefined for a tile that is not there.
  */
 export async function readJpegTile(
-  file: string,
+  input: string | ByteSource,
   level: TiffLevel,
   column: number,
   row: number,
@@ -149,15 +194,8 @@ export async function readJpegTile(
   const offset = level.offsets[index];
   const length = level.byteCounts[index];
   if (offset === undefined || !length) return undefined;
-  const handle = await fs.open(file, 'r');
-  let tile: Buffer;
-  try {
-    tile = Buffer.alloc(length);
-    const { bytesRead } = await handle.read(tile, 0, length, offset);
-    if (bytesRead !== length) return undefined;
-  } finally {
-    await handle.close();
-  }
+  const tile = await (typeof input === 'string' ? fileSource(input) : input)(offset, length);
+  if (tile.length !== length) return undefined;
   if (tile[0] !== 0xff || tile[1] !== SOI) return undefined;
   const tables = level.jpegTables;
   const jpeg =
