@@ -72,7 +72,8 @@ import { ProfileService } from './features/profile/profile.service.ts';
 import { UploadGate } from './features/own-books/upload-gate.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { randomToken } from './lib/crypto.ts';
-import { LocalFileStorage, type FileStorage } from './storage/storage.ts';
+import type { FileStorage } from './storage/storage.ts';
+import { openStorage } from './storage/open-storage.ts';
 import { JobQueue } from './jobs/queue.ts';
 import { JobWorker } from './jobs/worker.ts';
 import { createJobHandlers } from './jobs/handlers.ts';
@@ -171,7 +172,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const { db, dialect } = database;
   const clock = overrides.clock ?? systemClock;
   const secret = resolveSecret(config);
-  const storage = new LocalFileStorage(config.dataDir);
+  const storage = openStorage(config);
   const transact = transactor(db);
   const repos = {
     users: new UserRepository(db),
@@ -236,13 +237,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     transact,
     repos.catalog,
     queue,
+    storage,
     config.dataDir,
     fullText,
     admin,
     config.ocrOnIngest,
     config.uploadMaxPixels,
   );
-  const downloads = new DownloadService(config.dataDir, repos.catalog, catalog, personal, settings, clock);
+  const downloads = new DownloadService(storage, repos.catalog, catalog, personal, settings, clock);
   const payments = new PaymentRepository(db);
   const printRules = new PrintRules(repos.print, payments, repos.catalog, catalog, clock);
   const printServices = {
@@ -268,7 +270,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       repos.print,
       payments,
       printRules,
-      new PrintPdf(repos.print, repos.catalog, downloads, settings, config.dataDir),
+      new PrintPdf(repos.print, repos.catalog, downloads, settings, storage),
       transact,
       clock,
     ),
@@ -354,6 +356,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       maxCacheBytes: config.iiifCacheMaxBytes,
       renderConcurrency: config.iiifRenderConcurrency,
       renderQueue: config.iiifRenderQueue,
+      storage,
     }),
     queue,
     metrics,
@@ -361,7 +364,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       new JobWorker<JobDataMap>(repos.jobs, createJobHandlers(context), log, { observer: metrics }),
     // Recognition runs in its own thread, never on the thread that answers requests (issue 13 item 6).
     createOcrEngine: overrides.ocrEngine ?? (() => ThreadedOcrEngine.create()),
-    close: () => database.destroy(),
+    close: async () => {
+      storage.close?.();
+      await database.destroy();
+    },
   };
   return context;
 }

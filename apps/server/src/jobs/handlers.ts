@@ -3,7 +3,8 @@ import type { AppContext } from '../context.ts';
 import { makePyramid } from '../iiif/image.service.ts';
 import { parseImageRequest } from '../iiif/image-request.ts';
 import { THUMBNAIL_REQUEST } from '../features/catalog/catalog.service.ts';
-import { removeStaleTempDirs } from '../storage/temp.ts';
+import { withLocalFile } from '../storage/storage.ts';
+import { removeStaleTempDirs, withTempDir } from '../storage/temp.ts';
 import type { JobDataMap } from './registry.ts';
 import type { JobHandlers } from './worker.ts';
 import type { OcrEngine } from '../ocr/engine.ts';
@@ -31,10 +32,17 @@ export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> 
       if (!page) return { skipped: 'page deleted' };
       const key = `pyramids/${page.book_id}/${page.id}.tif`;
       await job.progress(10, '生成金字塔图像');
-      await makePyramid(
-        path.join(context.config.dataDir, page.master_key),
-        path.join(context.config.dataDir, key),
-      );
+      const { storage, config } = context;
+      await withLocalFile(storage, config.dataDir, page.master_key, async (master) => {
+        const local = storage.localPath(key);
+        if (local) return makePyramid(master, local);
+        // For an object store: made in DATA_DIR/tmp, then uploaded whole (readers never see half of it).
+        await withTempDir(config.dataDir, async (dir) => {
+          const file = path.join(dir, 'pyramid.tif');
+          await makePyramid(master, file);
+          await storage.putFile(key, file);
+        });
+      });
       await context.repos.catalog.setPyramid(page.id, key, 'ready');
       await context.iiifImages.invalidate(page.id);
       // The thumbnail lists and the reader's strip ask for first: make it now, from the new pyramid.
@@ -48,7 +56,9 @@ export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> 
       engine ??= context.createOcrEngine();
       const ocr = await engine;
       await job.progress(10, `识别文字（${ocr.description}）`);
-      const result = await ocr.recognize(path.join(context.config.dataDir, page.master_key));
+      const result = await withLocalFile(context.storage, context.config.dataDir, page.master_key, (file) =>
+        ocr.recognize(file),
+      );
       await job.progress(90, '保存识别结果');
       const saved = await context.services.ocr.saveVersion(pageId, result, `ocr:${ocr.name}`, null);
       return {

@@ -42,6 +42,8 @@ export interface FileStorage {
   localPath(key: string): string | undefined;
   /** Throws when the store cannot be reached (readiness probe). */
   check(): Promise<void>;
+  /** Lets go of connections (an object store's client); nothing to do on local disk. */
+  close?(): void;
 }
 
 /** Refuses keys that are empty, absolute, or climb out of the root; the same rule on every backend. */

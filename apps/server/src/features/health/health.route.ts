@@ -5,12 +5,23 @@ import { routeOf } from '../../http/contract-route.ts';
 import type { RouteModule } from '../../http/route-module.ts';
 
 const VERSION = '0.1.0';
+/** How long readiness waits for the file store: a probe answers quickly, whatever the store does. */
+const STORAGE_CHECK_MS = 3000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
 
 /**
  * GET /api/health: database reachability, the job queue's state, the OCR engine and the payment provider.
  * GET /api/health/live and /api/health/ready: the probes of a supervisor or load balancer. Live is the
  * process answering at all (restart it otherwise); ready is being able to serve: the database answers
- * and the process is not shutting down (take it out of rotation otherwise, but do not restart it).
+ * and the file store (local disk or object store) and the process is not shutting down (take it out of
+ * rotation otherwise, but do not restart it).
  */
 export const healthRoutes: RouteModule = (app, { context, worker }) => {
   let closing = false;
@@ -30,6 +41,12 @@ export const healthRoutes: RouteModule = (app, { context, worker }) => {
         await context.database.ping();
       } catch {
         return reply.status(503).send({ status: 'unavailable', reason: '数据库无法连接' });
+      }
+      try {
+        await withTimeout(context.storage.check(), STORAGE_CHECK_MS);
+      } catch {
+        const store = context.storage.kind === 's3' ? '对象存储' : '文件存储';
+        return reply.status(503).send({ status: 'unavailable', reason: `${store}无法连接` });
       }
       return { status: 'ok' as const };
     },

@@ -9,6 +9,7 @@ import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { badRequest } from '../../errors.ts';
 import { sniffImage } from '../../lib/image-sniff.ts';
+import type { FileStorage } from '../../storage/storage.ts';
 
 import {
   DEFAULT_UPLOAD_MAX_PIXELS,
@@ -33,6 +34,8 @@ export class IngestService {
     private readonly transact: Transact,
     private readonly catalog: CatalogRepository,
     private readonly queue: JobQueue,
+    private readonly storage: FileStorage,
+    /** DATA_DIR: the IIIF disk cache of removed pages is emptied there. */
     private readonly dataDir: string,
     private readonly fullText: FullTextService,
     private readonly auditor: Auditor,
@@ -68,8 +71,7 @@ export class IngestService {
       for (const [v, volume] of book.volumes.entries()) {
         for (const [p, page] of volume.pages.entries()) {
           const key = masterKey(v, p, checked[v]![p]!.kind);
-          await fs.mkdir(path.dirname(path.join(this.dataDir, key)), { recursive: true });
-          await fs.writeFile(path.join(this.dataDir, key), page.data);
+          await this.storage.put(key, page.data);
           written.push(key);
         }
       }
@@ -160,7 +162,7 @@ export class IngestService {
       if (previous) await this.removeOldFiles(previous.id, written);
       return result;
     } catch (error) {
-      await Promise.all(written.map((key) => fs.rm(path.join(this.dataDir, key), { force: true })));
+      await Promise.all(written.map((key) => this.storage.delete(key)));
       throw error;
     }
   }
@@ -219,8 +221,7 @@ export class IngestService {
           `masters/own-${volume.book_id}-${volumeId}-${stamp}/${String(i + 1).padStart(4, '0')}.${EXTENSIONS[checked[i]!.kind]}`,
       );
       for (const [i, page] of pages.entries()) {
-        await fs.mkdir(path.dirname(path.join(this.dataDir, keys[i]!)), { recursive: true });
-        await fs.writeFile(path.join(this.dataDir, keys[i]!), page.data);
+        await this.storage.put(keys[i]!, page.data);
         written.push(keys[i]!);
       }
       const ids = await this.transact(async (tx) => {
@@ -253,7 +254,7 @@ export class IngestService {
       }
       return ids;
     } catch (error) {
-      await Promise.all(written.map((key) => fs.rm(path.join(this.dataDir, key), { force: true })));
+      await Promise.all(written.map((key) => this.storage.delete(key)));
       throw error;
     }
   }
@@ -265,15 +266,11 @@ export class IngestService {
   async removePageFiles(
     pages: ReadonlyArray<{ id: number; master_key: string; pyramid_key: string | null }>,
   ): Promise<void> {
-    const root = path.resolve(this.dataDir);
-    const remove = async (relative: string, recursive = false) => {
-      const full = path.resolve(root, relative);
-      if (full.startsWith(root + path.sep)) await fs.rm(full, { force: true, recursive });
-    };
+    const cache = path.join(this.dataDir, 'cache', 'iiif');
     for (const page of pages) {
-      await remove(page.master_key);
-      if (page.pyramid_key) await remove(page.pyramid_key);
-      await remove(path.join('cache', 'iiif', String(page.id)), true);
+      await this.storage.delete(page.master_key);
+      if (page.pyramid_key) await this.storage.delete(page.pyramid_key);
+      await fs.rm(path.join(cache, String(page.id)), { force: true, recursive: true });
     }
   }
 
@@ -286,16 +283,16 @@ export class IngestService {
 
   /** Deletes master and pyramid folders of a replaced book that the new import does not use. */
   private async removeOldFiles(oldBookId: number, keep: string[]): Promise<void> {
-    await fs.rm(path.join(this.dataDir, 'pyramids', String(oldBookId)), { recursive: true, force: true });
+    await this.storage.deletePrefix(`pyramids/${oldBookId}/`);
     const keepDirs = new Set(keep.map((key) => key.split('/').slice(0, 2).join('/')));
-    const mastersRoot = path.join(this.dataDir, 'masters');
     const prefix = keep[0]?.split('/')[1]?.replace(/-[^-]+$/, '');
     if (!prefix) return;
-    for (const entry of await fs.readdir(mastersRoot).catch(() => [] as string[])) {
-      if (entry.startsWith(`${prefix}-`) && !keepDirs.has(`masters/${entry}`)) {
-        await fs.rm(path.join(mastersRoot, entry), { recursive: true, force: true });
-      }
+    const old = new Set<string>();
+    for await (const { key } of this.storage.list(`masters/${prefix}-`)) {
+      const dir = key.split('/').slice(0, 2).join('/');
+      if (!keepDirs.has(dir)) old.add(dir);
     }
+    for (const dir of old) await this.storage.deletePrefix(`${dir}/`);
   }
 }
 

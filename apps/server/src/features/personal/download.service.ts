@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { PDFDocument, rgb, type PDFPage } from 'pdf-lib';
 import sharp, { type Sharp } from 'sharp';
 import { MSG, type OcrJson } from '@guji/shared';
@@ -13,6 +12,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { PersonalService } from './personal.service.ts';
 import type { SettingsService } from '../site/settings.service.ts';
 import { MAX_PAGE_PIXELS } from '../import/ingest.service.ts';
+import type { FileStorage } from '../../storage/storage.ts';
 
 export interface DownloadFile {
   data: Buffer;
@@ -30,7 +30,7 @@ type Downloader = Viewer & { userId: number; name: string };
  */
 export class DownloadService {
   constructor(
-    private readonly dataDir: string,
+    private readonly storage: FileStorage,
     private readonly catalogRepo: CatalogRepository,
     private readonly catalog: CatalogService,
     private readonly personal: PersonalService,
@@ -117,7 +117,9 @@ export class DownloadService {
 
   /** The page no larger than `maxSide`, as JPEG. */
   async pageJpeg(page: PageRow, maxSide: number): Promise<{ data: Buffer; width: number; height: number }> {
-    const { data, info } = await this.scaled(page, maxSide)
+    const { data, info } = await (
+      await this.scaled(page, maxSide)
+    )
       .jpeg({ quality: 88 })
       .toBuffer({ resolveWithObject: true });
     return { data, width: info.width, height: info.height };
@@ -125,7 +127,7 @@ export class DownloadService {
 
   /** The page no larger than `maxSide`, with a band at its foot carrying `line`, as JPEG. */
   async stampedJpeg(page: PageRow, maxSide: number, line: string): Promise<Buffer> {
-    const { data, info } = await this.scaled(page, maxSide).toBuffer({ resolveWithObject: true });
+    const { data, info } = await (await this.scaled(page, maxSide)).toBuffer({ resolveWithObject: true });
     const band = bandOf(info.width);
     const svg = await lineSvg(line, info.width, band.height, band.fontSize);
     return sharp(data)
@@ -135,8 +137,11 @@ export class DownloadService {
       .toBuffer();
   }
 
-  private scaled(page: PageRow, maxSide: number): Sharp {
-    return sharp(path.join(this.dataDir, page.master_key), { limitInputPixels: MAX_PAGE_PIXELS })
+  /** The master read from its path on local disk, or fetched whole from an object store. */
+  private async scaled(page: PageRow, maxSide: number): Promise<Sharp> {
+    const input = this.storage.localPath(page.master_key) ?? (await this.storage.get(page.master_key));
+    if (!input) throw notFound('页面图像文件不存在', 'PAGE_IMAGE_MISSING');
+    return sharp(input, { limitInputPixels: MAX_PAGE_PIXELS })
       .resize(maxSide, maxSide, { fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' });
   }

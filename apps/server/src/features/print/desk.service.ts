@@ -158,8 +158,9 @@ export class PrintDeskService {
     return (await this.print.items.list({ orderNum }, 'byPage')).map(toItem);
   }
 
-  async pdfPath(name: string): Promise<string> {
-    return this.pdf.path(name);
+  /** A print-ready PDF made earlier, by the name `markPrinted` gave. */
+  async pdfFile(name: string): Promise<Buffer> {
+    return this.pdf.read(name);
   }
 
   /** The desk's log of an order: who did what, when. */

@@ -1,5 +1,3 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
 import { EXTRACT_LABELS, PAYMENT_LABELS, yuan } from '@guji/shared';
@@ -8,6 +6,7 @@ import { PdfText } from '../../demo/pdf-text.ts';
 import type { PageRow } from '../../db/schema.ts';
 import { bandOf, drawStampBand, type DownloadService } from '../personal/download.service.ts';
 import type { SettingsService } from '../site/settings.service.ts';
+import type { FileStorage } from '../../storage/storage.ts';
 import type { ItemRow } from './print-item.repository.ts';
 import type { PrintRepositories } from './print.repository.ts';
 import { NOT_FOUND } from './print-rules.ts';
@@ -19,7 +18,7 @@ const A3 = [841.89, 1190.55] as const;
 const COVER = { size: 14.4, pitch: 23, margin: 47.6, titleScale: 1.3 } as const;
 
 /**
- * The print-ready PDF of the items the desk prints (DATA_DIR/print/<random>.pdf): each order's pages
+ * The print-ready PDF of the items the desk prints (stored as `print/<random>.pdf`): each order's pages
  * after a cover sheet (site, order number, reader, pickup, payment, items), every page stamped with its
  * order, title and page number, on A4 or A3 as ordered, landscape pages on landscape paper. Cover sheets
  * and stamps are real text (`PdfText`), so the file can be searched and its text copied.
@@ -30,7 +29,7 @@ export class PrintPdf {
     private readonly catalogRepo: CatalogRepository,
     private readonly downloads: DownloadService,
     private readonly settings: SettingsService,
-    private readonly dataDir: string,
+    private readonly storage: FileStorage,
   ) {}
 
   /** Makes the file; returns its name. */
@@ -63,10 +62,8 @@ export class PrintPdf {
         await this.drawPage(pdf, text, page, item.paper_size === 'A3' ? A3 : A4, stamp);
       }
     }
-    const dir = path.join(this.dataDir, 'print');
-    await fs.mkdir(dir, { recursive: true });
     const name = `${randomBytes(12).toString('hex')}.pdf`;
-    await fs.writeFile(path.join(dir, name), await pdf.save());
+    await this.storage.put(`print/${name}`, Buffer.from(await pdf.save()));
     return name;
   }
 
@@ -97,14 +94,12 @@ export class PrintPdf {
     drawStampBand(sheet, text, stamp, { x, y, width: w, height: band * scale });
   }
 
-  /** The path of a file made earlier; its name must be one `make` gives. */
-  async path(name: string): Promise<string> {
+  /** A file made earlier; its name must be one `make` gives. */
+  async read(name: string): Promise<Buffer> {
     if (!/^[0-9a-f]{24}\.pdf$/.test(name)) throw NOT_FOUND();
-    const file = path.join(this.dataDir, 'print', name);
-    await fs.access(file).catch(() => {
-      throw NOT_FOUND();
-    });
-    return file;
+    const data = await this.storage.get(`print/${name}`);
+    if (!data) throw NOT_FOUND();
+    return data;
   }
 }
 

@@ -162,13 +162,12 @@ export const printRoutes: RouteModule = (app, { context }) => {
     ...routeOf(printDeskApi.pdf),
     handler: async (request, reply) => {
       requireRole(request, 'printAdmin');
-      const file = await desk.pdfPath(request.params.name);
-      const { createReadStream } = await import('node:fs');
+      const data = await desk.pdfFile(request.params.name);
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', `attachment; filename="${request.params.name}"`)
         .header('cache-control', 'private, no-store')
-        .send(createReadStream(file));
+        .send(data);
     },
   });
   r.route({
