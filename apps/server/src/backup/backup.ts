@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -8,13 +7,23 @@ import type { Config } from '../config.ts';
 import type { Dialect } from '../db/database.ts';
 import { MIGRATION_NAMES, migrateToLatest } from '../db/migrator.ts';
 import type { Database } from '../db/schema.ts';
+import {
+  backupObjects,
+  entryOf,
+  OBJECTS_DIR,
+  objectStoreHasFiles,
+  restoreObjects,
+  sha256File,
+  walk,
+} from './backup-files.ts';
 
 /**
  * Backups of a library (issue 17): a consistent snapshot of the database and every file under DATA_DIR,
  * with a manifest of checksums. SQLite is copied with its online backup API (readers and writers go on
  * meanwhile); PostgreSQL is read table by table inside one REPEATABLE READ transaction, so every table is
  * seen at the same instant, and written as JSON lines (no pg_dump needed, any PostgreSQL 13+ server).
- * The IIIF disk cache and temporary upload folders are left out: both are remade on demand.
+ * The IIIF disk cache and temporary upload folders are left out: both are remade on demand. With
+ * STORAGE_URL=s3://… every object under the library's prefix is copied too (`objects/`, backup-files.ts).
  */
 
 export const BACKUP_FORMAT = 'guji-backup';
@@ -40,31 +49,12 @@ export interface BackupManifest {
   schema: string;
   database: BackupEntry[];
   files: BackupEntry[];
+  /** The object store's files by key (STORAGE_URL=s3://…), under `objects/`; absent on local disk. */
+  objects?: BackupEntry[];
 }
 
 /** A backup refused or found damaged: the message is for the person at the console. */
 export class BackupError extends Error {}
-
-function sha256File(file: string): string {
-  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-}
-
-function entryOf(root: string, file: string): BackupEntry {
-  return {
-    path: path.relative(root, file).split(path.sep).join('/'),
-    bytes: fs.statSync(file).size,
-    sha256: sha256File(file),
-  };
-}
-
-function* walk(dir: string): Generator<string> {
-  if (!fs.existsSync(dir)) return;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(full);
-    else if (entry.isFile()) yield full;
-  }
-}
 
 /** The files of the library: DATA_DIR less the database, its journal, the cache and temporary folders. */
 function libraryFiles(config: Config): string[] {
@@ -209,6 +199,7 @@ export async function backupLibrary(config: Config, dir: string, now = new Date(
     fs.copyFileSync(file, copy);
     files.push(entryOf(path.join(target, FILES_DIR), copy));
   }
+  const objects = await backupObjects(config, target);
   const manifest: BackupManifest = {
     format: BACKUP_FORMAT,
     version: 1,
@@ -217,6 +208,7 @@ export async function backupLibrary(config: Config, dir: string, now = new Date(
     schema: database.schema,
     database: database.files.map((file) => entryOf(target, file)),
     files,
+    ...(objects ? { objects } : {}),
   };
   fs.writeFileSync(path.join(target, MANIFEST), JSON.stringify(manifest, null, 2));
   return manifest;
@@ -241,6 +233,7 @@ export function verifyBackup(dir: string): BackupManifest {
   };
   for (const entry of manifest.database) check(dir, entry);
   for (const entry of manifest.files) check(path.join(dir, FILES_DIR), entry);
+  for (const entry of manifest.objects ?? []) check(path.join(dir, OBJECTS_DIR), entry);
   return manifest;
 }
 
@@ -277,6 +270,8 @@ export async function restoreLibrary(
   if (!options.force && libraryFiles(config).length > 0) {
     throw new BackupError(`数据目录已有文件：${dataDir}（确认要替换时加 --force）`);
   }
+  const store = options.force ? undefined : await objectStoreHasFiles(config);
+  if (store) throw new BackupError(`对象存储已有文件：${store}（确认要替换时加 --force）`);
   if (config.database.dialect === 'sqlite') {
     const file = path.resolve(config.database.file);
     if (!options.force && fs.existsSync(file)) {
@@ -298,6 +293,7 @@ export async function restoreLibrary(
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.copyFileSync(path.join(source, FILES_DIR, entry.path), target);
   }
+  if (manifest.objects) await restoreObjects(config, source, manifest.objects);
   return manifest;
 }
 
