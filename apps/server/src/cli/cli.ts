@@ -297,9 +297,10 @@ async function backupCommand(config: Config, command: 'backup' | 'restore', args
     const started = performance.now();
     if (command === 'backup') {
       const manifest = await backupLibrary(config, dir);
-      const bytes = manifest.files.reduce((sum, entry) => sum + entry.bytes, 0);
+      const files = [...manifest.files, ...(manifest.objects ?? [])];
+      const bytes = files.reduce((sum, entry) => sum + entry.bytes, 0);
       console.log(
-        `备份完成：${dir}（数据库结构 ${manifest.schema}，${manifest.files.length} 个文件，` +
+        `备份完成：${dir}（数据库结构 ${manifest.schema}，${files.length} 个文件，` +
           `${(bytes / 1024 / 1024).toFixed(1)} MB，用时 ${((performance.now() - started) / 1000).toFixed(1)} 秒）`,
       );
       return 0;
@@ -309,7 +310,7 @@ async function backupCommand(config: Config, command: 'backup' | 'restore', args
     try {
       const applied = await migrateToLatest(db.db, db.dialect);
       console.log(
-        `恢复完成：${manifest.createdAt} 的备份，${manifest.files.length} 个文件` +
+        `恢复完成：${manifest.createdAt} 的备份，${manifest.files.length + (manifest.objects?.length ?? 0)} 个文件` +
           (applied.length ? `；已升级数据库结构：${applied.join(', ')}` : ''),
       );
     } finally {
