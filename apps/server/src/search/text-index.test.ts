@@ -1,7 +1,9 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, DIALECTS, type TestContext } from '../../test/helpers.ts';
 import type { IndexedPage, TextIndex } from './text-index.ts';
 import { findMatch, tokenChars } from './text-index.ts';
+import { textGrams } from './text-index.postgres.ts';
 
 /**
  * The conformance suite of the full-text index: the same expectations on SQLite (FTS5) and PostgreSQL
@@ -167,5 +169,22 @@ describe('match positions', () => {
     expect(findMatch('子曰：學而時習之', tokenChars('学而'))).toEqual({ start: 3, length: 2 });
     expect(findMatch('巧言令色，鮮矣仁', tokenChars('色鲜'))).toEqual({ start: 3, length: 3 });
     expect(findMatch('巧言令色', tokenChars('仁'))).toBeUndefined();
+  });
+});
+
+describe('PostgreSQL gram lexemes', () => {
+  it('are the same whether the server or the database (migration 0020) makes them', async () => {
+    const t = await createTestContext('postgres');
+    try {
+      for (const text of ['學而時習之，不亦說乎', '𠀀𠀁天地', 'abcab', '之', '之之之']) {
+        const tokens = tokenChars(text);
+        const { rows } = await sql<{
+          grams: string[];
+        }>`select guji_text_grams(${tokens.join('')}) as grams`.execute(t.context.database.db);
+        expect([...rows[0]!.grams].sort(), text).toEqual(textGrams(tokens).sort());
+      }
+    } finally {
+      await t.close();
+    }
   });
 });
