@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStorage } from '../../test/memory-storage.ts';
 import {
   PANE_SIMPLIFIED_STORAGE_KEY,
   parsePaneSimplified,
@@ -6,15 +7,6 @@ import {
   serializePaneSimplified,
   storePaneSimplified,
 } from './pane-simplified.ts';
-
-function memoryStorage() {
-  const values = new Map<string, string>();
-  return {
-    values,
-    getItem: (key: string) => values.get(key) ?? null,
-    setItem: (key: string, value: string) => void values.set(key, value),
-  };
-}
 
 describe('the text pane option 简体显示', () => {
   it('is off unless stored as on', () => {

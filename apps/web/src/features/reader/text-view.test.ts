@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { memoryStorage } from '../../test/memory-storage.ts';
 import {
   clampTextSize,
   DEFAULT_TEXT_VIEW,
@@ -10,15 +11,6 @@ import {
   TEXT_SIZE,
   TEXT_VIEW_STORAGE_KEY,
 } from './text-view.ts';
-
-function memoryStorage() {
-  const values = new Map<string, string>();
-  return {
-    values,
-    getItem: (key: string) => values.get(key) ?? null,
-    setItem: (key: string, value: string) => void values.set(key, value),
-  };
-}
 
 describe('the text pane view the reader chose', () => {
   it('opens as vertical reading text at 20 px', () => {

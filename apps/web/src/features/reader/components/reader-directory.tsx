@@ -27,7 +27,7 @@ export function ReaderDirectory({ id, directory, currentId, onOpen }: ReaderDire
 
   return (
     <nav id={id} ref={panel} className="reader-directory" aria-label="本册目录">
-      <h2 className="reader-directory-title">目录</h2>
+      <h2 className="visually-hidden">目录</h2>
       {treeData.length ? (
         <Tree
           aria-label="目录条目"
