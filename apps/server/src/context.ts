@@ -23,6 +23,7 @@ import { CommentRepository } from './features/personal/comment.repository.ts';
 import { DownloadRepository } from './features/personal/download.repository.ts';
 import { FootprintRepository } from './features/personal/footprint.repository.ts';
 import { PrivilegeRepository } from './features/personal/privilege.repository.ts';
+      await context.repos.uploadSlots.purgeExpired(Date.parse(now));
 import { OwnBookRepository } from './features/own-books/own-book.repository.ts';
 import { OcrVersionRepository } from './features/ocr/ocr-version.repository.ts';
 import { ClassificationService } from './features/console/classification.service.ts';
@@ -70,6 +71,7 @@ import { SettingsService } from './features/site/settings.service.ts';
 import { AuthService } from './features/accounts/auth.service.ts';
 import { ProfileService } from './features/profile/profile.service.ts';
 import { UploadGate } from './features/own-books/upload-gate.ts';
+import { UploadSlotRepository } from './features/own-books/upload-slot.repository.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { randomToken } from './lib/crypto.ts';
 import type { FileStorage } from './storage/storage.ts';
@@ -94,6 +96,7 @@ export interface AppContext {
     ssoNonces: SsoNonceRepository;
     jobs: JobRepository;
     rateLimits: RateLimitRepository;
+    uploadSlots: UploadSlotRepository;
     catalog: CatalogRepository;
     classifications: ClassificationRepository;
     audit: AuditRepository;
@@ -183,6 +186,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     ssoNonces: new SsoNonceRepository(db),
     jobs: new JobRepository(db, dialect),
     rateLimits: new RateLimitRepository(db),
+    uploadSlots: new UploadSlotRepository(db),
     catalog: new CatalogRepository(db, dialect),
     classifications: new ClassificationRepository(db),
     audit: new AuditRepository(db),
@@ -348,7 +352,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
         settings,
       ),
       ownReview: new OwnReviewService(ownBooks, repos.catalog, ownAccess, admin, transact, fullText, clock),
-      uploads: new UploadGate(),
+      uploads: new UploadGate(repos.uploadSlots, clock),
       ...printServices,
     },
     textIndex,

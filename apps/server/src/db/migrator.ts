@@ -20,6 +20,7 @@ import { migration0017 } from './migrations/0017-login-throttle.ts';
 import { migration0018 } from './migrations/0018-job-request-id.ts';
 import { migration0019 } from './migrations/0019-rate-limits.ts';
 import { migration0020 } from './migrations/0020-full-text-counts.ts';
+import { migration0021 } from './migrations/0021-upload-slots.ts';
 
 /** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0018-job-request-id': migration0018,
   '0019-rate-limits': migration0019,
   '0020-full-text-counts': migration0020,
+  '0021-upload-slots': migration0021,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -99,6 +99,16 @@ export interface RateLimitsTable {
   window_ends: number | string;
 }
 
+export interface UploadSlotsTable {
+  user_id: number;
+  /** 0 … UPLOADS_PER_USER - 1. */
+  slot: number;
+  /** The upload holding the slot (a random id). */
+  holder: string;
+  /** Milliseconds since 1970 when the lease ends (PostgreSQL bigint: read back as a string). */
+  expires_at: number | string;
+}
+
 export interface JobsTable {
   id: Generated<number>;
   name: string;
@@ -454,6 +464,7 @@ export interface Database {
   settings: SettingsTable;
   jobs: JobsTable;
   rate_limits: RateLimitsTable;
+  upload_slots: UploadSlotsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -23,6 +23,7 @@ export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> 
       const dayAgo = new Date(Date.parse(now) - 86_400_000).toISOString();
       await context.repos.users.purgeLoginFailures(dayAgo, now);
       await context.repos.rateLimits.purgeExpired(Date.parse(now));
+      await context.repos.uploadSlots.purgeExpired(Date.parse(now));
       // Upload folders a crash or a killed process left behind (a live upload is minutes old).
       const removed = await removeStaleTempDirs(context.config.dataDir, Date.parse(dayAgo));
       return { purgedBefore: now, tempDirsRemoved: removed };

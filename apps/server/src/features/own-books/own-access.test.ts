@@ -4,11 +4,10 @@ import type { BookRow } from '../../db/schema.ts';
 import type { UserRepository } from '../accounts/user.repository.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import { assertChangeable, OwnAccess } from './own-access.ts';
-import { UploadGate } from './upload-gate.ts';
 
 /**
- * Who may change which own book, and when, with the catalogue kept in memory; and the per-user
- * upload quota. The same rules through HTTP on both dialects: own*.test.ts.
+ * Who may change which own book, and when, with the catalogue kept in memory. The same rules through HTTP
+ * on both dialects: own*.test.ts; the per-user upload quota: upload-gate.test.ts.
  */
 const OWNER = 7;
 const STRANGER = 8;
@@ -68,26 +67,5 @@ describe('own books: who may change what', () => {
     await expect(access.changeablePage({ id: STRANGER, catalogStaff: false }, 100)).rejects.toMatchObject({
       status: 404,
     });
-  });
-});
-
-describe('upload quota', () => {
-  it('lets a user run two uploads at once and refuses a third with 429, per user', async () => {
-    const gate = new UploadGate();
-    const releaseOne = gate.enter(OWNER);
-    const releaseTwo = gate.enter(OWNER);
-    expect(() => gate.enter(OWNER)).toThrow(MSG.uploadBusy);
-    // Another user is not held up.
-    expect(() => gate.enter(STRANGER)()).not.toThrow();
-    releaseOne();
-    releaseOne(); // releasing twice frees one slot only
-    expect(gate.inProgress(OWNER)).toBe(1);
-    await expect(gate.run(OWNER, () => Promise.reject(new Error('broken upload')))).rejects.toThrow(
-      'broken upload',
-    );
-    // A failed upload gives its slot back.
-    expect(gate.inProgress(OWNER)).toBe(1);
-    releaseTwo();
-    expect(gate.inProgress(OWNER)).toBe(0);
   });
 });

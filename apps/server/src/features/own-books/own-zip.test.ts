@@ -130,7 +130,7 @@ describe.each(DIALECTS)('zip bombs and concurrent uploads of own volumes on %s',
       return { response, finish: () => body.end(form.payload.subarray(cut)) };
     };
     const held = Array.from({ length: UPLOADS_PER_USER }, slowUpload);
-    while (h.context.services.uploads.inProgress(ownerId) < UPLOADS_PER_USER)
+    while ((await h.context.services.uploads.inProgress(ownerId)) < UPLOADS_PER_USER)
       await new Promise((resolve) => setImmediate(resolve));
 
     const refused = await upload(owner, `${volume}/zip`, 'p.zip', makeZip({ '2.png': await pageImage(2) }));
@@ -149,7 +149,7 @@ describe.each(DIALECTS)('zip bombs and concurrent uploads of own volumes on %s',
 
     for (const upload of held) upload.finish();
     for (const upload of held) expect((await upload.response).json()).toMatchObject({ added: 1 });
-    expect(h.context.services.uploads.inProgress(ownerId)).toBe(0);
+    expect(await h.context.services.uploads.inProgress(ownerId)).toBe(0);
     // The slots are free again.
     expect(
       (await upload(owner, `${volume}/zip`, 'p.zip', makeZip({ '3.png': await pageImage(3) }))).statusCode,
