@@ -30,6 +30,7 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { createContext, type AppContext } from '../apps/server/src/context.ts';
 import type { Dialect } from '../apps/server/src/db/database.ts';
 import { foldChar, isTokenChar } from '../apps/server/src/search/fold.ts';
+import { tokenChars } from '../apps/server/src/search/text-index.ts';
 import {
   type BenchResult,
   type Budget,
@@ -236,7 +237,7 @@ async function measure(
     // count from the gram counts, the first hits from the GIN index.
     const plans: string[] = [];
     if (dialect === 'postgres') {
-      const rare = queries.find((q) => q.label.startsWith('2 chars, rare'))!.text;
+      const rare = tokenChars(queries.find((q) => q.label.startsWith('2 chars, rare'))!.text).join('');
       const lexeme = `'${rare}'`;
       for (const statement of [
         sql`explain analyze select pages from text_gram_counts where gram = ${rare}`,
