@@ -40,6 +40,7 @@ const EnvSchema = z.object({
   IIIF_RENDER_CONCURRENCY: z.coerce.number().int().positive().default(2),
   IIIF_RENDER_QUEUE: z.coerce.number().int().min(0).default(16),
   JOBS_IN_PROCESS: z.enum(['true', 'false']).default('true'),
+  JOB_LEASE_SECONDS: z.coerce.number().positive().default(600),
   DEMO_LIBRARY: z.enum(['true', 'false']).default('true'),
   OCR_ON_INGEST: z.enum(['true', 'false']).default('true'),
   UPLOAD_MAX_PIXELS: z.coerce.number().int().positive().default(60_000_000),
@@ -110,6 +111,11 @@ export interface Config {
   iiifRenderConcurrency: number;
   iiifRenderQueue: number;
   jobsInProcess: boolean;
+  /**
+   * How long a running job's worker may stay silent before another worker takes the job over (it died);
+   * a live worker renews its lease every third of this while it works.
+   */
+  jobLeaseMs: number;
   /** Typeset and import the demo library when `serve` finds no books. */
   demoLibrary: boolean;
   /** Queue OCR for imported pages that come without text. */
@@ -197,6 +203,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     iiifRenderConcurrency: e.IIIF_RENDER_CONCURRENCY,
     iiifRenderQueue: e.IIIF_RENDER_QUEUE,
     jobsInProcess: e.JOBS_IN_PROCESS === 'true',
+    jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
     demoLibrary: e.DEMO_LIBRARY === 'true',
     ocrOnIngest: e.OCR_ON_INGEST === 'true',
     uploadMaxPixels: e.UPLOAD_MAX_PIXELS,

@@ -23,7 +23,6 @@ import { CommentRepository } from './features/personal/comment.repository.ts';
 import { DownloadRepository } from './features/personal/download.repository.ts';
 import { FootprintRepository } from './features/personal/footprint.repository.ts';
 import { PrivilegeRepository } from './features/personal/privilege.repository.ts';
-      await context.repos.uploadSlots.purgeExpired(Date.parse(now));
 import { OwnBookRepository } from './features/own-books/own-book.repository.ts';
 import { OcrVersionRepository } from './features/ocr/ocr-version.repository.ts';
 import { ClassificationService } from './features/console/classification.service.ts';
@@ -365,7 +364,10 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     queue,
     metrics,
     createWorker: (log) =>
-      new JobWorker<JobDataMap>(repos.jobs, createJobHandlers(context), log, { observer: metrics }),
+      new JobWorker<JobDataMap>(repos.jobs, createJobHandlers(context), log, {
+        observer: metrics,
+        leaseMs: config.jobLeaseMs,
+      }),
     // Recognition runs in its own thread, never on the thread that answers requests (issue 13 item 6).
     createOcrEngine: overrides.ocrEngine ?? (() => ThreadedOcrEngine.create()),
     close: async () => {

@@ -34,16 +34,16 @@ export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> 
       const key = `pyramids/${page.book_id}/${page.id}.tif`;
       await job.progress(10, '生成金字塔图像');
       const { storage, config } = context;
-      await withLocalFile(storage, config.dataDir, page.master_key, async (master) => {
-        const local = storage.localPath(key);
-        if (local) return makePyramid(master, local);
-        // For an object store: made in DATA_DIR/tmp, then uploaded whole (readers never see half of it).
-        await withTempDir(config.dataDir, async (dir) => {
+      // Made in DATA_DIR/tmp, then stored whole (renamed into place on local disk, uploaded to an object
+      // store): readers never see half a pyramid, and a worker killed while tiling leaves only its temporary
+      // folder, which the daily purge removes.
+      await withLocalFile(storage, config.dataDir, page.master_key, (master) =>
+        withTempDir(config.dataDir, async (dir) => {
           const file = path.join(dir, 'pyramid.tif');
           await makePyramid(master, file);
           await storage.putFile(key, file);
-        });
-      });
+        }),
+      );
       await context.repos.catalog.setPyramid(page.id, key, 'ready');
       await context.iiifImages.invalidate(page.id);
       // The thumbnail lists and the reader's strip ask for first: make it now, from the new pyramid.

@@ -89,6 +89,19 @@ export class JobRepository {
       .execute();
   }
 
+  /** Tells the queue this job's worker is alive (its lease runs on); false when another took it over. */
+  async renewLease(id: number, workerId: string): Promise<boolean> {
+    const now = nowIso();
+    const result = await this.db
+      .updateTable('jobs')
+      .set({ locked_at: now, updated_at: now })
+      .where('id', '=', id)
+      .where('locked_by', '=', workerId)
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   async complete(id: number, workerId: string, result: unknown): Promise<void> {
     const now = nowIso();
     await this.db

@@ -103,6 +103,16 @@ export class JobWorker<M extends object> {
     };
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
+    // A live worker keeps its lease however long the job takes (an OCR of a large leaf, a slow store):
+    // only a worker that died, or cannot reach the database, has its job taken over.
+    const heartbeat = setInterval(
+      () => {
+        this.jobs.renewLease(job.id, this.id).catch((error: unknown) => {
+          log.warn({ err: error }, 'job lease not renewed');
+        });
+      },
+      Math.max(100, Math.floor(this.leaseMs / 3)),
+    );
     try {
       const result = await handler(JSON.parse(job.data) as unknown, context);
       await this.jobs.complete(job.id, this.id, result);
@@ -117,6 +127,8 @@ export class JobWorker<M extends object> {
         : null;
       await this.jobs.fail(job.id, this.id, reason, retryAt);
       log.warn({ err: error, retryAt }, retry ? 'job failed, will retry' : 'job failed for good');
+    } finally {
+      clearInterval(heartbeat);
     }
     return true;
   }
