@@ -23,3 +23,9 @@ export const conflict = (code: string, message: string) => new AppError(409, cod
 export const tooMany = (message: string, retryAfterSeconds?: number) =>
   new AppError(429, 'TOO_MANY_REQUESTS', message, retryAfterSeconds ? { retryAfterSeconds } : undefined);
 export const payloadTooLarge = (message: string) => new AppError(413, 'PAYLOAD_TOO_LARGE', message);
+/** A service the request needs (database, object store) cannot be reached now; worth retrying later. */
+export const unavailable = (code: string, message: string, cause?: unknown) => {
+  const error = new AppError(503, code, message, { retryAfterSeconds: 5 });
+  if (cause !== undefined) error.cause = cause;
+  return error;
+};

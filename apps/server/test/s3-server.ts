@@ -12,20 +12,33 @@ export interface TestS3Server {
   options(prefix?: string): S3StorageOptions;
   /** An S3FileStorage on this server under `prefix`. */
   storage(prefix?: string): S3FileStorage;
+  /** Stops answering (connections are refused) but keeps the stored files, until `resume`. */
+  pause(): Promise<void>;
+  /** Answers again on the same port with the same files. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** The environment that puts a library's files in the test's S3-protocol server under `prefix`. */
+export function s3Env(server: TestS3Server, prefix: string): Record<string, string> {
+  return {
+    STORAGE_URL: `s3://${server.bucket}/${prefix}`,
+    AWS_ENDPOINT_URL: server.endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: 'S3RVER',
+    AWS_SECRET_ACCESS_KEY: 'S3RVER',
+    S3_FORCE_PATH_STYLE: 'true',
+  };
 }
 
 /** Starts s3rver in this process with one bucket; `stop` closes it and removes its files. */
 export async function startS3Server(bucket = 'guji-test'): Promise<TestS3Server> {
   const directory = await fs.mkdtemp(path.join(os.tmpdir(), 'guji-s3-'));
-  const server = new S3rver({
-    address: '127.0.0.1',
-    port: 0,
-    silent: true,
-    directory,
-    configureBuckets: [{ name: bucket }],
-  });
+  const open = (port: number) =>
+    new S3rver({ address: '127.0.0.1', port, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  let server = open(0);
   const { port } = await server.run();
+  let running = true;
   const endpoint = `http://127.0.0.1:${port}`;
   const opened: S3FileStorage[] = [];
   const options = (prefix = ''): S3StorageOptions => ({
@@ -46,9 +59,18 @@ export async function startS3Server(bucket = 'guji-test'): Promise<TestS3Server>
       opened.push(storage);
       return storage;
     },
+    pause: async () => {
+      await server.close();
+      running = false;
+    },
+    resume: async () => {
+      server = open(port);
+      await server.run();
+      running = true;
+    },
     stop: async () => {
       for (const storage of opened) storage.close();
-      await server.close();
+      if (running) await server.close();
       await fs.rm(directory, { recursive: true, force: true });
     },
   };

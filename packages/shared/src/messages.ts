@@ -50,6 +50,12 @@ export const MSG = {
   fullTextReadingRoomOnly: '全文检索仅在阅览室提供，请到阅览室使用',
   loginRequiredNotice: '已有账号请登录，否则请注册',
   serverException: '服务器异常',
+  /** The object store (STORAGE_URL=s3://…) cannot be reached: 503, the request may be repeated later. */
+  storageUnavailable: '文件存储暂时无法访问，请稍后再试',
+  /** The database cannot be reached (restarting, failing over): 503, the request may be repeated later. */
+  databaseUnavailable: '数据库暂时无法访问，请稍后再试',
+  /** The server's disk is full: nothing of the upload was kept. */
+  diskFull: '服务器存储空间已满，上传的文件未能保存，请稍后再试或联系管理员',
   codeSent: '验证码已发送，请注意查收',
   codeVerified: '验证成功',
   paySuccess: '支付成功，请联系阅览室管理员打印',

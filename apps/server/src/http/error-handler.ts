@@ -30,6 +30,9 @@ export function isIncompleteMultipart(error: Pick<FastifyError, 'code' | 'status
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
+      // A service that could not be reached (503): the reader gets the clear message, the log the cause.
+      if (error.status >= 500)
+        request.log.warn({ err: error.cause ?? error, code: error.code }, error.message);
       if (error.status === 401) void reply.header('www-authenticate', WWW_AUTHENTICATE);
       if (error.extra?.retryAfterSeconds)
         void reply.header('retry-after', String(error.extra.retryAfterSeconds));

@@ -5,19 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeBook, makePrintOrder, makeReader, makeStaff } from '../../test/factories.ts';
 import { createHttpHarness, multipartFile, type HttpHarness } from '../../test/http.ts';
 import { ocrFor } from '../../test/catalog-factory.ts';
-import { startS3Server, type TestS3Server } from '../../test/s3-server.ts';
-
-/** The environment that puts a library's files in the test's S3-protocol server under `prefix`. */
-function s3Env(server: TestS3Server, prefix: string): Record<string, string> {
-  return {
-    STORAGE_URL: `s3://${server.bucket}/${prefix}`,
-    AWS_ENDPOINT_URL: server.endpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_ACCESS_KEY_ID: 'S3RVER',
-    AWS_SECRET_ACCESS_KEY: 'S3RVER',
-    S3_FORCE_PATH_STYLE: 'true',
-  };
-}
+import { s3Env, startS3Server, type TestS3Server } from '../../test/s3-server.ts';
 
 const keysUnder = async (h: HttpHarness, prefix: string) => {
   const keys: string[] = [];

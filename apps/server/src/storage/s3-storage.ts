@@ -12,6 +12,8 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { MSG } from '@guji/shared';
+import { unavailable } from '../errors.ts';
 import { checkKey, checkPrefix, type FileStorage, type StoredObject } from './storage.ts';
 
 /** Where an S3-compatible store is and how to sign for it (config.ts reads it from the environment). */
@@ -32,6 +34,28 @@ const notFound = (error: unknown): boolean => {
   const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
   return e.name === 'NoSuchKey' || e.name === 'NotFound' || e.$metadata?.httpStatusCode === 404;
 };
+
+/**
+ * True when the store did not answer (connection refused or reset, a timeout) or answered that it
+ * cannot serve now (5xx, SlowDown): the request may succeed later. A 4xx answer is not that.
+ */
+export function isStoreUnreachable(error: unknown): boolean {
+  const e = error as { $metadata?: { httpStatusCode?: number }; code?: string; name?: string };
+  const status = e.$metadata?.httpStatusCode;
+  if (status !== undefined) return status >= 500;
+  return NETWORK_FAULTS.has(e.code ?? '') || e.name === 'TimeoutError';
+}
+
+const NETWORK_FAULTS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
 
 /**
  * Files in an S3-compatible object store through `@aws-sdk/client-s3`. Keys are the same relative keys
@@ -55,6 +79,20 @@ export class S3FileStorage implements FileStorage {
       requestHandler: { connectionTimeout: 3000, requestTimeout: 60_000 },
       maxAttempts: 3,
     });
+    // After the SDK's retries: a store that cannot be reached is a 503 with a clear message for the
+    // reader (errors.ts), not a 500; the cause stays in the server's log.
+    this.client.middlewareStack.add(
+      (next) => async (args) => {
+        try {
+          return await next(args);
+        } catch (error) {
+          if (isStoreUnreachable(error))
+            throw unavailable('STORAGE_UNAVAILABLE', MSG.storageUnavailable, error);
+          throw error;
+        }
+      },
+      { step: 'initialize', name: 'gujiStoreUnavailable' },
+    );
   }
 
   private objectKey(key: string): string {
