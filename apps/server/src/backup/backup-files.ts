@@ -8,8 +8,18 @@ import type { BackupEntry } from './backup.ts';
 /** Folder of a backup that holds the files of an object store, by their storage keys. */
 export const OBJECTS_DIR = 'objects';
 
+/** The SHA-256 of a file, read a megabyte at a time (a pyramid or a master may be large). */
 export function sha256File(file: string): string {
-  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  const hash = createHash('sha256');
+  const chunk = Buffer.alloc(1 << 20);
+  const fd = fs.openSync(file, 'r');
+  try {
+    for (let read = fs.readSync(fd, chunk); read > 0; read = fs.readSync(fd, chunk))
+      hash.update(chunk.subarray(0, read));
+  } finally {
+    fs.closeSync(fd);
+  }
+  return hash.digest('hex');
 }
 
 /** A manifest entry for `file`, its path relative to `root` with forward slashes. */

@@ -16,6 +16,15 @@ import {
   sha256File,
   walk,
 } from './backup-files.ts';
+import {
+  columnsOf,
+  DERIVED_TABLES,
+  encodeValue,
+  insertRows,
+  quote,
+  referenceOrder,
+  tablesOf,
+} from './postgres-tables.ts';
 
 /**
  * Backups of a library (issue 17): a consistent snapshot of the database and every file under DATA_DIR,
@@ -74,47 +83,6 @@ function assertEmptyFolder(dir: string): void {
     throw new BackupError(`备份目录不是空的：${dir}（请指定一个新目录）`);
   }
   fs.mkdirSync(dir, { recursive: true });
-}
-
-/** Values a JSON line cannot hold as they are. */
-function encodeValue(value: unknown): unknown {
-  if (Buffer.isBuffer(value)) return { $base64: value.toString('base64') };
-  if (value instanceof Date) return value.toISOString();
-  return value;
-}
-
-function decodeValue(value: unknown): unknown {
-  if (value && typeof value === 'object' && '$base64' in value) {
-    return Buffer.from(String(value.$base64), 'base64');
-  }
-  return value;
-}
-
-/**
- * Tables the database's own triggers fill from other tables (the full-text gram counts of migration 0020):
- * not dumped; a restore empties them and the triggers count the restored rows again.
- */
-const DERIVED_TABLES = new Set(['text_gram_counts']);
-
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
-async function tablesOf(client: pg.ClientBase): Promise<string[]> {
-  const { rows } = await client.query<{ table_name: string }>(
-    `select table_name from information_schema.tables
-      where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name <> 'kysely_migration_lock'
-      order by table_name`,
-  );
-  return rows.map((row) => row.table_name);
-}
-
-async function columnsOf(client: pg.ClientBase, table: string): Promise<string[]> {
-  const { rows } = await client.query<{ column_name: string }>(
-    `select column_name from information_schema.columns
-      where table_schema = current_schema() and table_name = $1 and is_generated = 'NEVER'
-      order by ordinal_position`,
-    [table],
-  );
-  return rows.map((row) => row.column_name);
 }
 
 async function backupPostgres(url: string, dir: string): Promise<{ schema: string; files: string[] }> {
@@ -329,24 +297,7 @@ async function restorePostgres(
       for (const table of await referenceOrder(conn, tables)) {
         const entry = dumped.get(table);
         if (!entry) continue;
-        const lines = fs.readFileSync(path.join(dir, entry.path), 'utf8').split('\n').filter(Boolean);
-        const columns = JSON.parse(lines[0] ?? '[]') as string[];
-        const rows = lines.slice(1).map((line) => (JSON.parse(line) as unknown[]).map(decodeValue));
-        for (let at = 0; at < rows.length; at += 500) {
-          const batch = rows.slice(at, at + 500);
-          const values: unknown[] = [];
-          const tuples = batch.map((row) => {
-            const marks = row.map((value) => {
-              values.push(value);
-              return `$${values.length}`;
-            });
-            return `(${marks.join(', ')})`;
-          });
-          await conn.query(
-            `insert into ${quote(table)} (${columns.map(quote).join(', ')}) overriding system value values ${tuples.join(', ')}`,
-            values,
-          );
-        }
+        await insertRows(conn, table, path.join(dir, entry.path));
       }
       // Sequences on past the restored ids.
       const { rows: serials } = await conn.query<{ table_name: string; column_name: string }>(
@@ -369,28 +320,4 @@ async function restorePostgres(
   } finally {
     await db.destroy();
   }
-}
-
-/** `tables` ordered so that a table comes after every other table its foreign keys refer to. */
-async function referenceOrder(client: pg.ClientBase, tables: string[]): Promise<string[]> {
-  const { rows } = await client.query<{ child: string; parent: string }>(
-    `select tc.table_name as child, ccu.table_name as parent
-       from information_schema.table_constraints tc
-       join information_schema.constraint_column_usage ccu
-         on ccu.constraint_name = tc.constraint_name and ccu.table_schema = tc.table_schema
-      where tc.constraint_type = 'FOREIGN KEY' and tc.table_schema = current_schema()`,
-  );
-  const parents = new Map<string, Set<string>>(tables.map((table) => [table, new Set<string>()]));
-  for (const { child, parent } of rows) if (child !== parent) parents.get(child)?.add(parent);
-  const ordered: string[] = [];
-  const placed = new Set<string>();
-  const visit = (table: string, path: Set<string>) => {
-    if (placed.has(table) || path.has(table)) return;
-    path.add(table);
-    for (const parent of parents.get(table) ?? []) if (parents.has(parent)) visit(parent, path);
-    placed.add(table);
-    ordered.push(table);
-  };
-  for (const table of tables) visit(table, new Set());
-  return ordered;
 }
