@@ -23,6 +23,9 @@ export function isIncompleteMultipart(error: Pick<FastifyError, 'code' | 'status
   return /unexpected end of multipart data|^Multipart: Boundary not found$/i.test(error.message ?? '');
 }
 
+/** A write failed for want of space: the disk (or the user's quota, or SQLite's file) is full. */
+const DISK_FULL = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
+
 /**
  * The one error handler: AppErrors keep their status, code and message; validation failures become
  * 400 with `path: message` details and the first message as the text; 5xx details never leave the server.
@@ -56,6 +59,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (isIncompleteMultipart(error)) {
       return reply.status(400).send({ code: 'UPLOAD_INCOMPLETE', message: MSG.uploadIncomplete });
+    }
+    if (DISK_FULL.has(error.code)) {
+      // Whatever the request was writing was removed again (temporary folders, renamed-into-place files).
+      request.log.error({ err: error }, 'disk full');
+      return reply.status(507).send({ code: 'DISK_FULL', message: MSG.diskFull });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

@@ -197,7 +197,9 @@ export class ZipSource implements ImageSource {
           }
         } catch (error) {
           stream.destroy();
-          throw error instanceof AppError ? error : badRequest('IMPORT_ZIP', `${where}：${name} 已损坏`);
+          // A failed write of our own (a full disk: a system error with its syscall) is not the zip's fault.
+          if (error instanceof AppError || (error as NodeJS.ErrnoException).syscall) throw error;
+          throw badRequest('IMPORT_ZIP', `${where}：${name} 已损坏`);
         } finally {
           await out?.close();
         }
