@@ -23,10 +23,14 @@ export class FakeClock implements Clock {
   }
 }
 
-/** A fresh database of the given dialect (a new PostgreSQL database per call) and its config. */
+/**
+ * A fresh database of the given dialect (a new PostgreSQL database per call, on the shared test server
+ * or on `postgresAdminUrl`'s) and its config.
+ */
 export async function testConfig(
   dialect: Dialect,
   env: Record<string, string> = {},
+  postgresAdminUrl?: string,
 ): Promise<{ config: Config; cleanup: () => Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'guji-test-'));
   const base = {
@@ -44,7 +48,7 @@ export async function testConfig(
       cleanup: () => Promise.resolve(fs.rmSync(dataDir, { recursive: true, force: true })),
     };
   }
-  const adminUrl = inject('postgresUrl');
+  const adminUrl = postgresAdminUrl ?? inject('postgresUrl');
   const name = `guji_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -74,8 +78,9 @@ export async function createTestContext(
   dialect: Dialect,
   env: Record<string, string> = {},
   overrides: ContextOverrides = {},
+  postgresAdminUrl?: string,
 ): Promise<TestContext> {
-  const { config, cleanup } = await testConfig(dialect, env);
+  const { config, cleanup } = await testConfig(dialect, env, postgresAdminUrl);
   const clock = new FakeClock();
   const context = await createContext(config, { clock, ...overrides });
   return {

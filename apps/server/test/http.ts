@@ -47,9 +47,15 @@ export async function createHttpHarness(
   dialect: Dialect = 'sqlite',
   env: Record<string, string> = {},
   overrides: ContextOverrides = {},
+  options: { postgresAdminUrl?: string; runWorker?: boolean } = {},
 ): Promise<HttpHarness> {
-  const t = await createTestContext(dialect, { AUTH_RATE_LIMIT_PER_MINUTE: '1000', ...env }, overrides);
-  const app = await buildApp(t.context, { logger: false });
+  const t = await createTestContext(
+    dialect,
+    { AUTH_RATE_LIMIT_PER_MINUTE: '1000', ...env },
+    overrides,
+    options.postgresAdminUrl,
+  );
+  const app = await buildApp(t.context, { logger: false, runWorker: options.runWorker ?? false });
   await app.ready();
   const bodies: string[] = [];
   const harness: HttpHarness = {

@@ -44,11 +44,25 @@ function handle(db: Db, dialect: Dialect, pool?: pg.Pool): DatabaseHandle {
 /** Opens the configured database: SQLite (WAL) by default, PostgreSQL for postgres:// URLs. */
 export function openDatabase(database: Config['database']): DatabaseHandle {
   if (database.dialect === 'postgres') {
-    const pool = new pg.Pool({ connectionString: database.url, max: 10 });
-    // An idle connection the server ends (a restart, a failover, an administrator) is dropped from the
-    // pool, which opens a new one when needed; without a listener pg would crash the process.
-    pool.on('error', (error) => {
-      console.warn(`PostgreSQL closed an idle connection: ${error.message}`);
+    // A server that does not answer (a network fault, a failover) fails a request after 5 s instead of
+    // holding it; TCP keep-alive finds connections to a machine that went away.
+    const pool = new pg.Pool({
+      connectionString: database.url,
+      max: 10,
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+    });
+    // A connection the server ends (a restart, a failover, an administrator) emits 'error'; without a
+    // listener that would crash the process. The pool listens only while a connection is idle (and drops
+    // it); one in use between two queries (a transaction's) needs its own listener: its next query fails
+    // (a 503, isDatabaseUnreachable) and the pool drops it when it is released.
+    pool.on('connect', (client) => {
+      client.on('error', (error) => {
+        console.warn(`PostgreSQL closed a connection: ${error.message}`);
+      });
+    });
+    pool.on('error', () => {
+      /* logged by the connection's own listener above; the pool drops the idle connection */
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return handle(db, 'postgres', pool);
@@ -88,6 +102,25 @@ export function withStatementCache(sqlite: BetterSqlite3.Database, size = 500): 
       return statement;
     },
   };
+}
+
+/** PostgreSQL's codes of a server that cannot serve now: connection exceptions, shutting down, starting. */
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[1-3]|53300)$/;
+
+/**
+ * True when a query failed because the database could not be reached or is restarting (refused or
+ * lost connection, shutdown, start-up, no free connection slot), not because of the query: worth a
+ * 503 and a retry, never a 500.
+ */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  const e = error as { code?: unknown; syscall?: unknown; message?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (UNAVAILABLE_SQLSTATE.test(code)) return true;
+  if (e.syscall === 'connect' || ['ECONNRESET', 'EPIPE'].includes(code)) return true;
+  const message = typeof e.message === 'string' ? e.message : '';
+  return /^Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error/.test(
+    message,
+  );
 }
 
 /** Current time as the ISO-8601 text stored in every date column. */

@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { AppError } from '../errors.ts';
 import { IiifRequestError } from '../iiif/image-request.ts';
 import { MSG } from '@guji/shared';
+import { isDatabaseUnreachable } from '../db/database.ts';
 
 /**
  * The challenge every 401 carries (RFC 9110 §11.6.1): the credentials are the session cookie the
@@ -59,6 +60,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (isIncompleteMultipart(error)) {
       return reply.status(400).send({ code: 'UPLOAD_INCOMPLETE', message: MSG.uploadIncomplete });
+    }
+    if (isDatabaseUnreachable(error)) {
+      request.log.warn({ err: error }, 'database unreachable');
+      void reply.header('retry-after', '5');
+      return reply.status(503).send({ code: 'DATABASE_UNAVAILABLE', message: MSG.databaseUnavailable });
     }
     if (DISK_FULL.has(error.code)) {
       // Whatever the request was writing was removed again (temporary folders, renamed-into-place files).
