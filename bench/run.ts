@@ -2,7 +2,7 @@
  * Runs the benchmarks of DESIGN.md §11, one after another, and prints their figures and budgets:
  *
  *   npm run bench                      all of them
- *   npm run bench -- tiles             one (tiles, catalog-search, memory, reader, search, ocr, usage, hostile), or several
+ *   npm run bench -- tiles             one (tiles, catalog-search, memory, reader, search, ocr, usage, hostile, load), or several
  *   npm run bench -- --strict          exit 1 when a budget is missed
  *
  * Every result is also written as JSON under /tmp/guji-bench-results (BENCH_RESULTS_DIR to change).
@@ -25,6 +25,7 @@ import { runSearch } from './search.ts';
 import { runOcr } from './ocr.ts';
 import { runUsage } from './usage.ts';
 import { runHostile } from './hostile.ts';
+import { runLoad } from './load.ts';
 
 const BENCHMARKS: Record<string, () => Promise<BenchResult>> = {
   tiles: runTiles,
@@ -35,6 +36,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchResult>> = {
   ocr: runOcr,
   usage: runUsage,
   hostile: runHostile,
+  load: runLoad,
 };
 const ALIASES: Record<string, string> = {
   catalog: 'catalog-search',
