@@ -5,6 +5,7 @@ import { parseImageRequest } from '../iiif/image-request.ts';
 import { THUMBNAIL_REQUEST } from '../features/catalog/catalog.service.ts';
 import { withLocalFile } from '../storage/storage.ts';
 import { removeStaleTempDirs, withTempDir } from '../storage/temp.ts';
+import { removeOrphanMasters } from '../features/import/orphan-masters.ts';
 import type { JobDataMap } from './registry.ts';
 import type { JobHandlers } from './worker.ts';
 import type { OcrEngine } from '../ocr/engine.ts';
@@ -26,7 +27,9 @@ export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> 
       await context.repos.uploadSlots.purgeExpired(Date.parse(now));
       // Upload folders a crash or a killed process left behind (a live upload is minutes old).
       const removed = await removeStaleTempDirs(context.config.dataDir, Date.parse(dayAgo));
-      return { purgedBefore: now, tempDirsRemoved: removed };
+      // Masters of an import whose process died before its rows were committed.
+      const orphans = await removeOrphanMasters(context.storage, context.repos.catalog, Date.parse(dayAgo));
+      return { purgedBefore: now, tempDirsRemoved: removed, orphanMasterFoldersRemoved: orphans };
     },
     'images.pyramid': async ({ pageId }, job) => {
       const page = await context.repos.catalog.findPage(pageId);

@@ -86,6 +86,12 @@ export class VolumeRepository {
       .execute();
   }
 
+  /** The master key of every page (the daily purge's list of master folders in use). */
+  async allMasterKeys(tx: DbOrTx = this.db): Promise<string[]> {
+    const rows = await tx.selectFrom('pages').select('master_key').execute();
+    return rows.map((row) => row.master_key);
+  }
+
   /** The file keys of the pages of a book or a volume (read before they are deleted). */
   async pageFiles(
     where: { bookId: number } | { volumeId: number },

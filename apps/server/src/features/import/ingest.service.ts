@@ -143,22 +143,20 @@ export class IngestService {
         }
         // The book's text goes into the full-text index with the book, in the same transaction.
         await this.fullText.indexBook(bookId, tx);
+        // Its jobs too: a process that dies after the commit leaves no page without its pyramid job.
+        const withoutText = book.volumes
+          .flatMap((volume) => volume.pages)
+          .map((page) => page.ocrJson === undefined);
+        for (const [i, pageId] of pageIds.entries()) {
+          await this.queue.enqueue('images.pyramid', { pageId }, { dedupeKey: `pyramid:${pageId}`, tx });
+          // Pages that came without text are read by the OCR engine.
+          if ((this.ocrOnIngest || book.alwaysOcr) && withoutText[i])
+            await this.queue.enqueue('ocr.page', { pageId }, { dedupeKey: `ocr:${pageId}`, tx });
+        }
         const imported = { bookId, pageIds };
         if (inTransaction) await inTransaction(imported, tx);
         return imported;
       });
-      for (const pageId of result.pageIds)
-        await this.queue.enqueue('images.pyramid', { pageId }, { dedupeKey: `pyramid:${pageId}` });
-      // Pages that came without text are read by the OCR engine.
-      if (this.ocrOnIngest || book.alwaysOcr) {
-        const withoutText = book.volumes
-          .flatMap((volume) => volume.pages)
-          .map((page) => page.ocrJson === undefined);
-        for (const [i, pageId] of result.pageIds.entries()) {
-          if (withoutText[i])
-            await this.queue.enqueue('ocr.page', { pageId }, { dedupeKey: `ocr:${pageId}` });
-        }
-      }
       if (previous) await this.removeOldFiles(previous.id, written);
       return result;
     } catch (error) {
@@ -244,14 +242,15 @@ export class IngestService {
             ),
           );
         }
+        // The pages' jobs commit with them (a process that dies after the commit loses none).
+        for (const pageId of created) {
+          await this.queue.enqueue('images.pyramid', { pageId }, { dedupeKey: `pyramid:${pageId}`, tx });
+          if (this.ocrOnIngest)
+            await this.queue.enqueue('ocr.page', { pageId }, { dedupeKey: `ocr:${pageId}`, tx });
+        }
         await within?.(tx, created);
         return created;
       });
-      for (const pageId of ids) {
-        await this.queue.enqueue('images.pyramid', { pageId }, { dedupeKey: `pyramid:${pageId}` });
-        if (this.ocrOnIngest)
-          await this.queue.enqueue('ocr.page', { pageId }, { dedupeKey: `ocr:${pageId}` });
-      }
       return ids;
     } catch (error) {
       await Promise.all(written.map((key) => this.storage.delete(key)));
