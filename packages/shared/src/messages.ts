@@ -54,6 +54,10 @@ export const MSG = {
   storageUnavailable: '文件存储暂时无法访问，请稍后再试',
   /** The database cannot be reached (restarting, failing over): 503, the request may be repeated later. */
   databaseUnavailable: '数据库暂时无法访问，请稍后再试',
+  /** The request got no answer (connection broken, the server process gone): it may not have been done. */
+  networkFailed: '网络连接中断，请求可能未完成，请稍后重试',
+  /** A proxy answered for the server (502/503/504 without the server's own message). */
+  serverUnreachable: '服务器暂时无法访问，请稍后再试',
   /** The server's disk is full: nothing of the upload was kept. */
   diskFull: '服务器存储空间已满，上传的文件未能保存，请稍后再试或联系管理员',
   codeSent: '验证码已发送，请注意查收',

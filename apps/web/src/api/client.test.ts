@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { contract } from '@guji/shared';
+import { contract, MSG } from '@guji/shared';
 import { ApiError, call, hrefOf } from './client.ts';
 
 const rename = contract({
@@ -46,6 +46,17 @@ describe('calling a route through its contract', () => {
     const failure = call(rename, { params: { id: 1, noteId: 3 }, body: { text: 'x' } }, { quiet: true });
     await expect(failure).rejects.toBeInstanceOf(ApiError);
     await expect(failure).rejects.toMatchObject({ code: 'CONTRACT' });
+  });
+
+  it('says a request that got no answer, or only an error page of a proxy, may be repeated', async () => {
+    vi.stubGlobal('fetch', () => Promise.reject(new TypeError('Failed to fetch')));
+    const lost = call(rename, { params: { id: 1, noteId: 3 }, body: { text: 'x' } }, { quiet: true });
+    await expect(lost).rejects.toMatchObject({ status: 0, code: 'NETWORK', message: MSG.networkFailed });
+    vi.stubGlobal('fetch', () =>
+      Promise.resolve(new Response('<html>502 Bad Gateway</html>', { status: 502 })),
+    );
+    const proxied = call(rename, { params: { id: 1, noteId: 3 }, body: { text: 'x' } }, { quiet: true });
+    await expect(proxied).rejects.toMatchObject({ status: 502, message: MSG.serverUnreachable });
   });
 
   it('links to a file route with its parameters filled in', () => {

@@ -89,7 +89,7 @@ async function request<T>(path: string, options: RequestOptions = {}): Promise<T
     });
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
-    const error = new ApiError(0, 'NETWORK', MSG.serverException);
+    const error = new ApiError(0, 'NETWORK', MSG.networkFailed);
     if (!options.quiet) toast.error(error.message);
     throw error;
   }
@@ -103,7 +103,8 @@ async function request<T>(path: string, options: RequestOptions = {}): Promise<T
   const error = new ApiError(
     response.status,
     errorBody.code ?? String(response.status),
-    errorBody.message || MSG.serverException,
+    errorBody.message ||
+      ([502, 503, 504].includes(response.status) ? MSG.serverUnreachable : MSG.serverException),
   );
   if (!options.quiet) toast.error(error.message);
   if (!options.ignoreUnauthorized && isSignedOutError(response.status, errorBody.code)) onUnauthorized();
