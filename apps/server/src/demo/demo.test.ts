@@ -91,7 +91,12 @@ describe('demo library import', () => {
     expect((await t.context.repos.jobs.countByStatus()).queued).toBe(queued);
     // The job the import queued for leaf 2a, run as the worker runs it: the page gets its text.
     const handlers = createJobHandlers(t.context);
-    const job = { jobId: 0, attempt: 1, progress: () => Promise.resolve() };
+    const job = {
+      jobId: 0,
+      attempt: 1,
+      progress: () => Promise.resolve(),
+      completeIn: () => Promise.resolve(),
+    };
     await handlers['ocr.page']({ pageId: pages[2]!.id }, job);
     const read = OcrJson.parse(JSON.parse((await t.context.repos.catalog.findPage(pages[2]!.id))!.ocr_json!));
     const truth = fs.readFileSync(

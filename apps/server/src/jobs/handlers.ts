@@ -64,12 +64,17 @@ export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> 
         ocr.recognize(file),
       );
       await job.progress(90, '保存识别结果');
-      const saved = await context.services.ocr.saveVersion(pageId, result, `ocr:${ocr.name}`, null);
-      return {
-        version: saved.version,
-        characters: result.ocr_res.content.reduce((n, l) => n + l.words.length, 0),
-        engine: ocr.name,
-      };
+      const characters = result.ocr_res.content.reduce((n, l) => n + l.words.length, 0);
+      const summary = (version: number) => ({ version, characters, engine: ocr.name });
+      // The version and the job's completion commit together: a rerun never saves a second version.
+      const saved = await context.services.ocr.saveVersion(
+        pageId,
+        result,
+        `ocr:${ocr.name}`,
+        null,
+        (tx, version) => job.completeIn(tx, summary(version)),
+      );
+      return summary(saved.version);
     },
   };
 }

@@ -102,9 +102,10 @@ export class JobRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async complete(id: number, workerId: string, result: unknown): Promise<void> {
+  /** Marks the job done; false when this worker no longer holds it (taken over, or done already). */
+  async complete(id: number, workerId: string, result: unknown, tx: DbOrTx = this.db): Promise<boolean> {
     const now = nowIso();
-    await this.db
+    const updated = await tx
       .updateTable('jobs')
       .set({
         status: 'succeeded',
@@ -118,7 +119,8 @@ export class JobRepository {
       })
       .where('id', '=', id)
       .where('locked_by', '=', workerId)
-      .execute();
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows) === 1;
   }
 
   /** Records a failure: back to the queue at `retryAt`, or failed for good when `retryAt` is null. */

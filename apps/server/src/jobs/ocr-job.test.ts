@@ -5,6 +5,10 @@ import { DIALECTS } from '../../test/helpers.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../test/http.ts';
 import { createBook, ocrFor } from '../../test/catalog-factory.ts';
 import type { OcrEngine } from '../ocr/engine.ts';
+import { nowIso } from '../db/database.ts';
+import { createJobHandlers } from './handlers.ts';
+import type { JobDataMap } from './registry.ts';
+import { JobWorker, type JobHandlers } from './worker.ts';
 
 const READING_ROOM = '10.8.0.5';
 
@@ -101,5 +105,27 @@ describe.each(DIALECTS)('OCR jobs on %s', (dialect) => {
       (await h.request({ method: 'POST', url: '/api/ocr/run', body: { scope: 'book', id: book.bookId } }))
         .statusCode,
     ).toBe(401);
+  });
+
+  it('saves no version when another worker took its job over meanwhile (the version commits with the job)', async () => {
+    const book = await createBook(h.context, { volumes: [1], texts: [['急就奇觚']] });
+    const pageId = book.pageIds[0]!;
+    const before = await h.context.repos.ocrVersions.list(pageId);
+    const jobId = await h.context.queue.enqueue('ocr.page', { pageId });
+    const { jobs } = h.context.repos;
+    const real = createJobHandlers(h.context);
+    // While this worker reads the page, its lease is found stale and another worker claims the job.
+    const handlers: JobHandlers<JobDataMap> = {
+      ...real,
+      'ocr.page': async (data, context) => {
+        const taken = await jobs.claim('worker-b', nowIso(), nowIso(new Date(Date.now() + 60_000)));
+        expect(taken?.id).toBe(jobId);
+        return real['ocr.page'](data, context);
+      },
+    };
+    const worker = new JobWorker<JobDataMap>(jobs, handlers, pino({ level: 'silent' }));
+    expect(await worker.runOnce()).toBe(true);
+    expect(await h.context.repos.ocrVersions.list(pageId)).toEqual(before);
+    expect(await jobs.findById(jobId)).toMatchObject({ status: 'running', locked_by: 'worker-b' });
   });
 });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JobRepository } from './job.repository.ts';
-import { nowIso } from '../db/database.ts';
+import { nowIso, type DbOrTx } from '../db/database.ts';
 import { backoffDelayMs, RETRY } from './registry.ts';
 import type { JobObserver } from '../features/metrics/metrics.ts';
 
@@ -11,6 +11,11 @@ export interface JobContext {
   attempt: number;
   /** Reports progress 0–100 with an optional message; also tells the queue this worker is alive. */
   progress(percent: number, message?: string): Promise<void>;
+  /**
+   * Marks the job succeeded with `result` inside the caller's transaction, so the job's effect and its
+   * completion commit together; throws (rolling the transaction back) when another worker holds the job.
+   */
+  completeIn(tx: DbOrTx, result: unknown): Promise<void>;
 }
 
 export type JobHandler<D> = (data: D, context: JobContext) => Promise<unknown>;
@@ -100,6 +105,10 @@ export class JobWorker<M extends object> {
           Math.max(0, Math.min(100, Math.round(percent))),
           message ?? null,
         ),
+      completeIn: async (tx, result) => {
+        if (!(await this.jobs.complete(job.id, this.id, result, tx)))
+          throw new Error('任务已由其他后台进程接手');
+      },
     };
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;

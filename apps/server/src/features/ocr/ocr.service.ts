@@ -1,6 +1,6 @@
 import { pageText, type OcrJson, type OcrVersionList, type SavedOcr } from '@guji/shared';
 import type { Transact } from '../../db/query.ts';
-import { nowIso } from '../../db/database.ts';
+import { nowIso, type DbOrTx } from '../../db/database.ts';
 import type { BookRow, PageRow } from '../../db/schema.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../../errors.ts';
 import { OcrFormatError, readOcrFile, toAlto, toHocr, toText, type OcrFormat } from '../../ocr/formats.ts';
@@ -54,11 +54,21 @@ export class OcrService {
     return this.storeVersion(page, ocr, source, viewer.userId);
   }
 
-  /** Stores a result as the page's newest version (OCR jobs call this directly). */
-  async saveVersion(pageId: number, ocr: OcrJson, source: string, userId: number | null): Promise<SavedOcr> {
+  /**
+   * Stores a result as the page's newest version (OCR jobs call this directly). `within` runs in the
+   * transaction that adds it, with its number: an OCR job marks itself done there, so the version and the
+   * job's completion commit together (a worker killed after saving never leaves a job that saves again).
+   */
+  async saveVersion(
+    pageId: number,
+    ocr: OcrJson,
+    source: string,
+    userId: number | null,
+    within?: (tx: DbOrTx, version: number) => Promise<void>,
+  ): Promise<SavedOcr> {
     const page = await this.catalog.findPage(pageId);
     if (!page) throw NO_PAGE();
-    return this.storeVersion(page, ocr, source, userId);
+    return this.storeVersion(page, ocr, source, userId, within);
   }
 
   private async storeVersion(
@@ -66,6 +76,7 @@ export class OcrService {
     ocr: OcrJson,
     source: string,
     userId: number | null,
+    within?: (tx: DbOrTx, version: number) => Promise<void>,
   ): Promise<SavedOcr> {
     const pageId = page.id;
     if (ocr.imginfo.width !== page.width || ocr.imginfo.height !== page.height) {
@@ -92,6 +103,7 @@ export class OcrService {
       );
       await this.versionRepo.setPageText(pageId, json, tx);
       await this.fullText.indexPage(pageId, tx);
+      await within?.(tx, next);
       return next;
     });
     return { imageId: pageId, version, ocr };
