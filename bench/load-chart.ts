@@ -59,8 +59,8 @@ export function latencyChart(options: {
     `<line x1="${left}" x2="${left + plotW}" y1="${top + plotH}" y2="${top + plotH}" stroke="#333"/>`,
     `<text x="${left + plotW / 2}" y="${height - 16}" text-anchor="middle">concurrent readers</text>`,
     `<text transform="translate(18 ${top + plotH / 2}) rotate(-90)" text-anchor="middle">p95 latency (ms)</text>`,
-    `<line x1="${left}" x2="${left + plotW}" y1="${y(budgetMs)}" y2="${y(budgetMs)}" stroke="#d62728" stroke-dasharray="6 4"/>`,
-    `<text x="${left + plotW - 4}" y="${y(budgetMs) - 6}" text-anchor="end" fill="#d62728">${escape(options.budgetLabel)}</text>`,
+    `<line x1="${left}" x2="${left + plotW}" y1="${y(budgetMs)}" y2="${y(budgetMs)}" stroke="#555" stroke-dasharray="6 4"/>`,
+    `<text x="${left + plotW - 4}" y="${y(budgetMs) - 6}" text-anchor="end" fill="#555">${escape(options.budgetLabel)}</text>`,
   );
   series.forEach((s, k) => {
     const colour = COLOURS[k % COLOURS.length]!;
