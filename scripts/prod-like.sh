@@ -76,7 +76,8 @@ chmod 755 "$WORK"
 PIDS=()
 PG_DATA="$WORK/pg/data"
 as_postgres() {
-  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+  # From / : the postgres user may not enter the folder the script was started in.
+  if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 cleanup() {
   local status=$?
@@ -166,13 +167,16 @@ if [ "$(id -u)" = 0 ]; then
   NGINX_USER="user www-data;"
   chown -R www-data "$WORK/nginx/tmp"
 fi
+# nginx's workers read the build's files: a copy they may read wherever the repository lies (e.g. /root).
+cp -r apps/web/dist "$WORK/web"
+chmod -R a+rX "$WORK/web"
 sed -e "s|@BROTLI_MODULES@|$BROTLI_MODULES|" -e "s|@BROTLI_ON@|$BROTLI_ON|" -e "s|@BROTLI_STATIC@|$BROTLI_STATIC|" \
   -e "s|@USER@|$NGINX_USER|" -e "s|@PID_FILE@|$WORK/nginx/nginx.pid|" \
   -e "s|@LOG_DIR@|$WORK/nginx|g" -e "s|@TEMP_DIR@|$WORK/nginx/tmp|g" -e "s|@LISTEN@|127.0.0.1|" \
   -e "s|@HTTPS_PORT@|$HTTPS_PORT|" -e "s|@SERVER_NAME@|127.0.0.1 localhost|" \
   -e "s|@SERVE_PORT_1@|$SERVE_PORT_1|" -e "s|@SERVE_PORT_2@|$SERVE_PORT_2|" \
   -e "s|@CERT@|$WORK/nginx/cert.pem|" -e "s|@CERT_KEY@|$WORK/nginx/key.pem|" \
-  -e "s|@WEB_DIST@|$ROOT/apps/web/dist|" deploy/nginx.conf.template >"$WORK/nginx/nginx.conf"
+  -e "s|@WEB_DIST@|$WORK/web|" deploy/nginx.conf.template >"$WORK/nginx/nginx.conf"
 "$NGINX" -t -q -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" || fail "nginx configuration"
 "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' >"$WORK/logs/nginx.log" 2>&1 &
 NGINX_PID=$!
