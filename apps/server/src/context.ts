@@ -371,6 +371,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     // Recognition runs in its own thread, never on the thread that answers requests (issue 13 item 6).
     createOcrEngine: overrides.ocrEngine ?? (() => ThreadedOcrEngine.create()),
     close: async () => {
+      // Counted page views and searches not yet written (UsageService keeps them a few seconds).
+      await context.services.usage.close().catch(() => undefined);
       storage.close?.();
       await database.destroy();
     },

@@ -17,18 +17,27 @@ export interface MinuteCount {
 export class UsageRepository {
   constructor(private readonly db: Db) {}
 
-  async countEvent(day: string, metric: string, userId: number | null, tx: DbOrTx = this.db): Promise<void> {
-    await tx
-      .insertInto('usage_daily')
-      .values({ day, metric, count: 1 })
-      .onConflict((oc) =>
-        oc.columns(['day', 'metric']).doUpdateSet({ count: sql<number>`usage_daily.count + 1` }),
-      )
-      .execute();
-    if (userId !== null)
+  /** Adds counted events to the day's counters and records the day's readers (one statement each). */
+  async addCounts(
+    counts: Array<{ day: string; metric: string; count: number }>,
+    readers: Array<{ day: string; user_id: number }>,
+    tx: DbOrTx = this.db,
+  ): Promise<void> {
+    // In slices: many readers in one flush would pass the engines' limit of bound variables.
+    for (let i = 0; i < counts.length; i += 500)
+      await tx
+        .insertInto('usage_daily')
+        .values(counts.slice(i, i + 500))
+        .onConflict((oc) =>
+          oc
+            .columns(['day', 'metric'])
+            .doUpdateSet({ count: sql<number>`usage_daily.count + excluded.count` }),
+        )
+        .execute();
+    for (let i = 0; i < readers.length; i += 500)
       await tx
         .insertInto('usage_readers')
-        .values({ day, user_id: userId })
+        .values(readers.slice(i, i + 500))
         .onConflict((oc) => oc.columns(['day', 'user_id']).doNothing())
         .execute();
   }

@@ -3,6 +3,9 @@ import type { Clock } from '../../lib/clock.ts';
 import { daysBetween, localDay, startOfLocalDay, zoneOffsetMs } from '../../lib/local-day.ts';
 import type { MinuteCount, UsageRepository } from './usage.repository.ts';
 
+/** Events wait this long in memory before they are written (UsageService.count). */
+export const USAGE_FLUSH_MS = 5000;
+
 /** What the reader and the searches count per day. */
 export type UsageMetric = 'pageViews' | 'bookOpens' | 'searches';
 
@@ -25,20 +28,74 @@ const EMPTY: DashboardCounts = {
  * OCR runs are counted from their own tables. Days are calendar days in the library's time zone.
  */
 export class UsageService {
+  /** Events counted since the last flush: `day\tmetric` → how many. */
+  private pending = new Map<string, number>();
+  /** Readers of a day seen since the last flush: `day\tuserId`. */
+  private readers = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+
   constructor(
     private readonly usage: UsageRepository,
     private readonly clock: Clock,
     private readonly timeZone: () => Promise<string>,
+    /** How long events wait in memory before they are written, one upsert per day and metric. */
+    private readonly flushMs = USAGE_FLUSH_MS,
   ) {}
 
-  /** Counts one event today; a signed-in user who opened a book or read a page is a reader of the day. */
+  /**
+   * Counts one event today; a signed-in user who opened a book or read a page is a reader of the day.
+   * Kept in memory and written within `flushMs` (and before the dashboard is read, and on shutdown): with
+   * one upsert per event every page turn of every reader waited on the same row of the day (the load
+   * test, issue 17). A process killed outright loses at most those seconds of counts — figures, not
+   * anything a reader saved.
+   */
   async count(metric: UsageMetric, userId: number | null): Promise<void> {
     const day = localDay(this.clock.now(), await this.timeZone());
-    await this.usage.countEvent(day, metric, metric === 'searches' ? null : userId);
+    const key = `${day}\t${metric}`;
+    this.pending.set(key, (this.pending.get(key) ?? 0) + 1);
+    if (userId !== null && metric !== 'searches') this.readers.add(`${day}\t${userId}`);
+    this.timer ??= setTimeout(() => {
+      this.timer = undefined;
+      // A failed write keeps its counts for the next one.
+      this.flush().catch(() => undefined);
+    }, this.flushMs).unref();
+  }
+
+  /** Writes the counted events; on failure they stay to be written next time. */
+  async flush(): Promise<void> {
+    const counts = this.pending;
+    const readers = this.readers;
+    if (counts.size === 0 && readers.size === 0) return;
+    this.pending = new Map();
+    this.readers = new Set();
+    try {
+      await this.usage.addCounts(
+        [...counts].map(([key, count]) => {
+          const [day, metric] = key.split('\t') as [string, string];
+          return { day, metric, count };
+        }),
+        [...readers].map((key) => {
+          const [day, userId] = key.split('\t') as [string, string];
+          return { day, user_id: Number(userId) };
+        }),
+      );
+    } catch (error) {
+      for (const [key, n] of counts) this.pending.set(key, (this.pending.get(key) ?? 0) + n);
+      for (const key of readers) this.readers.add(key);
+      throw error;
+    }
+  }
+
+  /** Stops the timer and writes what is left (shutdown). */
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.flush();
   }
 
   /** Per-day figures of the last `days` days (today included), their totals and the catalogue's size. */
   async dashboard(days: number): Promise<Dashboard> {
+    await this.flush();
     const timeZone = await this.timeZone();
     const today = localDay(this.clock.now(), timeZone);
     const first = new Date(Date.parse(`${today}T00:00:00Z`) - (days - 1) * 86_400_000)
