@@ -475,6 +475,22 @@ export type JobRow = Selectable<JobsTable>;
 export type BookRow = Selectable<BooksTable>;
 export type VolumeRow = Selectable<VolumesTable>;
 export type PageRow = Selectable<PagesTable>;
+/** A page as serving its image needs it: every column but the OCR JSON. */
+export type ImagePage = Omit<PageRow, 'ocr_json'>;
+export const IMAGE_PAGE_COLUMNS = [
+  'id',
+  'volume_id',
+  'book_id',
+  'seq',
+  'name',
+  'width',
+  'height',
+  'master_key',
+  'pyramid_key',
+  'status',
+  'created_at',
+  'file_bytes',
+] as const satisfies ReadonlyArray<keyof ImagePage>;
 export type OcrVersionRow = Selectable<OcrVersionsTable>;
 export type DirectoryRow = Selectable<DirectoriesTable>;
 export type ClassificationRow = Selectable<ClassificationsTable>;

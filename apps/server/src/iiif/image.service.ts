@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { PageRow } from '../db/schema.ts';
+import type { ImagePage } from '../db/schema.ts';
 import { THUMBNAIL_REQUEST } from '../features/catalog/catalog.service.ts';
 import { MAX_PAGE_PIXELS } from '../features/import/ingest.service.ts';
 import { DiskCache } from './disk-cache.ts';
@@ -55,7 +55,7 @@ const THUMBNAIL = parseImageRequest(...THUMBNAIL_REQUEST);
 export const FREE_FORM_AREA = { visitor: 4_000_000, reader: 16_000_000 } as const;
 
 /** The most output pixels an upscaled or arbitrarily rotated request of a page may have. */
-export function freeFormMaxArea(page: Pick<PageRow, 'width' | 'height'>, signedIn: boolean): number {
+export function freeFormMaxArea(page: Pick<ImagePage, 'width' | 'height'>, signedIn: boolean): number {
   const base = signedIn ? FREE_FORM_AREA.reader : FREE_FORM_AREA.visitor;
   return Math.min(LIMITS.maxArea, Math.max(page.width * page.height, base));
 }
@@ -65,7 +65,7 @@ export function freeFormMaxArea(page: Pick<PageRow, 'width' | 'height'>, signedI
  * publicly): maxArea is what anyone may ask for (the visitor's free-form figure), and `^max` scales
  * to it. Signed-in readers may ask explicit upscaled sizes beyond it, which IIIF allows a server.
  */
-export function pageLimits(page: Pick<PageRow, 'width' | 'height'>): Limits {
+export function pageLimits(page: Pick<ImagePage, 'width' | 'height'>): Limits {
   return { ...LIMITS, maxArea: freeFormMaxArea(page, false) };
 }
 
@@ -137,13 +137,13 @@ export class IiifImageService {
    * every other size is judged against the server's limits (and, for free-form output, by the route
    * against the asker's free-form cap). Throws 400 for what cannot be resolved.
    */
-  resolve(page: Pick<PageRow, 'width' | 'height'>, request: ImageRequest): ResolvedRequest {
+  resolve(page: Pick<ImagePage, 'width' | 'height'>, request: ImageRequest): ResolvedRequest {
     const limits = request.size.kind === 'max' ? pageLimits(page) : LIMITS;
     return resolveRequest(request, page.width, page.height, limits);
   }
 
   /** Whether a request asks for exactly the thumbnail every list and manifest shows of a page. */
-  isThumbnail(page: PageRow, request: ImageRequest): boolean {
+  isThumbnail(page: ImagePage, request: ImageRequest): boolean {
     try {
       const canonical = (r: ImageRequest) => canonicalPath(this.resolve(page, r), r, page.width, page.height);
       return canonical(request) === canonical(THUMBNAIL);
@@ -153,7 +153,7 @@ export class IiifImageService {
   }
 
   /** Whether a response is worth keeping: a tile or listed size of info.json, or the thumbnail. */
-  keeps(page: PageRow, request: ImageRequest, resolved: ResolvedRequest): boolean {
+  keeps(page: ImagePage, request: ImageRequest, resolved: ResolvedRequest): boolean {
     const { scaleFactors } = imageSizes(page.width, page.height);
     return (
       isGridRequest(resolved, request, page.width, page.height, TILE_SIZE, scaleFactors) ||
@@ -162,7 +162,7 @@ export class IiifImageService {
   }
 
   /** The ETag a request will carry, known before any rendering (for If-None-Match). */
-  describe(page: PageRow, request: ImageRequest): { etag: string; cacheFile: string; contentType: string } {
+  describe(page: ImagePage, request: ImageRequest): { etag: string; cacheFile: string; contentType: string } {
     const resolved = this.resolve(page, request);
     const canonical = canonicalPath(resolved, request, page.width, page.height);
     const source = page.pyramid_key ?? page.master_key;
@@ -174,7 +174,7 @@ export class IiifImageService {
     };
   }
 
-  async render(page: PageRow, request: ImageRequest): Promise<RenderedImage> {
+  async render(page: ImagePage, request: ImageRequest): Promise<RenderedImage> {
     const resolved = this.resolve(page, request);
     const { etag, cacheFile, contentType } = this.describe(page, request);
     const key = page.pyramid_key ?? page.master_key;
@@ -213,7 +213,7 @@ export class IiifImageService {
   private async draw(
     file: string | Buffer,
     levels: Level[],
-    page: PageRow,
+    page: ImagePage,
     request: ImageRequest,
     resolved: ResolvedRequest,
   ): Promise<Buffer> {
@@ -306,7 +306,7 @@ export class IiifImageService {
 function matchTile(
   resolved: ResolvedRequest,
   request: ImageRequest,
-  page: PageRow,
+  page: ImagePage,
   levels: Level[],
 ): TileMatch | undefined {
   if (request.format !== 'jpg' || (request.quality !== 'default' && request.quality !== 'color')) return;

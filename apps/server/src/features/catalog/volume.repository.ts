@@ -2,7 +2,13 @@ import { directoryEntryOfPage, type DirectoryPoint } from '@guji/shared';
 /** Volumes, their pages and their directory entries: the part of the catalogue below the book. */
 import type { Db, DbOrTx } from '../../db/database.ts';
 import { nowIso } from '../../db/database.ts';
-import type { DirectoryRow, PageRow, VolumeRow } from '../../db/schema.ts';
+import {
+  IMAGE_PAGE_COLUMNS,
+  type DirectoryRow,
+  type ImagePage,
+  type PageRow,
+  type VolumeRow,
+} from '../../db/schema.ts';
 
 export interface VolumeWithCount extends VolumeRow {
   image_count: number;
@@ -128,6 +134,11 @@ export class VolumeRepository {
 
   async findPage(id: number, tx: DbOrTx = this.db): Promise<PageRow | undefined> {
     return tx.selectFrom('pages').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** A page without its OCR JSON (tens of kilobytes on a recognised page): what serving its image needs. */
+  async findImagePage(id: number, tx: DbOrTx = this.db): Promise<ImagePage | undefined> {
+    return tx.selectFrom('pages').select(IMAGE_PAGE_COLUMNS).where('id', '=', id).executeTakeFirst();
   }
 
   /** The first page of the book's first volume: its cover. */

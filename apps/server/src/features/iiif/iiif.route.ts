@@ -106,8 +106,9 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     }
   }
 
+  /** The page (without its OCR JSON: images need none of it) and its book, or a 404. */
   async function pageAndBook(imageId: number) {
-    const page = await repo.findPage(imageId);
+    const page = await repo.findImagePage(imageId);
     const book = page ? await repo.findBook(page.book_id) : undefined;
     if (!page || !book) throw imageNotFound(String(imageId));
     return { page, book };
@@ -311,8 +312,9 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request, reply) => {
-      const { page, book } = await pageAndBook(imageIdOf(request.params.imageId));
+      const { page: imagePage, book } = await pageAndBook(imageIdOf(request.params.imageId));
       await admit(request, reply, book);
+      const page = { ...imagePage, ocr_json: (await repo.findPage(imagePage.id))?.ocr_json ?? null };
       const ocr = parseOcr(page.ocr_json);
       if (!ocr) throw new AppError(404, 'NO_OCR', `本页暂无识别文字：${page.id}`);
       return reply
