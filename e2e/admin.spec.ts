@@ -277,12 +277,15 @@ test('console catalogue (catalogue staff): a new book, its volume, pages and dir
   await editor.getByRole('button', { name: '第 2 条降一级' }).click();
   await editor.getByLabel('第 2 条目录的页面').click();
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '第 2 页' }).click();
+  // The list closes before the next one opens (two open at once would both offer the page).
+  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
   await editor.getByRole('button', { name: '在第 2 条下方添加' }).click();
   await editor.getByRole('button', { name: /保存目录/ }).click();
   await expect(editor.getByRole('alert')).toHaveText('请输入目录名称');
   await editor.getByLabel('第 3 条目录名称').fill('天子章');
   await editor.getByLabel('第 3 条目录的页面').click();
   await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '第 3 页' }).click();
+  await expect(page.locator('.ant-select-dropdown:visible')).toHaveCount(0);
   await editor.getByRole('button', { name: /保存目录/ }).click();
   await expectToast(page, '目录已保存');
 
