@@ -228,6 +228,27 @@ export async function waitFor(
   }
 }
 
+/** Waits until the server at `origin` has no job queued or running (nothing competes with a measurement). */
+export async function waitForIdleJobs(
+  origin: string,
+  agent: http.Agent,
+  timeoutMs: number,
+  child?: ChildProcess,
+): Promise<void> {
+  await waitFor(
+    'an empty job queue',
+    async () => {
+      const health = await getJson<{ jobs: { queued: number; running: number } }>(
+        `${origin}/api/health`,
+        agent,
+      );
+      return health.jobs.queued === 0 && health.jobs.running === 0;
+    },
+    timeoutMs,
+    child,
+  );
+}
+
 // HTTP over loopback
 
 export interface HttpResult {

@@ -18,7 +18,6 @@ import {
   cpuSeconds,
   freePort,
   get,
-  getJson,
   LOOPBACK,
   machine,
   newAgent,
@@ -34,6 +33,7 @@ import {
   summarize,
   tempDir,
   waitFor,
+  waitForIdleJobs,
   writeResult,
 } from './lib.ts';
 import { ACTIONS, errorsSeen, readerAgent, send, sent, SimulatedReader, type Sample } from './load-client.ts';
@@ -75,18 +75,7 @@ async function embedded(): Promise<Target> {
     server,
   );
   log('waiting for the demo library to be tiled and read…');
-  await waitFor(
-    'an empty job queue',
-    async () => {
-      const health = await getJson<{ jobs: { queued: number; running: number } }>(
-        `${origin}/api/health`,
-        agent,
-      );
-      return health.jobs.queued === 0 && health.jobs.running === 0;
-    },
-    900_000,
-    server,
-  );
+  await waitForIdleJobs(origin, agent, 900_000, server);
   agent.destroy();
   const db = openLibraryDb({ sqliteFile: path.join(dataDir, 'library.sqlite') });
   return {

@@ -13,7 +13,6 @@ import {
   type BenchResult,
   freePort,
   get,
-  getJson,
   LOOPBACK,
   loginCookie,
   machine,
@@ -26,6 +25,7 @@ import {
   summarize,
   tempDir,
   waitFor,
+  waitForIdleJobs,
   fmtMs,
 } from './lib.ts';
 
@@ -38,10 +38,6 @@ const RUNS = 15;
 const READING_ROOM_CIDRS = '10.77.0.0/16';
 const READING_ROOM_HEADERS = { 'x-forwarded-for': '10.77.0.9' };
 const log = (line: string) => console.log(`[reader] ${line}`);
-
-interface Health {
-  jobs: { queued: number; running: number };
-}
 
 export async function runReader(): Promise<BenchResult> {
   const started = new Date();
@@ -78,15 +74,7 @@ export async function runReader(): Promise<BenchResult> {
       180_000,
       server,
     );
-    await waitFor(
-      'an empty job queue',
-      async () => {
-        const health = await getJson<Health>(`${origin}/api/health`, agent);
-        return health.jobs.queued === 0 && health.jobs.running === 0;
-      },
-      600_000,
-      server,
-    );
+    await waitForIdleJobs(origin, agent, 600_000, server);
     const cookie = await loginCookie(origin, dataDir, env.SESSION_SECRET ?? '', 'reader', 'Shuyuan#2026');
     const cookies = [
       {

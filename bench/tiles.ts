@@ -29,7 +29,6 @@ import {
   fmtMs,
   freePort,
   get,
-  getJson,
   hasCommand,
   jpegSize,
   loadTest,
@@ -47,6 +46,7 @@ import {
   summarize,
   tempDir,
   waitFor,
+  waitForIdleJobs,
   writeResult,
 } from './lib.ts';
 
@@ -304,18 +304,7 @@ export async function runTiles(): Promise<BenchResult> {
       server,
     );
     // No background job may compete with the measurements.
-    await waitFor(
-      'an empty job queue',
-      async () => {
-        const health = await getJson<{ jobs: { queued: number; running: number } }>(
-          `${ours}/api/health`,
-          agentOurs,
-        );
-        return health.jobs.queued === 0 && health.jobs.running === 0;
-      },
-      120_000,
-      server,
-    );
+    await waitForIdleJobs(ours, agentOurs, 120_000, server);
     log(`our server is up on ${ours}`);
 
     let iip: string | undefined;
