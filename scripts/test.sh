@@ -23,5 +23,17 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 
+# An independent OAI-PMH client (HTTP::OAI's oai_pmh) harvests /oai in the tests.
+if ! command -v oai_pmh >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing libhttp-oai-perl from Debian"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libhttp-oai-perl >/dev/null
+  else
+    echo "oai_pmh is missing: install Debian's libhttp-oai-perl package (sudo apt-get install libhttp-oai-perl)." >&2
+    exit 1
+  fi
+fi
+
 npm ci --no-audit --no-fund
 npm test

@@ -38,6 +38,7 @@ import { ownPageRoutes } from './features/own-books/own-pages.route.ts';
 import { ownReviewRoutes } from './features/own-books/own-review.route.ts';
 import { consoleRoutes } from './features/console/console.route.ts';
 import { metricsRoutes } from './features/metrics/metrics.route.ts';
+import { oaiRoutes } from './features/oai/oai.route.ts';
 import { runInRequest } from './lib/request-context.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
 
@@ -148,6 +149,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     ocrRoutes,
     iiifRoutes,
     metricsRoutes,
+    oaiRoutes,
   ])
     routes(app, deps);
 

@@ -35,6 +35,12 @@ const EnvSchema = z.object({
   METRICS_TOKEN: z.string().optional(),
   PUBLIC_ORIGIN: z.string().optional(),
   PUBLIC_HOSTS: z.string().default(''),
+  OAI_REPOSITORY_ID: z
+    .string()
+    .regex(/^[a-zA-Z][a-zA-Z0-9-]*(\.[a-zA-Z][a-zA-Z0-9-]*)+$/, 'a domain name such as guji.example.org')
+    .optional(),
+  OAI_ADMIN_EMAIL: z.string().email().optional(),
+  OAI_PAGE_SIZE: z.coerce.number().int().min(1).max(1000).default(100),
   IIIF_CACHE_MAX_MB: z.coerce.number().int().min(0).optional(),
   IIIF_RENDER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(60),
   IIIF_RENDER_CONCURRENCY: z.coerce.number().int().positive().default(2),
@@ -100,6 +106,12 @@ export interface Config {
    * cached IIIF documents when PUBLIC_ORIGIN is unset; loopback names always may.
    */
   publicHosts: string[];
+  /**
+   * OAI-PMH (/oai): the repository identifier in record identifiers (`oai:<id>:<book id>`; default the host
+   * of PUBLIC_ORIGIN, else of the request), the administrator's e-mail Identify names (default
+   * postmaster@ that host, the address RFC 5321 requires every mail domain to have), records per page.
+   */
+  oai: { repositoryId: string | undefined; adminEmail: string | undefined; pageSize: number };
   /** Bound of the IIIF image disk cache in bytes; undefined: min(5 GiB, 10 % of the free disk). */
   iiifCacheMaxBytes: number | undefined;
   /** Render-heavy IIIF image requests (not a tile or listed size) per minute and client. */
@@ -198,6 +210,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicHosts: e.PUBLIC_HOSTS.split(',')
       .map((s) => s.trim().toLowerCase())
       .filter(Boolean),
+    oai: { repositoryId: e.OAI_REPOSITORY_ID, adminEmail: e.OAI_ADMIN_EMAIL, pageSize: e.OAI_PAGE_SIZE },
     iiifCacheMaxBytes: e.IIIF_CACHE_MAX_MB === undefined ? undefined : e.IIIF_CACHE_MAX_MB * 1024 * 1024,
     iiifRenderRateLimitPerMinute: e.IIIF_RENDER_RATE_LIMIT_PER_MINUTE,
     iiifRenderConcurrency: e.IIIF_RENDER_CONCURRENCY,

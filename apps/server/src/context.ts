@@ -26,6 +26,8 @@ import { PrivilegeRepository } from './features/personal/privilege.repository.ts
 import { OwnBookRepository } from './features/own-books/own-book.repository.ts';
 import { OcrVersionRepository } from './features/ocr/ocr-version.repository.ts';
 import { ClassificationService } from './features/console/classification.service.ts';
+import { OaiRepository } from './features/oai/oai.repository.ts';
+import { OaiService } from './features/oai/oai.service.ts';
 import { transactor } from './db/query.ts';
 import { NoteRepository } from './features/personal/note.repository.ts';
 import { printRepositories, type PrintRepositories } from './features/print/print.repository.ts';
@@ -132,6 +134,8 @@ export interface AppContext {
     ownReview: OwnReviewService;
     admin: AdminService;
     classifications: ClassificationService;
+    /** OAI-PMH over the public catalogue (/oai). */
+    oai: OaiService;
     /** Each user's uploads in progress (issue 13 item 5). */
     uploads: UploadGate;
   };
@@ -329,6 +333,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
         async () => (await settings.get()).timeZone,
       ),
       classifications: new ClassificationService(repos.classifications, admin, transact),
+      oai: new OaiService(new OaiRepository(db), settings, clock, config.oai),
       ownBooks: new OwnBookService(
         ownBooks,
         repos.catalog,

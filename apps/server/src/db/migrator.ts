@@ -21,6 +21,7 @@ import { migration0018 } from './migrations/0018-job-request-id.ts';
 import { migration0019 } from './migrations/0019-rate-limits.ts';
 import { migration0020 } from './migrations/0020-full-text-counts.ts';
 import { migration0021 } from './migrations/0021-upload-slots.ts';
+import { migration0022 } from './migrations/0022-oai-records.ts';
 
 /** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0019-rate-limits': migration0019,
   '0020-full-text-counts': migration0020,
   '0021-upload-slots': migration0021,
+  '0022-oai-records': migration0022,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -99,6 +99,16 @@ export interface RateLimitsTable {
   window_ends: number | string;
 }
 
+/** What /oai has shown of each book that was ever public (migration 0022, kept by triggers). */
+export interface OaiRecordsTable {
+  book_id: number;
+  /** UTC to the second: 2026-11-26T08:00:00Z. */
+  datestamp: string;
+  /** 1 once the book was hidden, withdrawn or deleted. */
+  deleted: number;
+  class_code: string | null;
+}
+
 export interface UploadSlotsTable {
   user_id: number;
   /** 0 … UPLOADS_PER_USER - 1. */
@@ -465,6 +475,7 @@ export interface Database {
   jobs: JobsTable;
   rate_limits: RateLimitsTable;
   upload_slots: UploadSlotsTable;
+  oai_records: OaiRecordsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { viewerOf } from '../../http/session.ts';
+import { addVary, documentOrigin } from '../../http/document-origin.ts';
 import { accessError, iiifImageBase } from '../catalog/catalog.service.ts';
 import { AppError, tooMany } from '../../errors.ts';
 import { freeFormMaxArea, imageSizes, pageLimits, TILE_SIZE } from '../../iiif/image.service.ts';
@@ -28,13 +29,6 @@ import type { BookRow } from '../../db/schema.ts';
 import type { RouteModule } from '../../http/route-module.ts';
 
 const IMAGE_CONTEXT = 'http://iiif.io/api/image/3/context.json';
-/** Host names whose request origin is always fit for shared caches (nobody else can be sent them). */
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-/**
- * A Host header as RFC 3986 allows it here: a name of letters, digits, hyphens and dots, or a
- * bracketed IPv6 literal, and an optional port of digits; nothing else (no `@`, `/`, spaces).
- */
-const HOST = /^(?<name>[a-z0-9](?:[a-z0-9.-]{0,251}[a-z0-9])?|\[[0-9a-f:.]{2,45}\])(?::\d{1,5})?$/i;
 /** Outputs up to one tile's pixels are cheap to render and never count against the render limit. */
 const LIGHT_RENDER_AREA = TILE_SIZE * TILE_SIZE;
 
@@ -50,7 +44,6 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
   const repo = context.repos.catalog;
   const images = context.iiifImages;
   const { config } = context;
-  const publicHosts = new Set(config.publicHosts);
   // Renders of sizes and regions no viewer grid asks for, per signed-in user or client address.
   const renderLimit = app.createRateLimit({
     max: config.iiifRenderRateLimitPerMinute,
@@ -58,31 +51,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     keyGenerator: (request) => (request.user ? `iiif-user:${request.user.id}` : `iiif-ip:${request.ip}`),
   });
 
-  /**
-   * The origin of the ids in a IIIF document: PUBLIC_ORIGIN when configured, never the Host header
-   * then. Without it the request's own origin, answered with `Vary: Host`; and unless the host is
-   * a loopback name or listed in PUBLIC_HOSTS, only privately cacheable, so that a forged Host can
-   * never reach a shared cache.
-   */
-  function baseOf(request: FastifyRequest, reply: FastifyReply): string {
-    const configured = config.publicOrigin?.replace(/\/$/, '');
-    if (configured) return configured;
-    addVary(reply, 'host');
-    const host = String(request.host ?? '').toLowerCase();
-    const name = HOST.exec(host)?.groups?.name;
-    if (!name) {
-      // A malformed Host (`127.0.0.1:3391@evil.example`) never reaches an id: 400, cached by nobody.
-      void reply.header('cache-control', 'no-store');
-      reply.removeHeader('access-control-allow-origin');
-      throw new AppError(400, 'BAD_HOST', '请求头 Host 无效：应为域名或 IP 地址，可带端口');
-    }
-    const listed = LOOPBACK_HOSTS.has(name) || publicHosts.has(host);
-    if (!listed) {
-      const cache = String(reply.getHeader('cache-control') ?? '');
-      void reply.header('cache-control', cache.replace('public', 'private') || 'private, max-age=300');
-    }
-    return `${request.protocol}://${host}`;
-  }
+  const baseOf = (request: FastifyRequest, reply: FastifyReply) => documentOrigin(config, request, reply);
 
   /**
    * Checks access to a book; sets CORS and caching headers for the answer. `exception` is asked only
@@ -374,14 +343,4 @@ function imageIdOf(text: string): number {
   const id = /^[1-9]\d{0,15}$/.test(text) ? Number(text) : NaN;
   if (!Number.isSafeInteger(id)) throw imageNotFound(text);
   return id;
-}
-
-/** Adds a field to the Vary header, keeping those already named. */
-function addVary(reply: FastifyReply, field: string): void {
-  const current = String(reply.getHeader('vary') ?? '')
-    .split(',')
-    .map((f) => f.trim())
-    .filter(Boolean);
-  if (!current.some((f) => f.toLowerCase() === field))
-    void reply.header('vary', [...current, field].join(', '));
 }

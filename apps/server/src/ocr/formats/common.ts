@@ -4,8 +4,7 @@ import { OCR_IMPORT_MAX_CHARS, type OcrJson, type OcrWord } from '@guji/shared';
 export const GROUPS = ['header', 'middleSeam', 'content', 'footer', 'others'] as const;
 export type Group = (typeof GROUPS)[number];
 
-export const escapeXml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export { escapeXml } from '../../lib/xml.ts';
 
 export class OcrFormatError extends Error {}
 
