@@ -1,5 +1,6 @@
 import { OWN_STATUS } from '@guji/shared';
-import type { Db, DbOrTx } from '../../db/database.ts';
+import { nowIso, type Db, type DbOrTx } from '../../db/database.ts';
+import { titleSearchKey } from '../../search/fold.ts';
 import type { BookRow } from '../../db/schema.ts';
 
 /**
@@ -70,6 +71,40 @@ export class OwnBookRepository {
       .where('is_lonely', '=', 1)
       .executeTakeFirst();
     return row?.id;
+  }
+
+  /**
+   * The user's single-images book (spec isLonely), made now unless a request beside this one made it first:
+   * its source key is unique, so two first uploads at once share one book instead of one of them failing.
+   */
+  async ensureSinglesBook(userId: number, tx: DbOrTx = this.db): Promise<number> {
+    const sourceKey = `single:${userId}`;
+    const now = nowIso();
+    const title = '单张图像';
+    const made = await tx
+      .insertInto('books')
+      .values({
+        source_key: sourceKey,
+        title,
+        title_search: titleSearchKey(title),
+        owner_id: userId,
+        audit_status: OWN_STATUS.draft,
+        is_visible: 0,
+        is_open: 1,
+        is_lonely: 1,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('source_key').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (made) return made.id;
+    const row = await tx
+      .selectFrom('books')
+      .select('id')
+      .where('source_key', '=', sourceKey)
+      .executeTakeFirstOrThrow();
+    return row.id;
   }
 
   async firstVolume(bookId: number, tx: DbOrTx = this.db): Promise<number | undefined> {

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { isSafeName, MSG, showUnsafe, type OwnPage, OWN_STATUS } from '@guji/shared';
+import { isSafeName, MSG, showUnsafe, type OwnPage } from '@guji/shared';
 import type { Transact } from '../../db/query.ts';
 import type { JobRepository } from '../../jobs/job.repository.ts';
 import type { OwnBookRepository } from './own-book.repository.ts';
@@ -213,25 +213,22 @@ export class OwnPageService {
 
   // Single images (spec isLonely 1): the pages of one hidden book per user
 
-  /** The volume holding the user's single images, made on first use. */
+  /**
+   * The volume holding the user's single images, made on first use, in one transaction with its book: a
+   * second first upload at the same moment waits for the first's book and finds its volume.
+   */
   private async singlesVolume(userId: number, create: boolean): Promise<number | null> {
-    let bookId = await this.ownBooks.singlesBook(userId);
-    if (bookId === undefined) {
-      if (!create) return null;
-      bookId = await this.catalog.createBook({
-        source_key: `single:${userId}`,
-        title: '单张图像',
-        owner_id: userId,
-        audit_status: OWN_STATUS.draft,
-        is_visible: 0,
-        is_open: 1,
-        is_lonely: 1,
-      });
-    }
-    const volume = await this.ownBooks.firstVolume(bookId);
+    const bookId = await this.ownBooks.singlesBook(userId);
+    const volume = bookId === undefined ? undefined : await this.ownBooks.firstVolume(bookId);
     if (volume !== undefined) return volume;
     if (!create) return null;
-    return this.catalog.createVolume({ bookId, name: '单张图像', introduction: null, sort: 0 });
+    return this.transact(async (tx) => {
+      const id = await this.ownBooks.ensureSinglesBook(userId, tx);
+      const first = await this.ownBooks.firstVolume(id, tx);
+      return (
+        first ?? this.catalog.createVolume({ bookId: id, name: '单张图像', introduction: null, sort: 0 }, tx)
+      );
+    });
   }
 
   async singles(userId: number): Promise<OwnPage[]> {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { ocrFor, pageImage } from '../../../test/catalog-factory.ts';
-import { createHttpHarness, multipartFiles, type HttpHarness } from '../../../test/http.ts';
+import { createHttpHarness, GOOD_PASSWORD, multipartFiles, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { makeZip } from '../../../test/zip.ts';
 import { BOOK, ownClient, ownUsers } from './own-test-kit.ts';
@@ -162,5 +162,36 @@ describe.each(DIALECTS)('own pages and single images over HTTP on %s', (dialect)
     expect((await a.get('/api/own/singles')).json<Array<{ name: string }>>().map((p) => p.name)).toEqual([
       '拓片',
     ]);
+  });
+
+  it('two first uploads of single images at once share one single-images book', async () => {
+    await h.register({ loginName: 'ownsingles', phone: '13400000303' });
+    const cookie = (await h.login('ownsingles', GOOD_PASSWORD)).cookie;
+    const send = async (n: number) => {
+      const form = multipartFiles('file', [[`圖${n}.png`, await pageImage(n)]]);
+      return h.request({
+        method: 'POST',
+        url: '/api/own/singles',
+        cookie,
+        headers: { 'content-type': form.contentType },
+        payload: form.payload,
+      });
+    };
+    // Two at once: the most uploads one user may have in progress.
+    const answers = await Promise.all([send(1), send(2)]);
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200]);
+    const singles = (await as(cookie).get('/api/own/singles')).json<Array<{ name: string }>>();
+    expect(singles.map((p) => p.name).sort()).toEqual(['圖1', '圖2']);
+    const books = await h.context.database.db
+      .selectFrom('books')
+      .innerJoin('volumes', 'volumes.book_id', 'books.id')
+      .select(['books.id', 'volumes.id as volumeId'])
+      .where('books.source_key', 'like', 'single:%')
+      .where('books.title', '=', '单张图像')
+      .where('books.owner_id', 'in', (eb) =>
+        eb.selectFrom('users').select('id').where('login_name', '=', 'ownsingles'),
+      )
+      .execute();
+    expect(books).toHaveLength(1);
   });
 });
