@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
@@ -22,6 +22,8 @@ import { authRoutes } from './features/accounts/auth.route.ts';
 import { meRoutes } from './features/profile/me.route.ts';
 import { adminRoutes, importRoutes, terminalRoutes } from './features/console/admin.route.ts';
 import { catalogRoutes } from './features/catalog/catalog.route.ts';
+import { citationRoutes, citationServiceOf } from './features/catalog/citation.route.ts';
+import { citationPageHead } from './features/catalog/citation-page.ts';
 import { searchRoutes } from './features/search/search.route.ts';
 import { ocrRoutes } from './features/ocr/ocr.route.ts';
 import { iiifRoutes } from './features/iiif/iiif.route.ts';
@@ -137,6 +139,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     collectionRoutes,
     downloadRoutes,
     commentRoutes,
+    citationRoutes,
     noteRoutes,
     footprintRoutes,
     privilegeRoutes,
@@ -153,7 +156,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   ])
     routes(app, deps);
 
-  serveWebApp(app, config.webDist);
+  // Book and reader pages carry citation tags for reference managers (issue 18).
+  serveWebApp(app, config.webDist, citationPageHead(config, citationServiceOf(context)));
 
   if (worker) {
     context.queue.onEnqueue(() => worker.notify());
@@ -182,7 +186,11 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
  * Serves the built React app: files from apps/web/dist, and index.html for every other page path so
  * client-side routes load directly. /api and /iiif paths never fall back to the page.
  */
-function serveWebApp(app: FastifyInstance, webDist: string): void {
+function serveWebApp(
+  app: FastifyInstance,
+  webDist: string,
+  pageHead: (request: FastifyRequest, reply: FastifyReply) => Promise<string>,
+): void {
   const index = path.join(webDist, 'index.html');
   let pages: WebPages | undefined;
   if (fs.existsSync(index)) {
@@ -202,15 +210,15 @@ function serveWebApp(app: FastifyInstance, webDist: string): void {
   } else {
     app.log.warn({ webDist }, 'web app not built: run `npm run build` to serve the site');
   }
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '';
     const isPage =
       request.method === 'GET' && !pathname.startsWith('/api/') && !pathname.startsWith('/iiif/');
     if (pages && isPage) {
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-cache')
-        .send(pathname === '/Book' ? pages.reader : pages.other);
+      const page = pathname === '/Book' ? pages.reader : pages.other;
+      void reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
+      const head = await pageHead(request, reply);
+      return reply.send(head ? page.replace('</head>', `${head}</head>`) : page);
     }
     return reply
       .status(404)

@@ -105,7 +105,15 @@ export type PageImage = z.infer<typeof PageImage>;
 
 /** Everything the reader needs for one volume, returned only when the book may be read. */
 export const ReaderData = z.object({
-  book: z.object({ catalogId: z.number().int(), title: z.string(), callNumber: z.string().nullable() }),
+  book: z.object({
+    catalogId: z.number().int(),
+    title: z.string(),
+    callNumber: z.string().nullable(),
+    /** For the page's citation (复制引用): author, period of the work and edition as recorded. */
+    author: z.string().nullable(),
+    publishDynasty: z.string().nullable(),
+    coverageDynasty: z.string().nullable(),
+  }),
   volumes: z.array(Volume),
   volume: Volume,
   directory: z.array(DirectoryNode),
@@ -226,3 +234,47 @@ export const AdvancedSearchRequest = z.object({
   pageSize: z.number().int().min(1).max(50).default(8),
 });
 export type AdvancedSearchRequest = z.infer<typeof AdvancedSearchRequest>;
+
+/**
+ * What a citation export cites (issue 18): the book, or one of its volumes (`fascicleId`), or one page
+ * (`imageId`, whose volume it names). With both, the page must be in that volume.
+ */
+export const CitationQuery = z.object({ fascicleId: Id.optional(), imageId: Id.optional() });
+export type CitationQuery = z.infer<typeof CitationQuery>;
+
+/**
+ * A page's leaf for a citation: its recorded name (第三葉, 三a), unless the name is only a number (a scan's
+ * file name, 0003), which names no leaf.
+ */
+export function leafOf(pageName: string): string | null {
+  const leaf = pageName.trim();
+  return leaf === '' || /^\d+$/.test(leaf) ? null : leaf;
+}
+
+/** A CSL-JSON name: a person or body given as one literal (Chinese names are not split). */
+const CslName = z.object({ literal: z.string() });
+/** A CSL-JSON date: ISO parts (the access date), or a literal such as a dynasty (春秋). */
+const CslDate = z.union([
+  z.object({ 'date-parts': z.array(z.array(z.number().int())) }),
+  z.object({ literal: z.string() }),
+]);
+
+/** One CSL-JSON item (Citation Style Language 1.0.2 schema), as reference managers import it. */
+export const CslItem = z.object({
+  id: z.string().describe('Stable key, e.g. guji-7 or guji-7-v12-p3 for a page'),
+  type: z.literal('book'),
+  title: z.string(),
+  author: z.array(CslName).optional(),
+  issued: CslDate.optional().describe('The period of the work (朝代) as recorded'),
+  edition: z.string().optional().describe('Edition (版本)'),
+  genre: z.string().optional().describe('Edition type'),
+  'call-number': z.string().optional(),
+  archive: z.string().describe('The library (site name)'),
+  language: z.string(),
+  URL: z.string().describe('Permalink: the book page, or the reader at the cited volume or page'),
+  accessed: CslDate,
+  volume: z.string().optional().describe('The cited volume’s name (分册)'),
+  page: z.string().optional().describe('The cited page: its number in the volume'),
+  note: z.string().optional().describe('Leaf (叶) and call number in words'),
+});
+export type CslItem = z.infer<typeof CslItem>;

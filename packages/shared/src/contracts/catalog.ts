@@ -5,7 +5,9 @@ import {
   BookPage,
   BookSearchQuery,
   CatalogIdParams,
+  CitationQuery,
   Classification,
+  CslItem,
   DirectoryNode,
   FascicleIdParams,
   HotBooksQuery,
@@ -110,6 +112,35 @@ export const catalogApi = {
     tags,
     query: ReaderQuery,
     response: ReaderData,
+  }),
+  citationRis: contract({
+    method: 'GET',
+    path: '/api/books/:catalogId/citation/ris',
+    summary:
+      'Citation of a book, volume or page as RIS (application/x-research-info-systems, UTF-8, a download)',
+    tags,
+    params: CatalogIdParams,
+    query: CitationQuery,
+    response: null,
+  }),
+  citationBibtex: contract({
+    method: 'GET',
+    path: '/api/books/:catalogId/citation/bibtex',
+    summary: 'Citation of a book, volume or page as BibTeX (application/x-bibtex, UTF-8, a download)',
+    tags,
+    params: CatalogIdParams,
+    query: CitationQuery,
+    response: null,
+  }),
+  citationCsl: contract({
+    method: 'GET',
+    path: '/api/books/:catalogId/citation/csl-json',
+    summary:
+      'Citation of a book, volume or page as CSL-JSON (application/vnd.citationstyles.csl+json, a download)',
+    tags,
+    params: CatalogIdParams,
+    query: CitationQuery,
+    response: z.array(CslItem),
   }),
 };
 

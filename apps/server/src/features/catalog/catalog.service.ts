@@ -175,7 +175,14 @@ export class CatalogService {
     await this.catalog.incrementViews(book.id);
     if (viewer.userId !== null) await this.catalog.addFootprint(viewer.userId, book.id, volume.id);
     return {
-      book: { catalogId: book.id, title: book.title, callNumber: book.call_number },
+      book: {
+        catalogId: book.id,
+        title: book.title,
+        callNumber: book.call_number,
+        author: book.author,
+        publishDynasty: book.publish_dynasty,
+        coverageDynasty: book.coverage_dynasty,
+      },
       volumes: volumes.map(toVolume),
       volume: toVolume(volume),
       directory: await this.directoryTree(volume.id),

@@ -1,12 +1,25 @@
-import { canvasPath } from '@guji/shared';
+import { canvasPath, leafOf } from '@guji/shared';
 import { readerPath } from '../../lib/reader-url.ts';
+
+/** A book as a citation names it: its catalogue record as recorded. */
+export interface CitedBook {
+  catalogId: number;
+  title: string;
+  callNumber: string | null;
+  author?: string | null;
+  /** The period of the work (朝代), written before the author: 〔宋〕朱熹. */
+  publishDynasty?: string | null;
+  /** The edition (版本). */
+  coverageDynasty?: string | null;
+}
 
 export interface CitedPage {
   siteName: string;
   origin: string;
-  book: { catalogId: number; title: string; callNumber: string | null };
+  book: CitedBook;
   volume: { fascicleId: number; name: string };
-  page: { imageId: number; pageNumber: number };
+  /** The page: its number in the volume and its recorded name (its leaf, 第三葉). */
+  page: { imageId: number; pageNumber: number; name?: string };
   /** When it was read (the citation's access date). */
   date: Date;
 }
@@ -23,20 +36,47 @@ export function permalinkOf(cited: Pick<CitedPage, 'origin' | 'book' | 'volume' 
   );
 }
 
+/** The book's permalink: its catalogue page. */
+export const bookPermalinkOf = (origin: string, book: Pick<CitedBook, 'catalogId'>): string =>
+  `${origin}/SearchPage/${book.catalogId}`;
+
 /** The page's IIIF canvas URI, for IIIF viewers and annotations. */
 export function canvasUriOf(cited: Pick<CitedPage, 'origin' | 'volume' | 'page'>): string {
   return cited.origin + canvasPath(cited.volume.fascicleId, cited.page.imageId);
 }
 
+/** The reader's calendar day, YYYY-MM-DD. */
+const dayOf = (date: Date): string =>
+  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+
 /**
- * A citation of one page, as a scholar pastes it: 《書名》（索书号），卷册，第 N 页。网站，永久链接，IIIF
- * canvas，访问日期. Book data as recorded; the date in the reader's calendar day.
+ * The book as cited, in the usual order for ancient books: 〔朝代〕作者：《書名》（索书号），版本. Parts the
+ * catalogue does not record are left out; book data as recorded.
+ */
+function bookPart(book: CitedBook): string {
+  const dynasty = book.publishDynasty ? `〔${book.publishDynasty}〕` : '';
+  const by = book.author ? `${dynasty}${book.author}：` : dynasty;
+  const call = book.callNumber ? `（${book.callNumber}）` : '';
+  const edition = book.coverageDynasty ? `，${book.coverageDynasty}` : '';
+  return `${by}《${book.title}》${call}${edition}`;
+}
+
+/**
+ * A citation of one page, as a scholar pastes it: 〔朝代〕作者：《書名》（索书号），版本，卷册，第 N 页
+ * （叶）。网站，永久链接（IIIF canvas），访问日期. The date in the reader's calendar day.
  */
 export function citationOf(cited: CitedPage): string {
-  const day = `${cited.date.getFullYear()}-${String(cited.date.getMonth() + 1).padStart(2, '0')}-${String(cited.date.getDate()).padStart(2, '0')}`;
-  const call = cited.book.callNumber ? `（${cited.book.callNumber}）` : '';
+  const leaf = cited.page.name ? leafOf(cited.page.name) : null;
   return (
-    `《${cited.book.title}》${call}，${cited.volume.name}，第 ${cited.page.pageNumber} 页。` +
-    `${cited.siteName}，${permalinkOf(cited)}（IIIF：${canvasUriOf(cited)}），访问于 ${day}。`
+    `${bookPart(cited.book)}，${cited.volume.name}，第 ${cited.page.pageNumber} 页${leaf ? `（${leaf}）` : ''}。` +
+    `${cited.siteName}，${permalinkOf(cited)}（IIIF：${canvasUriOf(cited)}），访问于 ${dayOf(cited.date)}。`
+  );
+}
+
+/** A citation of a whole book (its detail page): the book, the site, its permalink and the access date. */
+export function bookCitationOf(cited: Pick<CitedPage, 'siteName' | 'origin' | 'book' | 'date'>): string {
+  return (
+    `${bookPart(cited.book)}。` +
+    `${cited.siteName}，${bookPermalinkOf(cited.origin, cited.book)}，访问于 ${dayOf(cited.date)}。`
   );
 }

@@ -5,3 +5,6 @@ import './text-pane.css';
 export { confidenceClass } from './components/ocr-text-pane.tsx';
 export { flattenDirectory, toTreeData } from './directory.ts';
 export { preloadReader } from './load-reader.ts';
+export { bookCitationOf } from './citation.ts';
+export { citationExports, type CitationExport } from './citation-exports.ts';
+export { useCitationTags } from './citation-tags.ts';

@@ -22,6 +22,8 @@ import { appointmentPathFor, CollectButton } from '../../personal/index.ts';
 import { BookComments } from '../../personal/index.ts';
 import { IiifLinks } from '../../../components/iiif-links.tsx';
 import { BookText, noConvert } from '../../../components/book-text.tsx';
+import { useCitationTags } from '../../reader/index.ts';
+import { BookCitation } from '../components/book-citation.tsx';
 
 /**
  * /SearchPage/{catalogId}: a book's catalogue record, its volumes and the directory of the selected
@@ -31,6 +33,8 @@ export function BookDetailPage() {
   const catalogId = positiveId(useParams().catalogId);
   const book = useBook(catalogId);
   useDocumentTitle(book.data?.title ?? '古籍详情');
+  // The served citation tags name this book: they go when another book or screen is shown.
+  useCitationTags(String(catalogId));
 
   if (catalogId == null || (book.error instanceof ApiError && book.error.status === 404)) {
     return <NoBook />;
@@ -265,7 +269,10 @@ function BookHeader({ book, onEdit }: { book: BookDetail; onEdit: () => void }) 
             </div>
           ))}
         </dl>
-        {book.iiifManifestUrl && <IiifLinks url={book.iiifManifestUrl} />}
+        <div className="book-header-links">
+          {book.iiifManifestUrl && <IiifLinks url={book.iiifManifestUrl} />}
+          <BookCitation book={book} />
+        </div>
       </div>
     </section>
   );

@@ -1,10 +1,11 @@
 import { useCallback } from 'react';
-import { Button, Tooltip } from 'antd';
-import { CopyOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Space, Tooltip } from 'antd';
+import { CopyOutlined, DownOutlined } from '@ant-design/icons';
 import type { ReaderData } from '@guji/shared';
 import { useSiteSettings } from '../../../api/site.ts';
 import { toast } from '../../../components/toast.ts';
 import { citationOf } from '../citation.ts';
+import { citationExports } from '../citation-exports.ts';
 
 export interface CitedReaderPage {
   book: ReaderData['book'];
@@ -36,7 +37,10 @@ export function usePageCitation({
   );
 }
 
-/** 复制引用: copies a citation of the page shown (book, volume, page, permalink, IIIF canvas, date). */
+/**
+ * 复制引用: copies a citation of the page shown (book, volume, page and leaf, permalink, IIIF canvas,
+ * date); its menu downloads the page's citation for reference managers (RIS, BibTeX, CSL-JSON).
+ */
 export function CiteButton(props: CitedReaderPage) {
   const citationOfPage = usePageCitation(props);
   const copy = () => {
@@ -46,11 +50,32 @@ export function CiteButton(props: CitedReaderPage) {
       () => toast.error('无法写入剪贴板，请手动复制：' + citation),
     );
   };
+  const exports = citationExports(props.book.catalogId, {
+    fascicleId: props.volume.fascicleId,
+    imageId: props.page.imageId,
+  });
   return (
-    <Tooltip title="复制本页的引用（书名、卷册、页码、永久链接与 IIIF canvas）">
-      <Button icon={<CopyOutlined aria-hidden />} onClick={copy}>
-        复制引用
-      </Button>
-    </Tooltip>
+    <Space.Compact>
+      <Tooltip title="复制本页的引用（书名、卷册、页码与叶、永久链接与 IIIF canvas）">
+        <Button icon={<CopyOutlined aria-hidden />} onClick={copy}>
+          复制引用
+        </Button>
+      </Tooltip>
+      <Dropdown
+        trigger={['click']}
+        menu={{
+          items: exports.map((item) => ({
+            key: item.format,
+            label: (
+              <a href={item.href} download>
+                下载本页引用（{item.label}）
+              </a>
+            ),
+          })),
+        }}
+      >
+        <Button icon={<DownOutlined aria-hidden />} aria-label="导出本页引用" title="导出本页引用" />
+      </Dropdown>
+    </Space.Compact>
   );
 }

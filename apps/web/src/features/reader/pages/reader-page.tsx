@@ -10,6 +10,7 @@ import { useReaderData } from '../queries.ts';
 import { readerRefusal } from '../reader-refusal.ts';
 import { parseReaderParams } from '../../../lib/reader-url.ts';
 import { ReaderView } from './reader-view.tsx';
+import { useCitationTags } from '../citation-tags.ts';
 
 /**
  * /Book?catalogId&fascicleId&directoryId&imageId: the reader (spec §2). One call (GET /api/reader)
@@ -27,6 +28,8 @@ export function ReaderPage() {
   useDocumentTitle(data ? `${data.book.title} ${data.volume.name}` : '阅读');
 
   const here = location.pathname + location.search;
+  // The served citation tags name the page the reader was opened at.
+  useCitationTags(here);
   const hereRef = useRef(here);
   useEffect(() => {
     hereRef.current = here;
