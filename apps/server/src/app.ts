@@ -40,6 +40,8 @@ import { ownPageRoutes } from './features/own-books/own-pages.route.ts';
 import { ownReviewRoutes } from './features/own-books/own-review.route.ts';
 import { consoleRoutes } from './features/console/console.route.ts';
 import { metricsRoutes } from './features/metrics/metrics.route.ts';
+import { publicApiRoutes } from './features/public-api/public-api.route.ts';
+import { apiTokenRoutes } from './features/public-api/api-tokens.route.ts';
 import { oaiRoutes } from './features/oai/oai.route.ts';
 import { runInRequest } from './lib/request-context.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
@@ -152,6 +154,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     ocrRoutes,
     iiifRoutes,
     metricsRoutes,
+    publicApiRoutes,
+    apiTokenRoutes,
     oaiRoutes,
   ])
     routes(app, deps);

@@ -53,6 +53,8 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SMS_PROVIDER: z.enum(['outbox']).default('outbox'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  PUBLIC_API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
+  PUBLIC_API_ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   WEB_DIST: z.string().optional(),
   SITE_NAME: z.string().optional(),
   SITE_COPYRIGHT: z.string().optional(),
@@ -141,6 +143,9 @@ export interface Config {
   smsProvider: 'outbox';
   /** Requests per minute and address to login, registration, code and recovery endpoints. */
   authRateLimitPerMinute: number;
+  /** Public read API (/api/v1): requests a minute per personal API token, and per address without one. */
+  publicApiRateLimitPerMinute: number;
+  publicApiAnonymousRateLimitPerMinute: number;
   webDist: string;
   /** Initial site texts; administrators can change them later in the settings table. */
   siteDefaults: {
@@ -223,6 +228,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     smsProvider: e.SMS_PROVIDER,
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    publicApiRateLimitPerMinute: e.PUBLIC_API_RATE_LIMIT_PER_MINUTE,
+    publicApiAnonymousRateLimitPerMinute: e.PUBLIC_API_ANONYMOUS_RATE_LIMIT_PER_MINUTE,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     siteDefaults: site,
     production,

@@ -17,6 +17,7 @@ import { sessionQuery } from './features/account/queries.ts';
 import { siteQuery } from './api/site.ts';
 import { HomePage } from './pages/home-page.tsx';
 import { theme } from './theme.ts';
+import { PUBLIC_API_PAGE } from '@guji/shared';
 
 // Screens with forms load on first visit, keeping the home page's script small.
 const LoginPage = lazy(() =>
@@ -73,6 +74,9 @@ const AdminPage = lazy(() =>
 const VolumesPage = lazy(() =>
   import('./features/own/pages/volumes-page.tsx').then((m) => ({ default: m.VolumesPage })),
 );
+const PublicApiPage = lazy(() =>
+  import('./features/public-api/pages/public-api-page.tsx').then((m) => ({ default: m.PublicApiPage })),
+);
 const MobileErrorPage = lazy(() =>
   import('./features/payment/pages/mobile-error-page.tsx').then((m) => ({ default: m.MobileErrorPage })),
 );
@@ -123,6 +127,7 @@ function AppRoutes() {
             <Route path="/OCRPage" element={<OcrPage />} />
             <Route path="/SearchPage/:catalogId" element={<BookDetailPage />} />
             <Route path="/Forget" element={<ForgetPage />} />
+            <Route path={PUBLIC_API_PAGE} element={<PublicApiPage />} />
             <Route
               path="/PersonalPage"
               element={

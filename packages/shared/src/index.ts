@@ -13,6 +13,8 @@ export * from './api/personal.ts';
 export * from './api/print.ts';
 export * from './api/own-books.ts';
 export * from './api/admin.ts';
+export * from './api/public-api.ts';
+export * from './api/api-tokens.ts';
 export * from './contract.ts';
 export * from './contracts/index.ts';
 export * from './directory.ts';

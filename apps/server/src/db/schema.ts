@@ -436,6 +436,18 @@ export interface UsageReadersTable {
   user_id: number;
 }
 
+/** Personal API tokens of the public read API (migration 0024): only the secret's SHA-256 is kept. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  name: string;
+  /** The secret's first characters, shown in the list to tell tokens apart. */
+  token_prefix: string;
+  token_hash: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
 export interface Database {
   classifications: ClassificationsTable;
   books: BooksTable;
@@ -476,6 +488,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   upload_slots: UploadSlotsTable;
   oai_records: OaiRecordsTable;
+  api_tokens: ApiTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -37,7 +37,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       // A service that could not be reached (503): the reader gets the clear message, the log the cause.
       if (error.status >= 500)
         request.log.warn({ err: error.cause ?? error, code: error.code }, error.message);
-      if (error.status === 401) void reply.header('www-authenticate', WWW_AUTHENTICATE);
+      // The public API (/api/v1) names its own scheme, Bearer.
+      if (error.status === 401 && !reply.hasHeader('www-authenticate'))
+        void reply.header('www-authenticate', WWW_AUTHENTICATE);
       if (error.extra?.retryAfterSeconds)
         void reply.header('retry-after', String(error.extra.retryAfterSeconds));
       return reply.status(error.status).send({ code: error.code, message: error.message });

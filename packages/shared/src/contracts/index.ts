@@ -7,6 +7,7 @@ import * as ownBooks from './own-books.ts';
 import * as personal from './personal.ts';
 import * as print from './print.ts';
 import * as site from './site.ts';
+import * as publicApi from './public-api.ts';
 
 export * from './accounts.ts';
 export * from './catalog.ts';
@@ -16,6 +17,7 @@ export * from './own-books.ts';
 export * from './personal.ts';
 export * from './print.ts';
 export * from './site.ts';
+export * from './public-api.ts';
 
 const isContract = (value: unknown): value is Contract =>
   typeof value === 'object' && value !== null && 'method' in value && 'path' in value;
@@ -33,6 +35,7 @@ export const allContracts: readonly Contract[] = [
   personal,
   print,
   site,
+  publicApi,
 ]
   .flatMap((module) => Object.values(module as Record<string, unknown>))
   .flatMap((group): unknown[] => (typeof group === 'object' && group !== null ? Object.values(group) : []))

@@ -15,6 +15,7 @@ import { useSession, useUpdateProfile } from '../queries.ts';
 import { AvatarUpload } from './avatar-upload.tsx';
 import { EditableField } from './editable-field.tsx';
 import { PhoneField } from './phone-field.tsx';
+import { ApiTokensSection } from './api-tokens-section.tsx';
 
 type TextField = 'nickName' | 'realName' | 'email' | 'idCard';
 
@@ -94,6 +95,7 @@ export function ProfileChannel() {
           </span>
         </Row>
       </dl>
+      <ApiTokensSection />
     </div>
   );
 }
