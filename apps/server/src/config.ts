@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { S3StorageOptions } from './storage/s3-storage.ts';
+import { smsConfigOf, type SmsConfig } from './features/accounts/sms-config.ts';
 
 /**
  * All configuration, read from the environment in this one module (STYLE.md: no process.env elsewhere).
@@ -51,7 +52,15 @@ const EnvSchema = z.object({
   OCR_ON_INGEST: z.enum(['true', 'false']).default('true'),
   UPLOAD_MAX_PIXELS: z.coerce.number().int().positive().default(60_000_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  SMS_PROVIDER: z.enum(['outbox']).default('outbox'),
+  SMS_PROVIDER: z.enum(['outbox', 'aliyun', 'tencent']).default('outbox'),
+  SMS_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(30).default(5),
+  SMS_TEST_ENDPOINT: z.string().optional(),
+  ALIBABA_CLOUD_ACCESS_KEY_ID: z.string().optional(),
+  ALIBABA_CLOUD_ACCESS_KEY_SECRET: z.string().optional(),
+  TENCENTCLOUD_SECRET_ID: z.string().optional(),
+  TENCENTCLOUD_SECRET_KEY: z.string().optional(),
+  TENCENTCLOUD_SMS_SDK_APP_ID: z.string().optional(),
+  TENCENTCLOUD_SMS_REGION: z.string().default('ap-guangzhou'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
   PUBLIC_API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
   PUBLIC_API_ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
@@ -140,7 +149,9 @@ export interface Config {
    */
   uploadMaxPixels: number;
   logLevel: string;
-  smsProvider: 'outbox';
+  smsProvider: SmsConfig['provider'];
+  /** The SMS provider's credentials, timeout and (tests only) stand-in address; see docs/sms.md. */
+  sms: SmsConfig;
   /** Requests per minute and address to login, registration, code and recovery endpoints. */
   authRateLimitPerMinute: number;
   /** Public read API (/api/v1): requests a minute per personal API token, and per address without one. */
@@ -227,6 +238,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadMaxPixels: e.UPLOAD_MAX_PIXELS,
     logLevel: e.LOG_LEVEL,
     smsProvider: e.SMS_PROVIDER,
+    sms: smsConfigOf(e),
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     publicApiRateLimitPerMinute: e.PUBLIC_API_RATE_LIMIT_PER_MINUTE,
     publicApiAnonymousRateLimitPerMinute: e.PUBLIC_API_ANONYMOUS_RATE_LIMIT_PER_MINUTE,

@@ -66,7 +66,8 @@ import type { TextIndex } from './search/text-index.ts';
 import { SqliteTextIndex } from './search/text-index.sqlite.ts';
 import { PostgresTextIndex } from './search/text-index.postgres.ts';
 import { CaptchaService } from './features/accounts/captcha.service.ts';
-import { OutboxSmsProvider, SmsService, type SmsProvider } from './features/accounts/sms.service.ts';
+import { SmsService, type SmsProvider } from './features/accounts/sms.service.ts';
+import { createSmsProvider } from './features/accounts/sms-providers.ts';
 import { SessionService } from './features/accounts/session.service.ts';
 import { SettingsService } from './features/site/settings.service.ts';
 import { AuthService } from './features/accounts/auth.service.ts';
@@ -199,12 +200,6 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     print: printRepositories(db),
   };
   const captcha = new CaptchaService(repos.captchas, secret, clock);
-  const sms = new SmsService(
-    repos.sms,
-    overrides.smsProvider ?? new OutboxSmsProvider(repos.sms),
-    secret,
-    clock,
-  );
   const textIndex: TextIndex = dialect === 'sqlite' ? new SqliteTextIndex(db) : new PostgresTextIndex(db);
   const fullText = new FullTextService(repos.catalog, textIndex, transact, new SearchRepository(db));
   // The audit log: services that make administrative changes write their records through it.
@@ -212,6 +207,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const catalog = new CatalogService(repos.catalog, repos.classifications, clock, admin, transact, fullText);
   const sessions = new SessionService(repos.sessions, repos.users, config.sessionTtlMs, clock);
   const settings = new SettingsService(repos.settings, config, admin, transact);
+  const sms = new SmsService(
+    repos.sms,
+    overrides.smsProvider ?? createSmsProvider(config.sms, repos.sms),
+    secret,
+    clock,
+    { settings: () => settings.get(), timeoutMs: config.sms.timeoutMs },
+  );
   const auth = new AuthService(
     transact,
     repos.users,

@@ -4,6 +4,7 @@ export * from './permissions.ts';
 export * from './api/common.ts';
 export * from './api/auth.ts';
 export * from './api/site.ts';
+export * from './api/sms.ts';
 export * from './api/catalog.ts';
 export * from './api/ocr.ts';
 export * from './ocr-text.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
 import { hasHtmlTag, isSafeName, isSafeText } from '../validation.ts';
+import { smsSettingFields, smsSettingUpdates } from './sms.ts';
 
 /** Site texts and switches an administrator sets (footer, registration form variant). */
 export const SiteSettings = z.object({
@@ -31,6 +32,7 @@ export const SiteSettings = z.object({
   printPostEnabled: z.boolean().describe('Whether print orders may be posted (otherwise self-pickup only)'),
   ownQuotaPages: z.number().int().min(0).describe("Pages each user's own books may hold"),
   ownQuotaMb: z.number().int().min(0).describe("Megabytes of page images each user's own books may hold"),
+  ...smsSettingFields,
 });
 export type SiteSettings = z.infer<typeof SiteSettings>;
 
@@ -54,11 +56,20 @@ export const UpdateSiteRequest = SiteSettings.partial().extend({
     .refine((s) => !hasHtmlTag(s), MSG.noHtml)
     .refine(isSafeText, MSG.textUnsafeChars)
     .optional(),
+  ...smsSettingUpdates,
 });
 export type UpdateSiteRequest = z.input<typeof UpdateSiteRequest>;
 
-/** What GET /api/site tells every visitor: the settings and what the server offers. */
-export const PublicSite = SiteSettings.extend({
+/**
+ * What GET /api/site tells every visitor: the settings (less the SMS provider's sign name and
+ * templates, which only administrators see) and what the server offers.
+ */
+export const PublicSite = SiteSettings.omit({
+  smsSignName: true,
+  smsTemplateRegister: true,
+  smsTemplateReset: true,
+  smsTemplateProfile: true,
+}).extend({
   scanPay: z
     .boolean()
     .describe('Whether a scan-to-pay provider is live (otherwise print orders are paid in cash at the desk)'),

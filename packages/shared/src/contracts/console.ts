@@ -27,6 +27,7 @@ import {
 } from '../api/admin.ts';
 import { IdParams, OkBody, paged } from '../api/common.ts';
 import { CreatedTerminal, CreateTerminalRequest, Terminal } from '../api/site.ts';
+import { SmsStatus } from '../api/sms.ts';
 import { contract } from '../contract.ts';
 
 const tags = ['admin'];
@@ -207,6 +208,13 @@ export const smsOutboxApi = {
     tags,
     query: SmsOutboxQuery,
     response: SmsOutboxList,
+  }),
+  status: contract({
+    method: 'GET',
+    path: '/api/admin/sms-status',
+    summary: 'The live SMS provider, its sign name and templates, and what it still lacks (administrators)',
+    tags,
+    response: SmsStatus,
   }),
 };
 

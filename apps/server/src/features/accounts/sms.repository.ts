@@ -27,7 +27,7 @@ export class SmsRepository {
       expiresAt: string;
     },
     tx: DbOrTx = this.db,
-  ): Promise<void> {
+  ): Promise<number> {
     // A new code replaces any earlier live one for the same phone and purpose.
     await tx
       .updateTable('sms_codes')
@@ -36,7 +36,7 @@ export class SmsRepository {
       .where('purpose', '=', row.purpose)
       .where('consumed_at', 'is', null)
       .execute();
-    await tx
+    const inserted = await tx
       .insertInto('sms_codes')
       .values({
         phone: row.phone,
@@ -46,7 +46,14 @@ export class SmsRepository {
         created_at: row.createdAt,
         expires_at: row.expiresAt,
       })
-      .execute();
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return Number(inserted.id);
+  }
+
+  /** Removes a code that could not be sent, so it neither starts the countdown nor counts against limits. */
+  async deleteCode(id: number, tx: DbOrTx = this.db): Promise<void> {
+    await tx.deleteFrom('sms_codes').where('id', '=', id).execute();
   }
 
   /** The newest unconsumed code for a phone and purpose. */

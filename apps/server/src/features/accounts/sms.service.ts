@@ -1,20 +1,42 @@
-import { LIMITS, type SmsPurpose } from '@guji/shared';
+import { LIMITS, type SmsPurpose, type SmsSettings } from '@guji/shared';
 import type { SmsRepository } from './sms.repository.ts';
 import { badRequest, tooMany } from '../../errors.ts';
 import { addSeconds, type Clock } from '../../lib/clock.ts';
 import { hmacHex, randomSixDigits, safeEqual } from '../../lib/crypto.ts';
+import { currentRequestId } from '../../lib/request-context.ts';
+import {
+  missingSmsSettings,
+  smsFailure,
+  SmsProviderError,
+  templateOf,
+  withTimeout,
+  type SmsMessage,
+  type SmsProvider,
+  type SmsTemplate,
+} from './sms-provider.ts';
 
-/** Sends a text message. The development provider writes to the outbox table instead. */
-export interface SmsProvider {
-  send(phone: string, text: string): Promise<void>;
-}
+export type { SmsProvider } from './sms-provider.ts';
 
+/** The development provider: the full text goes to the outbox table, nothing leaves the server. */
 export class OutboxSmsProvider implements SmsProvider {
+  readonly name = 'outbox' as const;
+  readonly usesTemplates = false;
   constructor(private readonly sms: SmsRepository) {}
-  async send(phone: string, text: string): Promise<void> {
-    await this.sms.addToOutbox(phone, text);
+  async send(message: SmsMessage): Promise<void> {
+    await this.sms.addToOutbox(message.phone, message.text);
   }
 }
+
+/** What the SMS service needs besides its repository: the settings, the send timeout, a staff log. */
+export interface SmsServiceOptions {
+  settings: () => Promise<SmsSettings>;
+  timeoutMs: number;
+  /** A line for staff when a message could not be sent (default: a JSON line on stderr). */
+  warn?: (fields: Record<string, unknown>, message: string) => void;
+}
+
+const stderrWarn = (fields: Record<string, unknown>, message: string) =>
+  console.warn(JSON.stringify({ level: 'warn', time: new Date().toISOString(), ...fields, msg: message }));
 
 export const SMS_LIMITS = {
   /** Wrong guesses allowed for one code before it is void. */
@@ -50,7 +72,12 @@ export class SmsService {
     private readonly provider: SmsProvider,
     private readonly secret: string,
     private readonly clock: Clock,
+    private readonly options: SmsServiceOptions,
   ) {}
+
+  get providerName(): SmsProvider['name'] {
+    return this.provider.name;
+  }
 
   async sendCode(
     phone: string,
@@ -74,8 +101,19 @@ export class SmsService {
     ) {
       throw tooMany(SMS_MESSAGES.ipHourly);
     }
+    // A real provider needs its sign name and this purpose's template before any code is made.
+    let template: SmsTemplate | undefined;
+    if (this.provider.usesTemplates) {
+      const settings = await this.options.settings();
+      const missing = missingSmsSettings(settings, purpose);
+      if (missing.length > 0) {
+        this.warn({ provider: this.provider.name, purpose, missing }, 'SMS not sent: settings missing');
+        throw smsFailure('NOT_CONFIGURED');
+      }
+      template = templateOf(settings, purpose);
+    }
     const code = randomSixDigits();
-    await this.sms.createCode({
+    const id = await this.sms.createCode({
       phone,
       purpose,
       codeHash: this.hash(phone, purpose, code),
@@ -83,10 +121,32 @@ export class SmsService {
       createdAt: now.toISOString(),
       expiresAt: addSeconds(now, LIMITS.smsCodeTtlSeconds).toISOString(),
     });
-    await this.provider.send(
+    const minutes = Math.round(LIMITS.smsCodeTtlSeconds / 60);
+    const message: SmsMessage = {
       phone,
-      `【古籍数字图书馆】您正在${PURPOSE_TEXT[purpose]}，验证码为 ${code}，5分钟内有效。如非本人操作，请忽略本短信。`,
-    );
+      purpose,
+      code,
+      minutes,
+      text: `【古籍数字图书馆】您正在${PURPOSE_TEXT[purpose]}，验证码为 ${code}，${minutes}分钟内有效。如非本人操作，请忽略本短信。`,
+    };
+    try {
+      await withTimeout(this.provider.name, this.provider.send(message, template), this.options.timeoutMs);
+    } catch (error) {
+      // A code that was never sent must not start the countdown or count against the reader's limits.
+      await this.sms.deleteCode(id);
+      if (!(error instanceof SmsProviderError)) throw error;
+      this.warn(
+        {
+          provider: error.provider,
+          purpose,
+          code: error.code,
+          detail: error.message,
+          providerRequestId: error.requestId,
+        },
+        'SMS not sent: provider refused or failed',
+      );
+      throw smsFailure(error.code);
+    }
     return { countdownSeconds: countdown };
   }
 
@@ -110,6 +170,10 @@ export class SmsService {
     } else {
       await this.sms.markVerified(row.id, now);
     }
+  }
+
+  private warn(fields: Record<string, unknown>, message: string): void {
+    (this.options.warn ?? stderrWarn)({ ...fields, requestId: currentRequestId() }, message);
   }
 
   private hash(phone: string, purpose: string, code: string): string {

@@ -4,6 +4,7 @@ import { ErrorBody, importApi, MSG, readingRoomApi, smsOutboxApi, terminalsApi }
 import { isSecureCookie, requireRole } from '../../http/session.ts';
 import { badRequest, forbidden } from '../../errors.ts';
 import { TERMINAL_COOKIE } from './terminal.service.ts';
+import { missingSmsSettings } from '../accounts/sms-provider.ts';
 import { ZIP_LIMITS, ZipSource, importPackage, readPackageMetadata } from '../import/import-package.ts';
 import { saveUpload, withTempDir } from '../../storage/temp.ts';
 import { routeOf } from '../../http/contract-route.ts';
@@ -25,6 +26,17 @@ export const adminRoutes: RouteModule = (app, { context }) => {
           createdAt: row.created_at,
         })),
       };
+    },
+  });
+  r.route({
+    ...routeOf(smsOutboxApi.status, { 401: ErrorBody, 403: ErrorBody }),
+    handler: async (request) => {
+      requireRole(request, 'admin');
+      const { smsSignName, smsTemplateRegister, smsTemplateReset, smsTemplateProfile } =
+        await context.services.settings.get();
+      const settings = { smsSignName, smsTemplateRegister, smsTemplateReset, smsTemplateProfile };
+      const provider = context.services.sms.providerName;
+      return { provider, settings, missing: provider === 'outbox' ? [] : missingSmsSettings(settings) };
     },
   });
 };

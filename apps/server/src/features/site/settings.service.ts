@@ -18,6 +18,11 @@ const DEFAULTS: SiteSettings = {
   printPostEnabled: false,
   ownQuotaPages: 2000,
   ownQuotaMb: 1024,
+  // The real SMS providers' sign name and templates (docs/sms.md); empty until an administrator sets them.
+  smsSignName: '',
+  smsTemplateRegister: '',
+  smsTemplateReset: '',
+  smsTemplateProfile: '',
 };
 
 /** How long a server keeps the settings before reading them again (other servers' saves arrive by then). */

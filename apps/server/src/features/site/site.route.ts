@@ -9,10 +9,17 @@ export const siteRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.route({
     ...routeOf(siteApi.get),
-    handler: async () => ({
-      ...(await context.services.settings.get()),
-      scanPay: context.config.paymentProvider !== 'none',
-    }),
+    handler: async () => {
+      // The SMS provider's sign name and templates are for administrators (GET /api/admin/sms-status).
+      const {
+        smsSignName: _sign,
+        smsTemplateRegister: _register,
+        smsTemplateReset: _reset,
+        smsTemplateProfile: _profile,
+        ...settings
+      } = await context.services.settings.get();
+      return { ...settings, scanPay: context.config.paymentProvider !== 'none' };
+    },
   });
   r.route({
     ...routeOf(siteApi.update),

@@ -5,6 +5,7 @@ import { smsOutboxApi } from '@guji/shared';
 import { call } from '../../../api/client.ts';
 import { formatTime } from '../../../components/personal-list.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
+import { SmsSettingsForm } from './sms-settings.tsx';
 
 export function SmsOutbox() {
   const [phone, setPhone] = useState('');
@@ -14,7 +15,9 @@ export function SmsOutbox() {
   });
   return (
     <div>
-      <p className="admin-stats">开发用短信通道：验证码短信不实际发送，记录在此供调试。</p>
+      <SmsSettingsForm />
+      <h3 className="admin-row">发件箱</h3>
+      <p className="admin-stats">开发用短信通道记录的验证码短信（接入真实短信服务商后不再记录）。</p>
       <Input.Search
         className="admin-row"
         aria-label="按手机号筛选"

@@ -28,7 +28,7 @@ const TABS: Array<{ key: string; label: string; admin: boolean; render: () => Re
   { key: 'jobs', label: '任务监控', admin: true, render: () => <JobMonitor /> },
   { key: 'terminals', label: '阅览室', admin: true, render: () => <Terminals /> },
   { key: 'durations', label: '借阅时长', admin: true, render: () => <Durations /> },
-  { key: 'sms', label: '短信发件箱', admin: true, render: () => <SmsOutbox /> },
+  { key: 'sms', label: '短信', admin: true, render: () => <SmsOutbox /> },
   { key: 'audit', label: '审计日志', admin: true, render: () => <AuditLog /> },
 ];
 
