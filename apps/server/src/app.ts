@@ -42,6 +42,7 @@ import { consoleRoutes } from './features/console/console.route.ts';
 import { metricsRoutes } from './features/metrics/metrics.route.ts';
 import { publicApiRoutes } from './features/public-api/public-api.route.ts';
 import { apiTokenRoutes } from './features/public-api/api-tokens.route.ts';
+import { marcRoutes } from './features/import/marc.route.ts';
 import { oaiRoutes } from './features/oai/oai.route.ts';
 import { runInRequest } from './lib/request-context.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
@@ -151,6 +152,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     ownPageRoutes,
     ownReviewRoutes,
     consoleRoutes,
+    marcRoutes,
     ocrRoutes,
     iiifRoutes,
     metricsRoutes,

@@ -16,6 +16,7 @@ export * from './api/own-books.ts';
 export * from './api/admin.ts';
 export * from './api/public-api.ts';
 export * from './api/api-tokens.ts';
+export * from './api/marc.ts';
 export * from './contract.ts';
 export * from './contracts/index.ts';
 export * from './directory.ts';

@@ -22,6 +22,7 @@ import { migration0019 } from './migrations/0019-rate-limits.ts';
 import { migration0020 } from './migrations/0020-full-text-counts.ts';
 import { migration0021 } from './migrations/0021-upload-slots.ts';
 import { migration0022 } from './migrations/0022-oai-records.ts';
+import { migration0023 } from './migrations/0023-book-notes.ts';
 import { migration0024 } from './migrations/0024-api-tokens.ts';
 
 /** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0020-full-text-counts': migration0020,
   '0021-upload-slots': migration0021,
   '0022-oai-records': migration0022,
+  '0023-book-notes': migration0023,
   '0024-api-tokens': migration0024,
 };
 

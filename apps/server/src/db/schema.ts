@@ -172,6 +172,8 @@ export interface BooksTable {
   audit_status: Generated<string>;
   actual_volume: number | null;
   book_number: number | null;
+  /** Catalogue notes (附注), one a line: MARC21 500, CNMARC 300 (migration 0023). */
+  notes: Generated<string | null>;
   view_count: Generated<number>;
   /** Why the last review refused an own book. */
   refuse_reason: Generated<string | null>;

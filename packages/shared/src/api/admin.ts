@@ -31,6 +31,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'class.create': '添加分类',
   'book.update': '修改古籍',
   'book.import': '批量导入',
+  'book.marc-import': 'MARC 导入',
   'class.rename': '修改分类名称',
   'class.delete': '删除分类',
   'book.create': '新建古籍',

@@ -2,6 +2,7 @@ import type { Contract } from '../contract.ts';
 import * as accounts from './accounts.ts';
 import * as catalog from './catalog.ts';
 import * as consoleRoutes from './console.ts';
+import * as marc from './marc.ts';
 import * as ocr from './ocr.ts';
 import * as ownBooks from './own-books.ts';
 import * as personal from './personal.ts';
@@ -12,6 +13,7 @@ import * as publicApi from './public-api.ts';
 export * from './accounts.ts';
 export * from './catalog.ts';
 export * from './console.ts';
+export * from './marc.ts';
 export * from './ocr.ts';
 export * from './own-books.ts';
 export * from './personal.ts';
@@ -30,6 +32,7 @@ export const allContracts: readonly Contract[] = [
   accounts,
   catalog,
   consoleRoutes,
+  marc,
   ocr,
   ownBooks,
   personal,

@@ -20,12 +20,13 @@ import {
   ADMIN_BOOK_STATES,
   adminBooksApi,
   catalogApi,
+  marcApi,
   MSG,
   type AdminBook,
   type CreateBookRequest,
   type UpdateBookRequest,
 } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { call, hrefOf } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { blankToNull } from '../../catalog/index.ts';
 import { catalogKeys, useClassifications } from '../../catalog/queries.ts';
@@ -208,6 +209,15 @@ export function CatalogueManager() {
                       阅读
                     </Link>
                   )}
+                  <a
+                    className="ant-btn ant-btn-default ant-btn-sm"
+                    href={hrefOf(marcApi.book, { catalogId: b.catalogId })}
+                    download={`book-${b.catalogId}-marc21.xml`}
+                    aria-label={`导出《${b.title}》的 MARCXML`}
+                    {...noConvert}
+                  >
+                    MARCXML
+                  </a>
                   <Popconfirm
                     title={`删除《${b.title}》及其全部卷册和页面？`}
                     description="读者已收藏、笔记、评论、借阅或打印过的古籍不能删除，可改为隐藏。"

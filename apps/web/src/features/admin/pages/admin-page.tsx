@@ -15,6 +15,7 @@ import { Durations } from '../components/durations.tsx';
 import { AuditLog } from '../components/audit-log.tsx';
 import { SmsOutbox } from '../components/sms-outbox.tsx';
 import { BulkImport } from '../components/bulk-import.tsx';
+import { MarcImport } from '../components/marc-import.tsx';
 import { ClassDictionary } from '../components/class-dictionary.tsx';
 
 /** The console's tabs, in order; catalogue staff see the catalogue's, administrators all. */
@@ -22,6 +23,7 @@ const TABS: Array<{ key: string; label: string; admin: boolean; render: () => Re
   { key: 'dashboard', label: '统计概览', admin: true, render: () => <Dashboard /> },
   { key: 'catalogue', label: '编目管理', admin: false, render: () => <CatalogueManager /> },
   { key: 'import', label: '批量导入', admin: false, render: () => <BulkImport /> },
+  { key: 'marc', label: 'MARC 导入导出', admin: false, render: () => <MarcImport /> },
   { key: 'classes', label: '分类字典', admin: false, render: () => <ClassDictionary /> },
   { key: 'site', label: '站点设置', admin: true, render: () => <SiteSettingsForm /> },
   { key: 'users', label: '用户管理', admin: true, render: () => <Users /> },

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import type { MarcField } from '@natlibfi/marc-record';
+import { iso2709Record, MARC_LIMITS, marcXmlCollection, readMarcFile, type MarcData } from './marc-codec.ts';
+import { bookOfRecord, detectFormat, recordOfBook, splitDynasty, volumeCount } from './marc-mapping.ts';
+
+const data = (tag: string, ind: string, ...pairs: Array<[string, string]>): MarcField => ({
+  tag,
+  ind1: ind[0]!,
+  ind2: ind[1]!,
+  subfields: pairs.map(([code, value]) => ({ code, value })),
+});
+
+/** A MARC21 record of a Chinese book as an American library catalogues it: romanized, with 880 pairs. */
+const marc21: MarcData = {
+  leader: '00000nam a2200000 i 4500',
+  fields: [
+    { tag: '001', value: 'ocm0001' },
+    data('084', '  ', ['a', 'K204'], ['2', 'clc']),
+    data('100', '1 ', ['6', '880-01'], ['a', 'Ji, Yun,'], ['d', '1724-1805']),
+    data('245', '10', ['6', '880-02'], ['a', 'Siku quanshu zongmu /']),
+    data('250', '  ', ['6', '880-03'], ['a', 'Qing Qianlong ke ben.']),
+    data('300', '  ', ['a', '32 v. ;'], ['c', '26 cm']),
+    data('500', '  ', ['a', 'Woodblock print.']),
+    data('852', '8 ', ['h', 'T9263'], ['i', '2149']),
+    data('880', '1 ', ['6', '100-01/$1'], ['a', '(清)紀昀']),
+    data('880', '10', ['6', '245-02/$1'], ['a', '四庫全書總目𠮷 /']),
+    data('880', '  ', ['6', '250-03/$1'], ['a', '清乾隆刻本']),
+  ],
+};
+
+const cnmarc: MarcData = {
+  leader: '00000nam0 2200000   450 ',
+  fields: [
+    { tag: '001', value: 'CAL012345' },
+    data('200', '1 ', ['a', '詩經集傳'], ['e', '八卷'], ['f', '(宋)朱熹撰']),
+    data('205', '  ', ['a', '明嘉靖刻本']),
+    data('215', '  ', ['a', '四冊']),
+    data('300', '  ', ['a', '有朱筆圈點']),
+    data('300', '  ', ['a', '鈐“北京圖書館藏”印']),
+    data('690', '  ', ['a', 'I222.2'], ['v', '5']),
+    data('701', ' 0', ['c', '(宋)'], ['a', '朱熹'], ['4', '撰']),
+    data('905', '  ', ['a', 'NLC'], ['d', '善'], ['e', '12345']),
+  ],
+};
+
+describe('MARC mapping', () => {
+  it('reads MARC21 with the CJK script of the 880 fields winning over the romanized ones', () => {
+    expect(detectFormat(marc21)).toBe('marc21');
+    const book = bookOfRecord(marc21, 'marc21');
+    expect(book.controlNumber).toBe('ocm0001');
+    expect(book.values).toEqual({
+      title: '四庫全書總目𠮷',
+      author: '紀昀',
+      publishDynasty: '清',
+      coverageDynasty: '清乾隆刻本',
+      callNumber: 'T9263 2149',
+      classCode: 'K204',
+      bookNumber: '32',
+      notes: 'Woodblock print.',
+    });
+    expect(book.sources.title).toBe('880(245)$a$b');
+    expect(book.sources.callNumber).toBe('852$h$i');
+  });
+
+  it('reads an unlinked 880 ($6 245-00) where the record has no 245', () => {
+    const record: MarcData = {
+      leader: marc21.leader,
+      fields: [data('880', '10', ['6', '245-00/$1'], ['a', '論語集注'], ['b', '十卷'])],
+    };
+    expect(detectFormat(record)).toBe('marc21');
+    expect(bookOfRecord(record, 'marc21').values.title).toBe('論語集注：十卷');
+  });
+
+  it('reads CNMARC: 200 title, 701 author with its dynasty in $c, 905 call number, 215 volumes, 300 notes', () => {
+    expect(detectFormat(cnmarc)).toBe('cnmarc');
+    expect(bookOfRecord(cnmarc, 'cnmarc').values).toEqual({
+      title: '詩經集傳：八卷',
+      author: '朱熹',
+      publishDynasty: '宋',
+      coverageDynasty: '明嘉靖刻本',
+      callNumber: '善/12345',
+      classCode: 'I222.2',
+      bookNumber: '4',
+      notes: '有朱筆圈點\n鈐“北京圖書館藏”印',
+    });
+    // Without a 70X the transcribed 200$f gives the author, its role word left off.
+    const bare = { ...cnmarc, fields: cnmarc.fields.filter((f) => f.tag !== '701') };
+    expect(bookOfRecord(bare, 'cnmarc').values).toMatchObject({ author: '朱熹', publishDynasty: '宋' });
+  });
+
+  it('splits dynasties written before or after a name, and counts volumes', () => {
+    expect(splitDynasty('(清)紀昀')).toEqual({ name: '紀昀', dynasty: '清' });
+    expect(splitDynasty('［宋］朱熹')).toEqual({ name: '朱熹', dynasty: '宋' });
+    expect(splitDynasty('紀昀 (清)')).toEqual({ name: '紀昀', dynasty: '清' });
+    expect(splitDynasty('Ji, Yun (1724-1805)')).toEqual({ name: 'Ji, Yun (1724-1805)', dynasty: null });
+    expect(volumeCount('4冊')).toBe('4');
+    expect(volumeCount('2函16册')).toBe('16');
+    expect(volumeCount('二十四冊')).toBe('24');
+    expect(volumeCount('12 v. ; 26 cm')).toBe('12');
+    expect(volumeCount('1 map')).toBeUndefined();
+  });
+
+  it('writes a book as MARC21 and CNMARC that read back to the same fields', () => {
+    const book = {
+      controlNumber: 'GUJI-7',
+      title: '四庫全書總目𠮷',
+      author: '紀昀',
+      publishDynasty: '清',
+      coverageDynasty: '清乾隆刻本',
+      callNumber: '善 12345',
+      classCode: 'SHI.ZHENG',
+      bookNumber: 32,
+      notes: '有朱筆圈點\n鈐印',
+    };
+    for (const format of ['marc21', 'cnmarc'] as const) {
+      const read = bookOfRecord(recordOfBook(book, format), format);
+      expect(read.controlNumber).toBe('GUJI-7');
+      expect(read.values).toEqual({ ...book, controlNumber: undefined, bookNumber: '32' });
+    }
+  });
+});
+
+describe('MARC files', () => {
+  it('reads ISO 2709 and MARCXML written by the libraries, CJK Extension B included', async () => {
+    const iso = Buffer.concat([iso2709Record(marc21), iso2709Record(cnmarc)]);
+    const fromIso = await readMarcFile(iso);
+    expect(fromIso.map((r) => bookOfRecord(r, detectFormat(r)!).values.title)).toEqual([
+      '四庫全書總目𠮷',
+      '詩經集傳：八卷',
+    ]);
+    const fromXml = await readMarcFile(Buffer.from(marcXmlCollection([marc21, cnmarc])));
+    // The leaders differ only in the lengths ISO 2709 counts.
+    expect(fromXml.map((r) => r.fields)).toEqual(fromIso.map((r) => r.fields));
+    expect(fromIso[0]!.fields).toEqual(marc21.fields);
+  });
+
+  it('reads MARCXML with a namespace prefix and a single record document', async () => {
+    const xml = marcXmlCollection([cnmarc])
+      .replace(/<(\/?)(collection|record|leader|controlfield|datafield|subfield)\b/g, '<$1marc:$2')
+      .replace('<marc:collection xmlns=', '<marc:collection xmlns:marc=')
+      .replace(/ xmlns="[^"]*"/g, '');
+    expect((await readMarcFile(Buffer.from(xml)))[0]!.fields).toEqual(cnmarc.fields);
+    const single = marcXmlCollection([marc21]).replace(/<\/?collection[^>]*>/g, '');
+    expect(await readMarcFile(Buffer.from(single))).toHaveLength(1);
+  });
+
+  const refused = async (file: Buffer | string, message: RegExp) => {
+    const error = await readMarcFile(Buffer.from(file)).then(
+      () => undefined,
+      (e: unknown) => e as { status: number; message: string },
+    );
+    expect(error?.status).toBe(400);
+    expect(error?.message).toMatch(message);
+  };
+
+  it('refuses a truncated or tampered ISO 2709 file, naming the record', async () => {
+    const iso = Buffer.concat([iso2709Record(cnmarc), iso2709Record(marc21)]);
+    await refused(iso.subarray(0, iso.length - 30), /^第 2 条记录不完整：缺少记录结束符/);
+    const first = iso2709Record(cnmarc);
+    await refused(
+      Buffer.concat([first.subarray(0, 60), first.subarray(-1)]),
+      /^第 1 条记录不是有效的 ISO 2709 记录/,
+    );
+    const lying = Buffer.from(first);
+    lying.write('99', 30, 'latin1'); // a directory entry pointing past the record
+    await refused(lying, /第 1 条记录不是有效的 ISO 2709 记录/);
+    const latin = Buffer.from(first);
+    latin[latin.length - 5] = 0xff;
+    await refused(latin, /不是 UTF-8 编码/);
+    await refused('hello', /无法识别的文件/);
+    await refused('', /文件为空/);
+  });
+
+  it('never expands entities: a DOCTYPE, billion laughs or an external entity is refused unread', async () => {
+    const laughs = `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;"><!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]><record><leader>00000nam a2200000 i 4500</leader><datafield tag="245" ind1="1" ind2="0"><subfield code="a">&lol3;</subfield></datafield></record>`;
+    await refused(laughs, /不能含 DOCTYPE 或实体声明/);
+    const external = `<?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><collection><record><datafield tag="245" ind1="1" ind2="0"><subfield code="a">&x;</subfield></datafield></record></collection>`;
+    await refused(external, /不能含 DOCTYPE 或实体声明/);
+    // An undeclared entity is not looked up anywhere either: the parser refuses it.
+    const undeclared = marcXmlCollection([marc21]).replace('Woodblock print.', '&x;');
+    await refused(undeclared, /^第 1 条记录不是有效的 MARCXML/);
+    await refused(marcXmlCollection([marc21]).replace('</record>', ''), /^第 1 条记录不完整/);
+    await refused('<html><body>hi</body></html>', /根元素应为 collection 或 record/);
+  });
+
+  it('limits the size of a file and the number of records', async () => {
+    await refused(Buffer.alloc(MARC_LIMITS.fileBytes + 1, 0x20), /文件过大/);
+    const many = Buffer.concat(Array.from({ length: MARC_LIMITS.records + 1 }, () => iso2709Record(cnmarc)));
+    await refused(many, /记录过多：一个文件最多 5000 条记录/);
+  });
+});
