@@ -46,6 +46,10 @@ describe('citing a page', () => {
     // A page named by its scan's number names no leaf.
     expect(citationOf({ ...full, page: { ...full.page, name: '0003' } })).toContain('第 3 页。');
     expect(citationOf({ ...full, book: { ...full.book, author: null } })).toMatch(/^〔宋〕《論語集注》/);
+    // An author recorded with the dynasty in brackets is not given it twice.
+    expect(citationOf({ ...full, book: { ...full.book, author: '（宋）朱熹撰' } })).toMatch(
+      /^（宋）朱熹撰：《論語集注》/,
+    );
   });
 });
 

@@ -54,7 +54,9 @@ const dayOf = (date: Date): string =>
  * catalogue does not record are left out; book data as recorded.
  */
 function bookPart(book: CitedBook): string {
-  const dynasty = book.publishDynasty ? `〔${book.publishDynasty}〕` : '';
+  // An author already recorded with the dynasty in brackets (（漢）司馬遷撰, the cataloguing rule) keeps it alone.
+  const dated = /^[(（〔［[]/.test(book.author ?? '');
+  const dynasty = book.publishDynasty && !dated ? `〔${book.publishDynasty}〕` : '';
   const by = book.author ? `${dynasty}${book.author}：` : dynasty;
   const call = book.callNumber ? `（${book.callNumber}）` : '';
   const edition = book.coverageDynasty ? `，${book.coverageDynasty}` : '';

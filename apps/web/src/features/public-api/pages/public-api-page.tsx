@@ -139,6 +139,28 @@ export function PublicApiPage() {
           不兼容的修改将以 v2 发布，v1 在此后至少保留一年。
         </p>
       </Section>
+
+      <Section title="7. 其他开放标准">
+        <p>图书馆与其他系统还可以通过下列标准接口交换数据，无需令牌：</p>
+        <ul>
+          <li>
+            <code>/oai</code>：OAI-PMH 2.0
+            元数据收割（oai_dc、MODS），按分类设集合，保留删除记录，供联合目录与聚合平台使用。
+          </li>
+          <li>
+            <code>/api/marcxml</code>、<code>/api/books/{'{bookId}'}/marcxml</code>：MARCXML 书目记录（MARC21
+            或 CNMARC）。
+          </li>
+          <li>
+            <code>/api/books/{'{bookId}'}/citation/ris</code>（以及 bibtex、csl-json）：引文导出，书页中也带有
+            Zotero 可识别的书目信息。
+          </li>
+          <li>
+            <code>/iiif/presentation/books/{'{bookId}'}/collection.json</code>：IIIF Presentation 3.0
+            清单，可在 Mirador、Universal Viewer 等阅读器中打开。
+          </li>
+        </ul>
+      </Section>
     </div>
   );
 }
