@@ -62,6 +62,8 @@ export default defineConfig({
       SITE_FUNDING_NOTE: '国家古籍保护工程资助项目',
       // The print tests pay through the sandbox's mobile page (the default outside production).
       PAYMENT_PROVIDER: 'sandbox',
+      // e2e/iiif-auth.spec.ts serves Mirador 4 from this second origin (IIIF Authorization, issue 18).
+      IIIF_VIEWER_ORIGINS: `http://127.0.0.1:${port + 1}`,
     },
   },
 });

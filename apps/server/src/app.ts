@@ -27,6 +27,7 @@ import { citationPageHead } from './features/catalog/citation-page.ts';
 import { searchRoutes } from './features/search/search.route.ts';
 import { ocrRoutes } from './features/ocr/ocr.route.ts';
 import { iiifRoutes } from './features/iiif/iiif.route.ts';
+import { iiifAuthRoutes } from './features/iiif/iiif-auth.route.ts';
 import { collectionRoutes } from './features/personal/collections.route.ts';
 import { commentRoutes } from './features/personal/comments.route.ts';
 import { downloadRoutes } from './features/personal/downloads.route.ts';
@@ -138,11 +139,11 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     importRoutes,
     terminalRoutes,
     catalogRoutes,
+    citationRoutes,
     searchRoutes,
     collectionRoutes,
     downloadRoutes,
     commentRoutes,
-    citationRoutes,
     noteRoutes,
     footprintRoutes,
     privilegeRoutes,
@@ -155,6 +156,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     marcRoutes,
     ocrRoutes,
     iiifRoutes,
+    iiifAuthRoutes,
     metricsRoutes,
     publicApiRoutes,
     apiTokenRoutes,

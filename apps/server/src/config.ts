@@ -36,6 +36,7 @@ const EnvSchema = z.object({
   METRICS_TOKEN: z.string().optional(),
   PUBLIC_ORIGIN: z.string().optional(),
   PUBLIC_HOSTS: z.string().default(''),
+  IIIF_VIEWER_ORIGINS: z.string().default(''),
   OAI_REPOSITORY_ID: z
     .string()
     .regex(/^[a-zA-Z][a-zA-Z0-9-]*(\.[a-zA-Z][a-zA-Z0-9-]*)+$/, 'a domain name such as guji.example.org')
@@ -117,6 +118,11 @@ export interface Config {
    * cached IIIF documents when PUBLIC_ORIGIN is unset; loopback names always may.
    */
   publicHosts: string[];
+  /**
+   * Origins of outside IIIF viewers (Mirador, Universal Viewer) allowed to open restricted books with
+   * the reader's login: CORS with credentials, the token services' postMessage and framing (IIIF Auth).
+   */
+  iiifViewerOrigins: string[];
   /**
    * OAI-PMH (/oai): the repository identifier in record identifiers (`oai:<id>:<book id>`; default the host
    * of PUBLIC_ORIGIN, else of the request), the administrator's e-mail Identify names (default
@@ -226,6 +232,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicHosts: e.PUBLIC_HOSTS.split(',')
       .map((s) => s.trim().toLowerCase())
       .filter(Boolean),
+    iiifViewerOrigins: parseViewerOrigins(e.IIIF_VIEWER_ORIGINS),
     oai: { repositoryId: e.OAI_REPOSITORY_ID, adminEmail: e.OAI_ADMIN_EMAIL, pageSize: e.OAI_PAGE_SIZE },
     iiifCacheMaxBytes: e.IIIF_CACHE_MAX_MB === undefined ? undefined : e.IIIF_CACHE_MAX_MB * 1024 * 1024,
     iiifRenderRateLimitPerMinute: e.IIIF_RENDER_RATE_LIMIT_PER_MINUTE,
@@ -278,4 +285,25 @@ function storageOf(e: z.infer<typeof EnvSchema>): Config['storage'] {
     forcePathStyle: e.S3_FORCE_PATH_STYLE === 'true',
     credentials: id && secret ? { accessKeyId: id, secretAccessKey: secret } : undefined,
   };
+}
+
+/** IIIF_VIEWER_ORIGINS: comma-separated origins (scheme://host[:port]), each exactly as browsers send it. */
+function parseViewerOrigins(text: string): string[] {
+  const origins = text
+    .split(',')
+    .map((s) => s.trim().replace(/\/$/, ''))
+    .filter(Boolean);
+  for (const origin of origins) {
+    let parsed: string | undefined;
+    try {
+      parsed = new URL(origin).origin;
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed !== origin.toLowerCase() || !/^https?:$/.test(new URL(origin).protocol))
+      throw new Error(
+        `Invalid configuration: IIIF_VIEWER_ORIGINS entries must be origins such as https://viewer.example.org, not "${origin}"`,
+      );
+  }
+  return origins.map((o) => o.toLowerCase());
 }

@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
 import { migrateToLatest } from './db/migrator.ts';
+import { IiifAuthService } from './features/iiif/iiif-auth.service.ts';
 import { UserRepository } from './features/accounts/user.repository.ts';
 import { SessionRepository } from './features/accounts/session.repository.ts';
 import { CaptchaRepository } from './features/accounts/captcha.repository.ts';
@@ -139,6 +140,8 @@ export interface AppContext {
     oai: OaiService;
     /** Each user's uploads in progress (issue 13 item 5). */
     uploads: UploadGate;
+    /** IIIF Authorization: signed viewer tokens and access cookies bound to login sessions (issue 18). */
+    iiifAuth: IiifAuthService;
   };
   textIndex: TextIndex;
   iiifImages: IiifImageService;
@@ -304,6 +307,13 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       ingest,
       fullText,
       ocr: new OcrService(repos.ocrVersions, transact, repos.catalog, catalog, fullText),
+      iiifAuth: new IiifAuthService(
+        createHmac('sha256', secret).update('iiif-auth').digest('hex'),
+        repos.sessions,
+        repos.users,
+        clock,
+        config.iiifViewerOrigins,
+      ),
       terminals: new TerminalService(repos.terminals, clock, admin, transact),
       readingRoom: new ReadingRoomAddresses(repos.settings, config.readingRoomCidrs, admin, transact),
       personal,

@@ -23,6 +23,9 @@ import { PUBLIC_API_PAGE } from '@guji/shared';
 const LoginPage = lazy(() =>
   import('./features/account/pages/login-page.tsx').then((m) => ({ default: m.LoginPage })),
 );
+const IiifLoginPage = lazy(() =>
+  import('./features/account/pages/iiif-login-page.tsx').then((m) => ({ default: m.IiifLoginPage })),
+);
 const RegisterPage = lazy(() =>
   import('./features/account/pages/register-page.tsx').then((m) => ({ default: m.RegisterPage })),
 );
@@ -115,6 +118,7 @@ function AppRoutes() {
           <Route element={<SiteLayout header={false} />}>
             <Route path="/Login" element={<LoginPage />} />
             <Route path="/Register" element={<RegisterPage />} />
+            <Route path="/IiifLogin" element={<IiifLoginPage />} />
           </Route>
           <Route element={<SiteLayout variant="app" />}>
             <Route path="/Book" element={<ReaderPage />} />

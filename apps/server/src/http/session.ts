@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {} from '@fastify/cookie';
 import { hasRole, type Role } from '@guji/shared';
 import type { UserWithRoles } from '../features/accounts/user.repository.ts';
 import type { AppContext } from '../context.ts';

@@ -99,7 +99,8 @@ describe.each(DIALECTS)('IIIF documents hardened on %s', (dialect) => {
     for (const url of [
       `/iiif/3/${closed.pageIds[1]}/info.json`,
       `/iiif/3/${closed.pageIds[1]}/full/max/0/default.jpg`,
-      `/iiif/presentation/volumes/${closed.volumeIds[0]}/manifest.json`,
+      // (A restricted book's manifest is metadata anyone may read since issue 18: its text layer is not.)
+      `/iiif/presentation/pages/${closed.pageIds[1]}/text.json`,
     ]) {
       const response = await get(url);
       expect(response.statusCode, url).toBe(401);

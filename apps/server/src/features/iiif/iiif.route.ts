@@ -6,6 +6,7 @@ import { viewerOf } from '../../http/session.ts';
 import { addVary, documentOrigin } from '../../http/document-origin.ts';
 import { accessError, iiifImageBase } from '../catalog/catalog.service.ts';
 import { AppError, tooMany } from '../../errors.ts';
+import { WWW_AUTHENTICATE } from '../../http/error-handler.ts';
 import { freeFormMaxArea, imageSizes, pageLimits, TILE_SIZE } from '../../iiif/image.service.ts';
 import {
   canonicalPath,
@@ -25,6 +26,7 @@ import {
   buildTopCollection,
 } from './presentation.ts';
 import { parseOcr } from '../../ocr/parse.ts';
+import { auth1Service, iiifViewerOf, isCatalogued, restrictedCors } from './iiif-auth.ts';
 import type { BookRow } from '../../db/schema.ts';
 import type { RouteModule } from '../../http/route-module.ts';
 
@@ -44,6 +46,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
   const repo = context.repos.catalog;
   const images = context.iiifImages;
   const { config } = context;
+  const { iiifAuth } = context.services;
   // Renders of sizes and regions no viewer grid asks for, per signed-in user or client address.
   const renderLimit = app.createRateLimit({
     max: config.iiifRenderRateLimitPerMinute,
@@ -56,23 +59,49 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
   /**
    * Checks access to a book; sets CORS and caching headers for the answer. `exception` is asked only
    * when the rule refuses, and lets the answer out publicly (a restricted book's cover thumbnail).
+   * The reader is the session's, or an outside viewer's by IIIF Authorization (bearer token, access cookie).
    */
-  async function admit(
+  async function decide(
     request: FastifyRequest,
     reply: FastifyReply,
     book: BookRow,
     exception: () => Promise<boolean> = () => Promise.resolve(false),
-  ) {
-    const decision = await catalog.mayView(book, viewerOf(request));
+  ): Promise<{ refused: AppError | undefined; isPublic: boolean }> {
+    const decision = await catalog.mayView(book, await iiifViewerOf(request, iiifAuth));
     const excepted = !decision.allowed && (await exception());
-    if (!decision.allowed && !excepted) throw accessError(decision.access);
     if (decision.isPublic || excepted) {
       void reply.header('access-control-allow-origin', '*');
       void reply.header('cache-control', 'public, max-age=86400');
     } else {
-      void reply.header('cache-control', 'private, max-age=3600');
+      restrictedCors(request, reply, iiifAuth);
+      void reply.header('cache-control', decision.allowed ? 'private, max-age=3600' : 'private, no-store');
       addVary(reply, 'cookie');
     }
+    const refused = decision.allowed || excepted ? undefined : accessError(decision.access);
+    return { refused, isPublic: decision.isPublic };
+  }
+
+  async function admit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    book: BookRow,
+    exception?: () => Promise<boolean>,
+  ) {
+    const { refused } = await decide(request, reply, book, exception);
+    if (refused) throw refused;
+  }
+
+  /**
+   * Manifests and collections: a restricted book the catalogue shows stays readable as metadata by anyone
+   * (as its catalogue page is), naming the login services, so an outside viewer can start IIIF Auth; its
+   * images and texts stay behind the access rule.
+   */
+  async function admitMetadata(request: FastifyRequest, reply: FastifyReply, book: BookRow) {
+    const decision = await decide(request, reply, book);
+    if (decision.refused && !isCatalogued(book)) throw decision.refused;
+    if (decision.refused && !reply.hasHeader('access-control-allow-origin'))
+      void reply.header('access-control-allow-origin', '*');
+    return decision;
   }
 
   /** The page (without its OCR JSON: images need none of it) and its book, or a 404. */
@@ -99,16 +128,34 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     { schema: { tags: ['iiif'], summary: 'IIIF Image API 3.0 image information', params: ImageId } },
     async (request, reply) => {
       const { page, book } = await pageAndBook(imageIdOf(request.params.imageId));
-      await admit(request, reply, book);
-      const { sizes, scaleFactors } = imageSizes(page.width, page.height);
-      return reply.type('application/ld+json;profile="http://iiif.io/api/image/3/context.json"').send({
+      const { refused, isPublic } = await decide(request, reply, book);
+      const base = baseOf(request, reply);
+      const description = {
         '@context': IMAGE_CONTEXT,
-        id: baseOf(request, reply) + iiifImageBase(page.id),
+        id: base + iiifImageBase(page.id),
         type: 'ImageService3',
         protocol: 'http://iiif.io/api/image',
         profile: 'level2',
         width: page.width,
         height: page.height,
+        // A restricted book's images name the login service that lets an outside viewer in (IIIF Auth
+        // 1.0). The Auth 2.0 probe is on the manifest's content resources: Mirador 4 fails on services
+        // without a profile here.
+        ...(!isPublic ? { service: [auth1Service(base, book)] } : {}),
+      };
+      const type = 'application/ld+json;profile="http://iiif.io/api/image/3/context.json"';
+      // Refused with 401 or 403: the description with its auth services (IIIF Auth 1.0 §3), not the image's.
+      if (refused && refused.status !== 404) {
+        if (refused.status === 401) void reply.header('www-authenticate', WWW_AUTHENTICATE);
+        return reply
+          .status(refused.status)
+          .type(type)
+          .send({ ...description, code: refused.code, message: refused.message });
+      }
+      if (refused) throw refused;
+      const { sizes, scaleFactors } = imageSizes(page.width, page.height);
+      return reply.type(type).send({
+        ...description,
         maxWidth: pageLimits(page).maxWidth,
         maxHeight: pageLimits(page).maxHeight,
         maxArea: pageLimits(page).maxArea,
@@ -225,9 +272,9 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       const volume = await repo.findVolume(request.params.volumeId);
       const book = volume ? await repo.findBook(volume.book_id) : undefined;
       if (!volume || !book) throw new AppError(404, 'NOT_FOUND', `卷册不存在：${request.params.volumeId}`);
-      await admit(request, reply, book);
+      const { refused, isPublic } = await admitMetadata(request, reply, book);
       // The search service is offered only to clients it will answer; such a manifest is theirs alone.
-      const searchable = context.services.fullText.allowsSearch(viewerOf(request));
+      const searchable = !refused && context.services.fullText.allowsSearch(viewerOf(request));
       if (searchable) {
         void reply.header('cache-control', 'private, max-age=3600');
         addVary(reply, 'cookie');
@@ -246,6 +293,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
           volumeCount: volumes.length,
           pages,
           directory,
+          restricted: !isPublic,
         }),
       );
     },
@@ -263,7 +311,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     async (request, reply) => {
       const book = await repo.findBook(request.params.catalogId);
       if (!book) throw new AppError(404, 'NOT_FOUND', `古籍不存在：${request.params.catalogId}`);
-      await admit(request, reply, book);
+      await admitMetadata(request, reply, book);
       const volumes = await repo.listVolumes(book.id);
       return reply
         .type('application/ld+json')

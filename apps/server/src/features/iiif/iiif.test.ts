@@ -251,17 +251,15 @@ describe.each(DIALECTS)('IIIF over HTTP on %s', (dialect) => {
     expect(titles).not.toContain('孟子');
   });
 
-  it('refuses a restricted book’s manifest and collection without access', async () => {
-    expect((await get(`/iiif/presentation/volumes/${closed.volumeIds[0]}/manifest.json`)).statusCode).toBe(
-      401,
-    );
-    expect(
-      (
-        await get(`/iiif/presentation/books/${closed.bookId}/collection.json`, {
-          cookie: await freshReader(),
-        })
-      ).statusCode,
-    ).toBe(403);
+  it('gives a restricted book’s manifest and collection as metadata only, naming the IIIF Auth services', async () => {
+    // Issue 18: the catalogue shows the book, so its manifest is metadata anyone may read; images stay refused.
+    const manifest = await get(`/iiif/presentation/volumes/${closed.volumeIds[0]}/manifest.json`);
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.body).toContain('http://iiif.io/api/auth/1/login');
+    const collection = await get(`/iiif/presentation/books/${closed.bookId}/collection.json`, {
+      cookie: await freshReader(),
+    });
+    expect(collection.statusCode).toBe(200);
   });
 
   let n = 0;

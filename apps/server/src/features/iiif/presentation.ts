@@ -1,6 +1,7 @@
 import { canvasPath } from '@guji/shared';
 import type { BookRow, PageRow } from '../../db/schema.ts';
 import { boundingBox, type DirectoryNode, type OcrJson } from '@guji/shared';
+import { auth1Service, auth2ProbeService } from './iiif-auth.ts';
 import { collectionUrl, iiifImageBase, manifestUrl, thumbnailUrl } from '../catalog/catalog.service.ts';
 
 /**
@@ -25,6 +26,8 @@ export interface ManifestInput {
   directory: DirectoryNode[];
   /** Whether the client may use the content search service, so the manifest offers it. */
   searchable: boolean;
+  /** A book that is not public: its images name the IIIF Auth services (1.0 login, 2.0 probe). */
+  restricted?: boolean;
 }
 
 export function buildManifest({
@@ -35,6 +38,7 @@ export function buildManifest({
   pages,
   directory,
   searchable,
+  restricted = false,
 }: ManifestInput) {
   const id = base + manifestUrl(volume.id);
   const canvasId = (pageId: number) => base + canvasUrl(volume.id, pageId);
@@ -97,7 +101,15 @@ export function buildManifest({
                 format: 'image/jpeg',
                 width: page.width,
                 height: page.height,
-                service: [{ id: base + iiifImageBase(page.id), type: 'ImageService3', profile: 'level2' }],
+                service: [
+                  {
+                    id: base + iiifImageBase(page.id),
+                    type: 'ImageService3',
+                    profile: 'level2',
+                    ...(restricted ? { service: [auth1Service(base, book)] } : {}),
+                  },
+                  ...(restricted ? [auth2ProbeService(base, book, page.id)] : []),
+                ],
               },
             },
           ],

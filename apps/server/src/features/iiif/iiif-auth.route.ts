@@ -1,0 +1,308 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AppError } from '../../errors.ts';
+import { documentOrigin } from '../../http/document-origin.ts';
+import { requestOrigin } from '../../http/csrf.ts';
+import { clearSessionCookie, isSecureCookie } from '../../http/session.ts';
+import type { RouteModule } from '../../http/route-module.ts';
+import { sha256 } from '../../lib/crypto.ts';
+import { accessError } from '../catalog/catalog.service.ts';
+import {
+  ACCESS_COOKIE,
+  AUTH2_CONTEXT,
+  LOGIN_DONE_PAGE,
+  LOGIN_HEADER,
+  LOGIN_NOTE,
+  accessCookieUser,
+  iiifViewerOf,
+  restrictedCors,
+} from './iiif-auth.ts';
+import { COOKIE_TTL_S } from './iiif-auth.service.ts';
+
+/** The login window's last page closes itself: the one script it runs, allowed by its hash. */
+const CLOSE_SCRIPT = 'window.close();';
+const BUTTON_SCRIPT = `document.getElementById('close').addEventListener('click', () => { ${CLOSE_SCRIPT} });`;
+const CLOSE_HASH = createHash('sha256').update(CLOSE_SCRIPT).digest('base64');
+const BUTTON_HASH = createHash('sha256').update(BUTTON_SCRIPT).digest('base64');
+
+/**
+ * IIIF Authorization services (issue 18; IIIF Auth 2.0 and the Auth 1.0 cookie flow of Mirador):
+ * the login (access) service opened in the viewer's window, the token services loaded in its hidden
+ * iframe, the 2.0 probe service and the logout service. All are driven by the site's own login.
+ */
+export const iiifAuthRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { catalog, iiifAuth, sessions } = context.services;
+  const repo = context.repos.catalog;
+  const { config } = context;
+  const BookId = z.object({ bookId: z.coerce.number().int().positive() });
+
+  /** The signed-in user of this request and the hash of their session: site cookie, else access cookie. */
+  async function signedIn(request: FastifyRequest) {
+    if (request.user && request.sessionToken)
+      return { user: request.user, sessionHash: sha256(request.sessionToken) };
+    return accessCookieUser(request, iiifAuth);
+  }
+
+  /** Login windows are opened by other origins' viewers: their pages must keep the window's opener. */
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const url = request.url.toLowerCase();
+    const loginForViewer =
+      url.startsWith('/login?') &&
+      url.includes(`redirect=${encodeURIComponent(LOGIN_DONE_PAGE).toLowerCase()}`);
+    if (loginForViewer || url.startsWith(`${LOGIN_DONE_PAGE.toLowerCase()}?`))
+      void reply.header('cross-origin-opener-policy', 'unsafe-none');
+    done(null, payload);
+  });
+
+  r.get(
+    '/iiif/auth/books/:bookId/login',
+    {
+      schema: {
+        tags: ['iiif'],
+        summary:
+          'IIIF Auth login / access service (1.0 login, 2.0 active): the site login in the viewer’s window',
+        params: BookId,
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      void reply.header('cross-origin-opener-policy', 'unsafe-none');
+      const book = await repo.findBook(request.params.bookId);
+      if (!book) throw new AppError(404, 'NOT_FOUND', `古籍不存在：${request.params.bookId}`);
+      if (!request.user || !request.sessionToken) {
+        // The site's own login page, which comes back here (through the web app's page) when done.
+        const back = `${LOGIN_DONE_PAGE}?next=${encodeURIComponent(request.url)}`;
+        return reply.redirect(`/Login?redirect=${encodeURIComponent(back)}`, 303);
+      }
+      void reply.header(
+        'content-security-policy',
+        `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${CLOSE_HASH}' 'sha256-${BUTTON_HASH}'`,
+      );
+      const viewer = { userId: request.user.id, roles: request.user.roles, readingRoom: request.readingRoom };
+      const decision = await catalog.mayView(book, viewer);
+      if (!decision.allowed) {
+        // Signed in but not a reader of this book: the spec's refusal, here where the reader is looking
+        // (Mirador 4 shows no failure text of its own after a refused token), and a button that closes.
+        const refusal = accessError(decision.access).message;
+        return reply
+          .type('text/html; charset=utf-8')
+          .send(page('无法阅读', refusal, CLOSE_SCRIPT, undefined, true));
+      }
+      // The cookie image requests of a viewer on another site carry (SameSite=Lax ones are not sent).
+      const secure = isSecureCookie(request, config.cookieSecure);
+      const { token, expiresIn } = iiifAuth.issue('cookie', request.user.id, sha256(request.sessionToken));
+      void reply.setCookie(ACCESS_COOKIE, token, {
+        path: '/',
+        httpOnly: true,
+        sameSite: secure ? 'none' : 'lax',
+        secure,
+        maxAge: Math.min(expiresIn, COOKIE_TTL_S),
+      });
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(
+          page(
+            '已登录',
+            '已登录古籍数字图书馆，正在返回查看器；若窗口未自动关闭，请手动关闭。',
+            CLOSE_SCRIPT,
+          ),
+        );
+    },
+  );
+
+  const TokenQuery = z.object({
+    messageId: z.string().max(1000).optional(),
+    origin: z.string().max(300).optional(),
+  });
+
+  for (const version of [1, 2] as const) {
+    r.get(
+      `/iiif/auth/${version}/books/:bookId/token`,
+      {
+        schema: {
+          tags: ['iiif'],
+          summary: `IIIF Auth ${version === 1 ? '1.0' : '2.0'} access token service (iframe + postMessage)`,
+          params: BookId,
+          querystring: TokenQuery,
+        },
+      },
+      async (request, reply) => {
+        void reply.header('cache-control', 'no-store');
+        const { messageId, origin } = request.query;
+        const answer = await tokenAnswer(request, version, request.params.bookId, origin);
+        if (messageId === undefined && version === 1) {
+          // Auth 1.0 §4.1: a client that is not a browser asks for JSON (no messageId).
+          return reply.status('error' in answer ? 401 : 200).send(answer);
+        }
+        if (messageId === undefined || origin === undefined) {
+          return reply
+            .status(400)
+            .send(tokenError(version, 'invalidRequest', '令牌请求缺少 messageId 或 origin 参数'));
+        }
+        // Framed only by this site and the configured viewers; the message goes to the named origin only.
+        const nonce = randomBytes(16).toString('base64');
+        const ancestors = ["'self'", ...iiifAuth.viewerOrigins].join(' ');
+        reply.removeHeader('x-frame-options');
+        void reply.header(
+          'content-security-policy',
+          `default-src 'none'; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; frame-ancestors ${ancestors}`,
+        );
+        const data = JSON.stringify({ ...answer, messageId }).replace(/</g, '\\u003c');
+        const target = JSON.stringify(originOf(origin) ?? 'null');
+        return reply
+          .type('text/html; charset=utf-8')
+          .send(page('访问令牌', '', `window.parent.postMessage(${data}, ${target});`, nonce));
+      },
+    );
+  }
+
+  /** A token, or the error (Auth 1.0 §4.3, Auth 2.0 AuthAccessTokenError2) that says why none. */
+  async function tokenAnswer(request: FastifyRequest, version: 1 | 2, bookId: number, origin?: string) {
+    const own = [requestOrigin(request), config.publicOrigin?.replace(/\/$/, '')];
+    const from = origin === undefined ? undefined : originOf(origin);
+    if (origin !== undefined && (!from || !(iiifAuth.isViewerOrigin(from) || own.includes(from))))
+      return tokenError(
+        version,
+        'invalidOrigin',
+        `查看器所在的网站未获准使用本馆登录：${origin.slice(0, 100)}`,
+      );
+    const book = await repo.findBook(bookId);
+    if (!book) return tokenError(version, 'unavailable', `古籍不存在：${bookId}`);
+    const current = await signedIn(request);
+    if (!current) return tokenError(version, 'missingCredentials', `未登录：${LOGIN_NOTE}`, LOGIN_HEADER);
+    const viewer = { userId: current.user.id, roles: current.user.roles, readingRoom: request.readingRoom };
+    const decision = await catalog.mayView(book, viewer);
+    if (!decision.allowed) {
+      const message = accessError(decision.access).message;
+      return tokenError(version, 'invalidCredentials', message, message);
+    }
+    const { token, expiresIn } = iiifAuth.issue('bearer', current.user.id, current.sessionHash);
+    return version === 1
+      ? { accessToken: token, expiresIn }
+      : { '@context': AUTH2_CONTEXT, type: 'AuthAccessToken2', accessToken: token, expiresIn };
+  }
+
+  r.get(
+    '/iiif/auth/2/probe/:imageId',
+    {
+      schema: {
+        tags: ['iiif'],
+        summary: 'IIIF Auth 2.0 probe service of a page image (Authorization: Bearer)',
+        params: z.object({ imageId: z.coerce.number().int().positive() }),
+      },
+    },
+    async (request, reply) => {
+      const page = await repo.findImagePage(request.params.imageId);
+      const book = page ? await repo.findBook(page.book_id) : undefined;
+      if (!page || !book) throw new AppError(404, 'NOT_FOUND', `图像不存在：${request.params.imageId}`);
+      void reply.header('cache-control', 'no-store');
+      const viewer = await iiifViewerOf(request, iiifAuth);
+      const decision = await catalog.mayView(book, viewer);
+      if (decision.isPublic) void reply.header('access-control-allow-origin', '*');
+      else restrictedCors(request, reply, iiifAuth);
+      const result = (status: number, heading?: string, note?: string) =>
+        reply.type('application/ld+json').send({
+          '@context': AUTH2_CONTEXT,
+          id: documentOrigin(config, request, reply) + request.url.split('?')[0],
+          type: 'AuthProbeResult2',
+          status,
+          ...(heading ? { heading: { zh: [heading] } } : {}),
+          ...(note ? { note: { zh: [note] } } : {}),
+        });
+      if (decision.allowed) return result(200);
+      if (viewer.userId === null) return result(401, LOGIN_HEADER, LOGIN_NOTE);
+      const message = accessError(decision.access).message;
+      return result(403, message, message);
+    },
+  );
+
+  r.get(
+    '/iiif/auth/logout',
+    {
+      schema: { tags: ['iiif'], summary: 'IIIF Auth logout service: ends the login and the viewers’ access' },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store');
+      if (request.sessionToken) {
+        await sessions.revoke(request.sessionToken);
+        clearSessionCookie(reply, request, config.cookieSecure);
+      } else {
+        if (await accessCookieUser(request, iiifAuth))
+          await iiifAuth.revokeSessionOf('cookie', request.cookies[ACCESS_COOKIE]);
+      }
+      const secure = isSecureCookie(request, config.cookieSecure);
+      void reply.clearCookie(ACCESS_COOKIE, {
+        path: '/',
+        httpOnly: true,
+        secure,
+        sameSite: secure ? 'none' : 'lax',
+      });
+      void reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+      return reply
+        .type('text/html; charset=utf-8')
+        .send(
+          page(
+            '已退出登录',
+            '已退出古籍数字图书馆的登录：本浏览器的登录和查看器中的访问令牌均已失效，受限古籍不再显示。可关闭此窗口。',
+          ),
+        );
+    },
+  );
+
+  // CORS preflight of viewers' requests with `Authorization: Bearer` (configured origins only).
+  app.options('/iiif/*', (request: FastifyRequest, reply: FastifyReply) => {
+    restrictedCors(request, reply, iiifAuth);
+    if (iiifAuth.isViewerOrigin(request.headers.origin)) {
+      void reply.header('access-control-allow-methods', 'GET, HEAD, OPTIONS');
+      void reply.header('access-control-allow-headers', 'Authorization');
+      void reply.header('access-control-max-age', '600');
+    }
+    return reply.status(204).send();
+  });
+};
+
+function tokenError(version: 1 | 2, error: string, description: string, heading = description) {
+  if (version === 1) return { error, description };
+  const profile =
+    error === 'missingCredentials'
+      ? 'missingAspect'
+      : error === 'invalidCredentials'
+        ? 'invalidAspect'
+        : error;
+  return {
+    '@context': AUTH2_CONTEXT,
+    type: 'AuthAccessTokenError2',
+    profile,
+    heading: { zh: [heading] },
+    note: { zh: [description] },
+  };
+}
+
+/** The origin of a URL (scheme://host[:port]), lower-case, or undefined. */
+function originOf(url: string): string | undefined {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? undefined : origin.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+
+/**
+ * A small page of these services (login window, token iframe, logout window). With `onButton` the script
+ * runs when the reader presses 关闭窗口 (the button is wired by the page's one script, no inline handler).
+ */
+function page(title: string, text: string, script?: string, nonce?: string, onButton = false): string {
+  const body = onButton
+    ? `<p role="alert">${escapeHtml(text)}</p><button type="button" id="close">关闭窗口</button>`
+    : `<p>${escapeHtml(text)}</p>`;
+  const code = onButton ? BUTTON_SCRIPT : script;
+  const tag = code ? `<script${nonce ? ` nonce="${nonce}"` : ''}>${code}</script>` : '';
+  return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)} - 古籍数字图书馆</title></head><body style="font-family:sans-serif;padding:2em;line-height:1.8;font-size:16px">${body}${tag}</body></html>`;
+}
