@@ -36,6 +36,7 @@ import { noteRoutes } from './features/personal/notes.route.ts';
 import { privilegeRoutes } from './features/personal/privileges.route.ts';
 import { reservationRoutes } from './features/personal/reservations.route.ts';
 import { printRoutes } from './features/print/print.route.ts';
+import { refundRoutes } from './features/print/refund.route.ts';
 import { ownBookRoutes } from './features/own-books/own-books.route.ts';
 import { ownPageRoutes } from './features/own-books/own-pages.route.ts';
 import { ownReviewRoutes } from './features/own-books/own-review.route.ts';
@@ -149,6 +150,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     privilegeRoutes,
     reservationRoutes,
     printRoutes,
+    refundRoutes,
     ownBookRoutes,
     ownPageRoutes,
     ownReviewRoutes,

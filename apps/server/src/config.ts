@@ -2,6 +2,9 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { S3StorageOptions } from './storage/s3-storage.ts';
 import { smsConfigOf, type SmsConfig } from './features/accounts/sms-config.ts';
+import type { AlipayConfig } from './features/print/alipay.ts';
+import { alipayConfigOf, wechatConfigOf } from './features/print/payment-config.ts';
+import type { WechatPayConfig } from './features/print/wechat-pay.ts';
 
 /**
  * All configuration, read from the environment in this one module (STYLE.md: no process.env elsewhere).
@@ -22,7 +25,25 @@ const EnvSchema = z.object({
   S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).optional(),
   SESSION_SECRET: z.string().optional(),
   PAYMENT_SANDBOX_SECRET: z.string().optional(),
-  PAYMENT_PROVIDER: z.enum(['sandbox', 'none']).optional(),
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'none', 'alipay', 'wechat']).optional(),
+  ALIPAY_APP_ID: z.string().optional(),
+  ALIPAY_PRIVATE_KEY: z.string().optional(),
+  ALIPAY_PRIVATE_KEY_FILE: z.string().optional(),
+  ALIPAY_PUBLIC_KEY: z.string().optional(),
+  ALIPAY_PUBLIC_KEY_FILE: z.string().optional(),
+  ALIPAY_SELLER_ID: z.string().optional(),
+  ALIPAY_GATEWAY: z.string().optional(),
+  WECHATPAY_APP_ID: z.string().optional(),
+  WECHATPAY_MCH_ID: z.string().optional(),
+  WECHATPAY_PRIVATE_KEY: z.string().optional(),
+  WECHATPAY_PRIVATE_KEY_FILE: z.string().optional(),
+  WECHATPAY_CERT_SERIAL: z.string().optional(),
+  WECHATPAY_API_V3_KEY: z.string().optional(),
+  WECHATPAY_API_V3_KEY_FILE: z.string().optional(),
+  WECHATPAY_PUBLIC_KEY: z.string().optional(),
+  WECHATPAY_PUBLIC_KEY_FILE: z.string().optional(),
+  WECHATPAY_PUBLIC_KEY_ID: z.string().optional(),
+  WECHATPAY_GATEWAY: z.string().optional(),
   PAYMENT_SANDBOX_IN_PRODUCTION: z.enum(['true', 'false']).default('false'),
   PRINT_NOTIFY_WEBHOOK_URL: z.string().url().optional(),
   SESSION_TTL_HOURS: z.coerce
@@ -95,7 +116,11 @@ export interface Config {
    * (cash at the desk only; default with NODE_ENV=production, where the sandbox needs
    * PAYMENT_SANDBOX_IN_PRODUCTION=true).
    */
-  paymentProvider: 'sandbox' | 'none';
+  paymentProvider: 'sandbox' | 'none' | 'alipay' | 'wechat';
+  /** Alipay face-to-face (PAYMENT_PROVIDER=alipay; docs/payments.md). */
+  alipay: AlipayConfig | undefined;
+  /** WeChat Pay Native, API v3 (PAYMENT_PROVIDER=wechat; docs/payments.md). */
+  wechat: WechatPayConfig | undefined;
   /** Where print administrators are also told of paid orders (an enterprise messaging robot). */
   printNotifyWebhookUrl: string | undefined;
   sessionTtlMs: number;
@@ -219,6 +244,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionSecret: e.SESSION_SECRET,
     paymentSandboxSecret: e.PAYMENT_SANDBOX_SECRET,
     paymentProvider,
+    alipay: paymentProvider === 'alipay' ? alipayConfigOf(e) : undefined,
+    wechat: paymentProvider === 'wechat' ? wechatConfigOf(e) : undefined,
     printNotifyWebhookUrl: e.PRINT_NOTIFY_WEBHOOK_URL,
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     cookieSecure: e.COOKIE_SECURE,

@@ -57,12 +57,13 @@ import { WebhookNotifier } from './features/print/notifier.ts';
 import { PaymentRepository } from './features/print/payment.repository.ts';
 import { PrintPdf } from './features/print/print-pdf.ts';
 import { PrintRules } from './features/print/print-rules.ts';
+import { RefundService } from './features/print/refund.service.ts';
 import { OwnBookService } from './features/own-books/own-book.service.ts';
 import { OwnAccess } from './features/own-books/own-access.ts';
 import { OwnPageService } from './features/own-books/own-page.service.ts';
 import { OwnReviewService } from './features/own-books/own-review.service.ts';
 import { AdminService } from './features/console/admin.service.ts';
-import { SandboxPaymentProvider } from './features/print/payment.ts';
+import { createPaymentProvider } from './features/print/payment-providers.ts';
 import type { TextIndex } from './search/text-index.ts';
 import { SqliteTextIndex } from './search/text-index.sqlite.ts';
 import { PostgresTextIndex } from './search/text-index.postgres.ts';
@@ -131,6 +132,7 @@ export interface AppContext {
     printCart: PrintCartService;
     checkout: CheckoutService;
     printDesk: PrintDeskService;
+    refunds: RefundService;
     ownBooks: OwnBookService;
     ownPages: OwnPageService;
     ownReview: OwnReviewService;
@@ -259,19 +261,18 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const downloads = new DownloadService(storage, repos.catalog, catalog, personal, settings, clock);
   const payments = new PaymentRepository(db);
   const printRules = new PrintRules(repos.print, payments, repos.catalog, catalog, clock);
+  const paymentProvider = createPaymentProvider(config, secret);
+  const refunds = new RefundService(repos.print, printRules, paymentProvider, transact, clock);
   const printServices = {
     printCart: new PrintCartService(repos.print, repos.catalog, catalog, printRules, admin, transact, clock),
+    refunds,
     checkout: new CheckoutService(
       repos.print,
       payments,
       printRules,
       settings,
-      config.paymentProvider === 'sandbox'
-        ? new SandboxPaymentProvider(
-            config.paymentSandboxSecret ??
-              createHmac('sha256', secret).update('payment-sandbox').digest('hex'),
-          )
-        : undefined,
+      paymentProvider,
+      refunds,
       config.printNotifyWebhookUrl
         ? [new WebhookNotifier(config.printNotifyWebhookUrl, (message) => console.warn(message))]
         : [],

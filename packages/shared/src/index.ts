@@ -12,6 +12,7 @@ export * from './api/search.ts';
 export * from './search-query.ts';
 export * from './api/personal.ts';
 export * from './api/print.ts';
+export * from './api/refunds.ts';
 export * from './api/own-books.ts';
 export * from './api/admin.ts';
 export * from './api/public-api.ts';

@@ -18,6 +18,7 @@ import { ZIP_LIMITS, ZipSource } from '../features/import/zip-source.ts';
 import { withTempDir } from '../storage/temp.ts';
 import { ocrCommand } from './ocr-command.ts';
 import { BackupError, backupLibrary, restoreLibrary } from '../backup/backup.ts';
+import { PROVIDER_BANNER } from '../features/print/payment-providers.ts';
 
 const USAGE = `用法: guji <命令> [选项]
   serve                 启动网站与 API（默认同时在进程内运行后台任务；JOBS_IN_PROCESS=false 关闭）
@@ -168,11 +169,7 @@ async function serve(config: Config): Promise<undefined> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });
-  console.log(
-    config.paymentProvider === 'sandbox'
-      ? '扫码支付：沙箱（PAYMENT_PROVIDER=sandbox，不收款，仅供演示与测试）'
-      : '扫码支付：未开通（PAYMENT_PROVIDER=none，打印订单只收现金）',
-  );
+  console.log(PROVIDER_BANNER[config.paymentProvider]);
   return undefined;
 }
 

@@ -24,6 +24,7 @@ import { migration0021 } from './migrations/0021-upload-slots.ts';
 import { migration0022 } from './migrations/0022-oai-records.ts';
 import { migration0023 } from './migrations/0023-book-notes.ts';
 import { migration0024 } from './migrations/0024-api-tokens.ts';
+import { migration0025 } from './migrations/0025-refunds.ts';
 
 /** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0022-oai-records': migration0022,
   '0023-book-notes': migration0023,
   '0024-api-tokens': migration0024,
+  '0025-refunds': migration0025,
 };
 
 class StaticProvider implements MigrationProvider {

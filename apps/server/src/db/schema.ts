@@ -438,6 +438,24 @@ export interface UsageReadersTable {
   user_id: number;
 }
 
+/** Refunds of paid print orders (migration 0025; docs/payments.md). */
+export interface RefundsTable {
+  id: Generated<number>;
+  order_id: number;
+  /** The trade's provider (alipay, wechat, sandbox), or 'cash' for money handed back at the desk. */
+  provider: string;
+  refund_no: string;
+  trade_no: string | null;
+  amount_fen: number;
+  reason: string;
+  /** 'pending', 'success' or 'failed'. */
+  status: string;
+  detail: string | null;
+  actor_id: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** Personal API tokens of the public read API (migration 0024): only the secret's SHA-256 is kept. */
 export interface ApiTokensTable {
   id: Generated<number>;
@@ -491,6 +509,7 @@ export interface Database {
   upload_slots: UploadSlotsTable;
   oai_records: OaiRecordsTable;
   api_tokens: ApiTokensTable;
+  refunds: RefundsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allContracts } from '@guji/shared';
+import { allContracts, paymentNotifyApi } from '@guji/shared';
 import { DIALECTS } from '../../test/helpers.ts';
 import { createHttpHarness, type HttpHarness } from '../../test/http.ts';
 
@@ -11,8 +11,10 @@ describe.each(DIALECTS)('route contracts on %s', (dialect) => {
   afterAll(() => h.close());
 
   it('serves every route declared in packages/shared, with its method and path', () => {
+    // A real provider's notify webhook is served only while that provider is live (not in tests' sandbox).
+    const providers = new Set<unknown>(Object.values(paymentNotifyApi));
     const missing = allContracts
-      .filter((c) => !h.app.hasRoute({ method: c.method, url: c.path }))
+      .filter((c) => !providers.has(c) && !h.app.hasRoute({ method: c.method, url: c.path }))
       .map((c) => `${c.method} ${c.path}`);
     expect(missing).toEqual([]);
   });

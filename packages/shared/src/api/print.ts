@@ -21,12 +21,13 @@ export const PRINT_SELECT_MAX = 1000;
 export const PAYMENT_LABELS: Record<number, string> = { 0: '现金', 1: '扫码支付' };
 export const EXTRACT_LABELS: Record<number, string> = { 0: '到馆自取', 1: '邮寄' };
 /** Pay state of an order or an item (spec §3 payStatus). */
-export const PAY_STATUS = { unpaid: 0, paid: 1 } as const;
+export const PAY_STATUS = { unpaid: 0, paid: 1, refunded: 2 } as const;
 /** Print state of an item (spec §3 printStatus). */
 export const PRINT_STATUS = { notPrinted: 0, printed: 1 } as const;
 export const PAY_STATUS_LABELS: Record<number, string> = {
   [PAY_STATUS.unpaid]: '未支付',
   [PAY_STATUS.paid]: '已支付',
+  [PAY_STATUS.refunded]: '已退款',
 };
 export const PRINT_STATUS_LABELS: Record<number, string> = {
   [PRINT_STATUS.notPrinted]: '未打印',

@@ -91,8 +91,10 @@ export const HealthResponse = z.object({
   }),
   payment: z.object({
     provider: z
-      .enum(['sandbox', 'none'])
-      .describe('The live scan-to-pay provider: sandbox (no money moves) or none (cash at the desk only)'),
+      .enum(['sandbox', 'none', 'alipay', 'wechat'])
+      .describe(
+        'The live scan-to-pay provider: sandbox (no money moves), alipay (face-to-face), wechat (WeChat Pay Native) or none (cash at the desk only)',
+      ),
   }),
   version: z.string(),
 });

@@ -7,6 +7,7 @@ import * as ocr from './ocr.ts';
 import * as ownBooks from './own-books.ts';
 import * as personal from './personal.ts';
 import * as print from './print.ts';
+import * as refunds from './refunds.ts';
 import * as site from './site.ts';
 import * as publicApi from './public-api.ts';
 
@@ -18,6 +19,7 @@ export * from './ocr.ts';
 export * from './own-books.ts';
 export * from './personal.ts';
 export * from './print.ts';
+export * from './refunds.ts';
 export * from './site.ts';
 export * from './public-api.ts';
 
@@ -37,6 +39,7 @@ export const allContracts: readonly Contract[] = [
   ownBooks,
   personal,
   print,
+  refunds,
   site,
   publicApi,
 ]

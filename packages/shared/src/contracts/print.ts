@@ -152,6 +152,32 @@ export const sandboxPaymentApi = {
   }),
 };
 
+/**
+ * The real providers' notify webhooks (docs/payments.md), each served only while its provider is live.
+ * Alipay posts form fields and reads the text `success`; anything else makes it send the notice again.
+ * WeChat Pay posts JSON signed in its headers over the raw text and reads 200/204 as handled.
+ */
+export const paymentNotifyApi = {
+  alipay: contract({
+    method: 'POST',
+    path: '/api/payments/notify/alipay',
+    summary:
+      "Alipay's asynchronous notice (form fields, RSA2-signed): app, seller, trade and amount checked; answers the text success once handled (a replay too), fail when refused",
+    tags: ['payments'],
+    body: PaymentNotice,
+    response: null,
+  }),
+  wechat: contract({
+    method: 'POST',
+    path: '/api/payments/notify/wechat',
+    summary:
+      "WeChat Pay's notice (JSON, API v3: signed in the Wechatpay-* headers over the raw body, resource AES-256-GCM encrypted): app, merchant, trade and amount checked; answers 204 once handled (a replay too), 4xx/5xx with {code: FAIL, message} when refused",
+    tags: ['payments'],
+    body: PaymentNotice,
+    response: null,
+  }),
+};
+
 /** The print desk (print administrators): orders, their items and log, the batch actions, notices. */
 export const printDeskApi = {
   orders: contract({

@@ -11,8 +11,9 @@ import {
 } from '@guji/shared';
 import { nowIso } from '../../db/database.ts';
 import type { Transact } from '../../db/query.ts';
-import { badRequest, conflict } from '../../errors.ts';
+import { badRequest, conflict, unavailable } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
+import type { RefundService } from './refund.service.ts';
 import type { Viewer } from '../catalog/catalog.service.ts';
 import type { SettingsService } from '../site/settings.service.ts';
 import type { PrintNotifier } from './notifier.ts';
@@ -43,6 +44,7 @@ export class CheckoutService {
     private readonly settings: SettingsService,
     /** The live scan-to-pay provider; undefined when none is (PAYMENT_PROVIDER=none: cash only). */
     readonly provider: PaymentProvider | undefined,
+    private readonly refunds: RefundService,
     private readonly notifiers: PrintNotifier[],
     private readonly transact: Transact,
     private readonly clock: Clock,
@@ -179,7 +181,16 @@ export class CheckoutService {
       );
       return locked.total_fen;
     });
-    const payUrl = provider.payUrl({ tradeNo, amountFen }, origin);
+    // The provider opens the trade (Alipay: precreate); its QR content is what the code shows. Refused
+    // or unreachable: the trade is closed again and the reader may try later or pay in cash.
+    const subject = `${(await this.settings.get()).siteName} 打印订单 ${order.order_num}`;
+    let payUrl: string;
+    try {
+      ({ payUrl } = await provider.createTrade({ tradeNo, amountFen, subject, origin }));
+    } catch (cause) {
+      await this.payments.closeTrade(tradeNo);
+      throw unavailable('PAYMENT_PROVIDER', MSG.paymentProviderDown, cause);
+    }
     const svg = await QRCode.toString(payUrl, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
     return {
       tradeNo,
@@ -225,14 +236,28 @@ export class CheckoutService {
    * ever recorded paid. A good one pays the order once (a second good notice for a paid trade changes
    * nothing either). Print administrators are told of each newly paid order.
    */
-  async handleNotice(body: unknown): Promise<{ paid: boolean }> {
-    const notice: PaymentNotice | undefined = this.provider?.verifyNotice(body);
+  async handleNotice(
+    body: unknown,
+    raw?: string,
+    headers?: Record<string, unknown>,
+  ): Promise<{ paid: boolean }> {
+    const notice: PaymentNotice | undefined = this.provider?.verifyNotice(body, raw, headers);
     if (!notice) throw badRequest('PAYMENT_INVALID', MSG.paymentInvalid);
     const now = nowIso(this.clock.now());
     const outcome = await this.transact(async (tx) => {
       const payment = await this.payments.trade(notice.tradeNo, tx);
       if (!payment) throw badRequest('PAYMENT_INVALID', MSG.paymentInvalid);
-      if (payment.status === 'closed') throw TRADE_CLOSED();
+      if (payment.status === 'closed') {
+        // Money for a trade already closed: the notice is recorded once and the money goes back.
+        if (!notice.paid || notice.amountFen !== payment.amount_fen) throw TRADE_CLOSED();
+        const late = await this.payments.recordNotice(
+          { noticeId: notice.noticeId, tradeNo: notice.tradeNo, body: JSON.stringify(body), receivedAt: now },
+          tx,
+        );
+        if (!late) throw conflict('PAYMENT_REPLAY', MSG.paymentInvalid);
+        const refundId = await this.refunds.recordLatePayment(tx, payment, this.provider!.name, now);
+        return { paid: false, newlyPaid: false, orderId: payment.order_id, refundId };
+      }
       if (notice.amountFen !== payment.amount_fen || notice.amountFen !== payment.total_fen)
         throw badRequest('PAYMENT_AMOUNT', MSG.paymentAmountMismatch);
       // Each notice id once: a concurrent duplicate waits on the key and inserts nothing.
@@ -257,6 +282,7 @@ export class CheckoutService {
       return { paid: true, newlyPaid: true, orderId: payment.order_id };
     });
     if (outcome.newlyPaid) await this.announcePaid(outcome.orderId);
+    if ('refundId' in outcome) await this.refunds.settle(outcome.refundId);
     return { paid: outcome.paid };
   }
 

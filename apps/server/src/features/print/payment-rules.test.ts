@@ -45,6 +45,17 @@ async function paidTrades(h: HttpHarness, orderNum: string): Promise<number> {
   return Number(row.n);
 }
 
+/** The refunds of an order (money for a closed trade goes back by itself). */
+function refundsOf(h: HttpHarness, orderNum: string) {
+  return h.context.database.db
+    .selectFrom('refunds')
+    .innerJoin('print_orders', 'print_orders.id', 'refunds.order_id')
+    .select(['refunds.trade_no', 'refunds.amount_fen', 'refunds.status'])
+    .where('print_orders.order_num', '=', orderNum)
+    .orderBy('refunds.id')
+    .execute();
+}
+
 describe.each(DIALECTS)('print payments with the sandbox live (%s)', (dialect) => {
   let h: HttpHarness;
   let cookie: string;
@@ -95,10 +106,16 @@ describe.each(DIALECTS)('print payments with the sandbox live (%s)', (dialect) =
     // What the reader sees of A: the item left and its total, to be paid with a new QR code.
     expect(await a.order(orderA.orderNum)).toMatchObject({ totalFen: 150, totalPage: 1, payStatus: 0 });
 
-    // The old trade's notice (amount of the old total) is refused and pays nothing.
+    // Money for the old trade (the old total) pays nothing: it goes back (refunds.test.ts).
     const refused = await notify(sandbox().makeNotice(oldTrade.tradeNo, 300, true));
-    expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toMatchObject({ code: 'PAYMENT_CLOSED', message: MSG.paymentTradeClosed });
+    expect(refused.statusCode).toBe(200);
+    expect(refused.json()).toEqual({ paid: false });
+    expect(await refundsOf(h, orderA.orderNum)).toEqual([
+      { trade_no: oldTrade.tradeNo, amount_fen: 300, status: 'success' },
+    ]);
+    // A waiting notice of the closed trade is refused.
+    const waiting = await notify(sandbox().makeNotice(oldTrade.tradeNo, 300, false));
+    expect(waiting.json()).toMatchObject({ code: 'PAYMENT_CLOSED', message: MSG.paymentTradeClosed });
     // Its sandbox page refuses too.
     const sig = new URL(oldTrade.payUrl).searchParams.get('sig')!;
     const page = await h.request({
@@ -129,14 +146,18 @@ describe.each(DIALECTS)('print payments with the sandbox live (%s)', (dialect) =
 
     // Both notices are genuine and for the right amount; only the live trade's pays.
     const stale = await notify(sandbox().makeNotice(first.tradeNo, first.amountFen, true));
-    expect(stale.json()).toMatchObject({ code: 'PAYMENT_CLOSED' });
+    expect(stale.json()).toEqual({ paid: false });
     expect((await notify(sandbox().makeNotice(second.tradeNo, second.amountFen, true))).json()).toEqual({
       paid: true,
     });
-    // Once the order is paid no trade of it is live any more.
-    expect((await notify(sandbox().makeNotice(first.tradeNo, first.amountFen, true))).statusCode).toBe(409);
+    // Once the order is paid no trade of it is live any more; a second notice of the old one refunds
+    // nothing more (a trade is paid once).
+    expect((await notify(sandbox().makeNotice(first.tradeNo, first.amountFen, true))).json()).toEqual({
+      paid: false,
+    });
     expect((await a.scan(order.orderNum)).statusCode).toBe(409);
     expect(await paidTrades(h, order.orderNum)).toBe(1);
+    expect(await refundsOf(h, order.orderNum)).toHaveLength(1);
   });
 
   it('an order paid in cash at the desk closes its open trade', async () => {
@@ -152,8 +173,14 @@ describe.each(DIALECTS)('print payments with the sandbox live (%s)', (dialect) =
       body: { ids: [item!.id] },
     });
     expect(confirmed.statusCode, confirmed.body).toBe(200);
-    expect((await notify(sandbox().makeNotice(trade.tradeNo, trade.amountFen, true))).statusCode).toBe(409);
+    // Paid twice: the scan payment goes back.
+    expect((await notify(sandbox().makeNotice(trade.tradeNo, trade.amountFen, true))).json()).toEqual({
+      paid: false,
+    });
     expect(await paidTrades(h, order.orderNum)).toBe(0);
+    expect(await refundsOf(h, order.orderNum)).toEqual([
+      { trade_no: trade.tradeNo, amount_fen: trade.amountFen, status: 'success' },
+    ]);
     expect((await a.order(order.orderNum)).payStatus).toBe(1);
   });
 

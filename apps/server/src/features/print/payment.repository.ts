@@ -84,6 +84,16 @@ export class PaymentRepository {
       .execute();
   }
 
+  /** Closes one trade the provider would not open. */
+  async closeTrade(tradeNo: string, tx: DbOrTx = this.db): Promise<void> {
+    await tx
+      .updateTable('payments')
+      .set({ status: 'closed' })
+      .where('trade_no', '=', tradeNo)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
   /** A trade's status now ('pending', 'paid' or 'closed'). */
   async tradeStatus(paymentId: number, tx: DbOrTx = this.db): Promise<string | undefined> {
     const row = await tx

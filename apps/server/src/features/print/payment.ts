@@ -9,17 +9,58 @@ export interface PaymentNotice {
   paid: boolean;
 }
 
+/** What a provider is asked to open: our trade number (its out_trade_no), the amount and the subject. */
+export interface TradeRequest {
+  tradeNo: string;
+  amountFen: number;
+  /** What the payer sees in the payment app. */
+  subject: string;
+  /** This site's public origin: the notify webhook is under it. */
+  origin: string;
+}
+
+/** A refund as the provider answered it: done, still being processed, or refused (with its reason). */
+export interface RefundResult {
+  status: 'success' | 'pending' | 'failed';
+  /** The provider's own words when it refused or is still processing (never a secret). */
+  detail: string | null;
+}
+
+/** One trade as the provider reports it, for reconciliation. */
+export interface ProviderTrade {
+  tradeNo: string;
+  /** 'paid', 'unpaid' (waiting or closed without payment), 'refunded' or 'missing' (unknown to it). */
+  state: 'paid' | 'unpaid' | 'refunded' | 'missing';
+  amountFen: number | null;
+}
+
 /**
- * A payment provider (DESIGN.md §9): makes the address a payer opens for a trade, and verifies the
- * notices its webhook receives. A real provider (WeChat Pay, Alipay, UnionPay) implements the same two
- * calls with its own signatures.
+ * A payment provider (DESIGN.md §9; docs/payments.md): opens a trade and gives the content of the QR
+ * code the payer scans, verifies the notices its webhook receives, refunds a paid trade and reports a
+ * trade's state for reconciliation. The sandbox, Alipay (face-to-face, `alipay-sdk`) and WeChat Pay
+ * Native (API v3) implement it, each with its own signatures.
  */
 export interface PaymentProvider {
   readonly name: string;
-  /** The page the QR code opens for this trade. */
-  payUrl(trade: { tradeNo: string; amountFen: number }, origin: string): string;
-  /** The notice if its signature is the provider's; undefined for anything forged or malformed. */
-  verifyNotice(body: unknown): PaymentNotice | undefined;
+  /** Opens the trade with the provider: the QR code's content. Throws when the provider refuses. */
+  createTrade(trade: TradeRequest): Promise<{ payUrl: string }>;
+  /**
+   * The notice if its signature is the provider's; undefined for anything forged or malformed. `body` is
+   * the parsed body, `raw` its exact text (WeChat signs the raw text), `headers` the request's headers.
+   */
+  verifyNotice(body: unknown, raw?: string, headers?: Record<string, unknown>): PaymentNotice | undefined;
+  /** Refunds (part of) a paid trade; `refundNo` makes a repeated request the same refund. */
+  refund(refund: {
+    tradeNo: string;
+    refundNo: string;
+    amountFen: number;
+    totalFen: number;
+    reason: string;
+  }): Promise<RefundResult>;
+  /** A refund's state now (a pending refund is asked again until it is done or refused). */
+  queryRefund(refund: { tradeNo: string; refundNo: string }): Promise<RefundResult>;
+  /** A trade's state at the provider (reconciliation). */
+  queryTrade(tradeNo: string): Promise<ProviderTrade>;
 }
 
 /**
@@ -55,8 +96,26 @@ export class SandboxPaymentProvider implements PaymentProvider {
     return safeEqual(this.pageSignature(tradeNo), signature);
   }
 
-  payUrl(trade: { tradeNo: string; amountFen: number }, origin: string): string {
+  payUrl(trade: { tradeNo: string; amountFen?: number }, origin: string): string {
     return `${origin}/SandboxPay/${trade.tradeNo}?sig=${this.pageSignature(trade.tradeNo)}`;
+  }
+
+  createTrade(trade: TradeRequest): Promise<{ payUrl: string }> {
+    return Promise.resolve({ payUrl: this.payUrl(trade, trade.origin) });
+  }
+
+  /** No money moved, so a sandbox refund is done at once. */
+  refund(): Promise<RefundResult> {
+    return Promise.resolve({ status: 'success', detail: null });
+  }
+
+  queryRefund(): Promise<RefundResult> {
+    return Promise.resolve({ status: 'success', detail: null });
+  }
+
+  /** The sandbox keeps no ledger of its own: it knows no trade (reconciliation is for real providers). */
+  queryTrade(tradeNo: string): Promise<ProviderTrade> {
+    return Promise.resolve({ tradeNo, state: 'missing', amountFen: null });
   }
 
   /** The notice the sandbox sends when the payer confirms (or cancels) on the mobile page. */

@@ -8,10 +8,12 @@ import {
   printItemsApi,
   printOrdersApi,
   printPricesApi,
+  paymentNotifyApi,
   sandboxPaymentApi,
   urlOf,
   type PaymentNoticeResult,
 } from '@guji/shared';
+import { AppError } from '../../errors.ts';
 import { requireRole, requireUser, viewerOf } from '../../http/session.ts';
 import { routeOf } from '../../http/contract-route.ts';
 import type { RouteModule } from '../../http/route-module.ts';
@@ -114,6 +116,75 @@ export const printRoutes: RouteModule = (app, { context }) => {
     r.route({
       ...routeOf(sandboxPaymentApi.notify, errors),
       handler: (request) => checkout.handleNotice(request.body),
+    });
+  }
+
+  // Alipay's notify webhook (form fields): registered only while Alipay is the live provider.
+  if (checkout.provider?.name === 'alipay') {
+    void app.register((scope, _options, done) => {
+      scope.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string', bodyLimit: 64 * 1024 },
+        (_request, body, parsed) => parsed(null, Object.fromEntries(new URLSearchParams(String(body)))),
+      );
+      scope.withTypeProvider<ZodTypeProvider>().route({
+        ...routeOf(paymentNotifyApi.alipay),
+        handler: async (request, reply) => {
+          void reply.header('content-type', 'text/plain; charset=utf-8');
+          try {
+            await checkout.handleNotice(request.body);
+            return await reply.send('success');
+          } catch (error) {
+            // A notice handled before (Alipay sends it again until it reads success) changes nothing.
+            if (error instanceof AppError && error.code === 'PAYMENT_REPLAY') return reply.send('success');
+            if (!(error instanceof AppError)) throw error;
+            return reply.code(error.status).send('fail');
+          }
+        },
+      });
+      done();
+    });
+  }
+
+  // WeChat Pay's notify webhook (JSON signed over its raw text): registered only while WeChat Pay is live.
+  // It reads 200/204 with no body as handled; anything else, with {code: FAIL, message}, makes it retry.
+  if (checkout.provider?.name === 'wechat') {
+    const raws = new WeakMap<FastifyRequest, string>();
+    void app.register((scope, _options, done) => {
+      scope.removeContentTypeParser('application/json');
+      scope.addContentTypeParser(
+        'application/json',
+        { parseAs: 'string', bodyLimit: 64 * 1024 },
+        (request, body, parsed) => {
+          const text = String(body);
+          raws.set(request, text);
+          let value: unknown;
+          try {
+            value = JSON.parse(text);
+          } catch {
+            value = undefined;
+          }
+          // Not an object: an empty one, which the signature check then refuses.
+          parsed(null, value && typeof value === 'object' && !Array.isArray(value) ? value : {});
+        },
+      );
+      scope.withTypeProvider<ZodTypeProvider>().route({
+        ...routeOf(paymentNotifyApi.wechat),
+        handler: async (request, reply) => {
+          try {
+            await checkout.handleNotice(request.body, raws.get(request), request.headers);
+            return await reply.code(204).send();
+          } catch (error) {
+            // A notice handled before (WeChat sends it again until it reads success) changes nothing.
+            if (error instanceof AppError && error.code === 'PAYMENT_REPLAY') return reply.code(204).send();
+            if (error instanceof AppError)
+              return reply.code(error.status).send({ code: 'FAIL', message: error.message });
+            request.log.error({ err: error }, 'WeChat Pay notice failed');
+            return reply.code(500).send({ code: 'FAIL', message: '系统错误，请稍后重试' });
+          }
+        },
+      });
+      done();
     });
   }
 

@@ -6,6 +6,8 @@ import { hrefOf } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { useSession } from '../../account/queries.ts';
 import { PriceSettings } from './price-settings.tsx';
+import { OrderRefunds } from './order-refunds.tsx';
+import { Reconciliation } from './reconciliation.tsx';
 import { formatTime, usePageParam } from '../../../components/personal-list.tsx';
 import {
   useDeskAction,
@@ -21,7 +23,8 @@ import { TableScroll } from '../../../components/table-scroll.tsx';
 /**
  * 管理员打印 (/PersonalPage/AdminPrint, print administrators): notices of paid orders; the summary of
  * orders (8 a page) filtered by name, phone, email and pickup; an order's items with the batch
- * actions: confirm cash payment, mark printed (a print-ready PDF), save a courier number.
+ * actions: confirm cash payment, mark printed (a print-ready PDF), save a courier number; cancelling a
+ * paid order with its refund; and the day's reconciliation with the payment provider.
  */
 export function AdminPrintChannel() {
   const [filters, setFilters] = useState<DeskFilters>({});
@@ -151,6 +154,7 @@ export function AdminPrintChannel() {
           ]}
         />
       </TableScroll>
+      <Reconciliation />
     </div>
   );
 }
@@ -177,6 +181,8 @@ function OrderItems({ orderNum, post }: { orderNum: string; post: boolean }) {
   // Cash is confirmed only for items not paid yet (a scan payment already paid them).
   const unpaidChosen = chosen.length > 0 && chosen.every((item) => item.payStatus === PAY_STATUS.unpaid);
   const printFiles = (log.data ?? []).filter((entry) => entry.action === 'printed' && entry.detail);
+  // A cancelled order (refunded) has nothing left to pay or print.
+  const refunded = all.length > 0 && all.every((item) => item.payStatus === PAY_STATUS.refunded);
 
   const run = (name: 'confirm-payment' | 'printed' | 'express') => {
     if (selected.length === 0) {
@@ -203,7 +209,7 @@ function OrderItems({ orderNum, post }: { orderNum: string; post: boolean }) {
         >
           确认付款
         </Button>
-        <Button type="primary" onClick={() => run('printed')}>
+        <Button type="primary" onClick={() => run('printed')} disabled={refunded}>
           标记已打印
         </Button>
         {post && (
@@ -220,6 +226,7 @@ function OrderItems({ orderNum, post }: { orderNum: string; post: boolean }) {
           </>
         )}
       </Space>
+      <OrderRefunds orderNum={orderNum} items={all} />
       {printFiles.length > 0 && (
         <ul className="desk-print-files" aria-label="打印文件">
           {printFiles.map((entry) => (

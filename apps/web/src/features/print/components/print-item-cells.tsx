@@ -48,7 +48,9 @@ export function PrintItemCell({ item }: { item: PrintItem }) {
 }
 
 export function PayTag({ status }: { status: number }) {
-  return <Tag color={status === PAY_STATUS.paid ? 'success' : 'warning'}>{PAY_STATUS_LABELS[status]}</Tag>;
+  const color =
+    status === PAY_STATUS.paid ? 'success' : status === PAY_STATUS.refunded ? 'default' : 'warning';
+  return <Tag color={color}>{PAY_STATUS_LABELS[status]}</Tag>;
 }
 
 export function PrintTag({ status }: { status: number }) {
