@@ -3,10 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MSG } from '@guji/shared';
+import { MSG, type ReconciliationReport, type Refund } from '@guji/shared';
 import { loadConfig } from '../../config.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
+import { makeStaff } from '../../../test/factories.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import {
   certifiedKey,
@@ -326,6 +327,52 @@ describe.each(DIALECTS)('WeChat Pay Native (%s)', (dialect) => {
       status: 'failed',
       detail: '403 INVALID_REQUEST 订单未支付，不能退款',
     });
+    expect(wechat.problems).toEqual([]);
+  });
+  it('the desk cancels a WeChat-paid order: the refund, pending at first, is done when asked again; the day reconciles', async () => {
+    const desk = await makeStaff(h, ['printAdmin'], 'wechatdesk');
+    const as = { cookie: desk.cookie, remoteAddress: OUTSIDE };
+    const { scan, order } = await scanOrder(1);
+    const { tradeNo } = scan.json<{ tradeNo: string }>();
+    expect((await post(wechat.pay(tradeNo))).statusCode).toBe(204);
+    const cancelled = await h.request({
+      method: 'POST',
+      url: `/api/admin/print/orders/${order.orderNum}/cancel`,
+      body: { reason: '读者取消打印' },
+      ...as,
+    });
+    // WeChat's first answer is PROCESSING: the refund waits.
+    const refund = cancelled.json<Refund>();
+    expect(refund).toMatchObject({
+      provider: 'wechat',
+      tradeNo,
+      status: 'pending',
+      amountFen: order.totalFen,
+    });
+    expect(wechat.calls.at(-1)!.body).toMatchObject({
+      out_trade_no: tradeNo,
+      out_refund_no: refund.refundNo,
+      amount: { refund: order.totalFen, total: order.totalFen, currency: 'CNY' },
+    });
+    wechat.refunds.get(refund.refundNo)!.status = 'SUCCESS';
+    const retried = await h.request({
+      method: 'POST',
+      url: `/api/admin/print/refunds/${refund.id}/retry`,
+      ...as,
+    });
+    expect(retried.json<Refund>()).toMatchObject({ id: refund.id, status: 'success' });
+    expect([...wechat.refunds.values()].filter((r) => r.outTradeNo === tradeNo)).toHaveLength(1);
+    const paid = await scanOrder(1);
+    const paidTrade = paid.scan.json<{ tradeNo: string }>().tradeNo;
+    expect((await post(wechat.pay(paidTrade))).statusCode).toBe(204);
+    const today = new Date(h.clock.now().getTime() + 8 * 3600_000).toISOString().slice(0, 10);
+    const report = (
+      await h.request({ method: 'GET', url: `/api/admin/print/reconciliation?date=${today}`, ...as })
+    ).json<ReconciliationReport>();
+    expect(report.provider).toBe('wechat');
+    const row = (no: string) => report.trades.find((t) => t.tradeNo === no);
+    expect(row(tradeNo)).toMatchObject({ theirs: 'refunded', refundedFen: order.totalFen, verdict: 'ok' });
+    expect(row(paidTrade)).toMatchObject({ ours: 'paid', theirs: 'paid', verdict: 'ok' });
     expect(wechat.problems).toEqual([]);
   });
 });
