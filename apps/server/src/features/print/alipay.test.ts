@@ -3,10 +3,10 @@ import { MSG, yuan } from '@guji/shared';
 import { AlipayStandIn, rsaKeys } from '../../../test/alipay-stand-in.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
-import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { scanPrintOrder } from '../../../test/print-scan.ts';
+import { createHttpHarness, type HttpHarness } from '../../../test/http.ts';
 
 /** Issue 18 part 5: Alipay face-to-face through alipay-sdk, against a stand-in gateway with test keys. */
-const OUTSIDE = '203.0.113.9';
 const APP_ID = '2021000000000001';
 const ORIGIN = 'https://guji.example.org';
 
@@ -15,7 +15,6 @@ describe.each(DIALECTS)('Alipay face-to-face (%s)', (dialect) => {
   let alipay: AlipayStandIn;
   let h: HttpHarness;
   let book: { pageIds: number[] };
-  let readers = 0;
 
   beforeAll(async () => {
     alipay = await new AlipayStandIn(APP_ID, app.publicKey).start();
@@ -36,25 +35,7 @@ describe.each(DIALECTS)('Alipay face-to-face (%s)', (dialect) => {
   });
 
   /** A reader with a scan order of `pages` pages, and the order's trade opened (its QR code). */
-  async function scanOrder(pages: number) {
-    readers++;
-    const login = `alipay${readers}`;
-    await h.register({ loginName: login, phone: `1350000${String(1000 + readers)}` });
-    const cookie = (await h.login(login, GOOD_PASSWORD)).cookie;
-    const send = (method: 'GET' | 'POST', url: string, body?: unknown) =>
-      h.request({ method, url, cookie, remoteAddress: OUTSIDE, ...(body === undefined ? {} : { body }) });
-    for (const imageId of book.pageIds.slice(0, pages))
-      expect((await send('POST', '/api/print/items', { imageId })).statusCode).toBe(200);
-    const ids = (await send('GET', '/api/print/items?tab=unpaid'))
-      .json<{ records: Array<{ id: number }> }>()
-      .records.map((r) => r.id);
-    const order = (await send('POST', '/api/print/orders', { itemIds: ids, extract: 0, payment: 1 })).json<{
-      orderNum: string;
-      totalFen: number;
-    }>();
-    const scan = await send('POST', `/api/print/orders/${order.orderNum}/scan`);
-    return { cookie, send, order, scan };
-  }
+  const scanOrder = (pages: number) => scanPrintOrder(h, book.pageIds.slice(0, pages), 'alipay');
 
   const post = (path: string, form: string) =>
     h.request({

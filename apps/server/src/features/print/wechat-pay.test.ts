@@ -7,8 +7,9 @@ import { MSG, type ReconciliationReport, type Refund } from '@guji/shared';
 import { loadConfig } from '../../config.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
+import { scanPrintOrder } from '../../../test/print-scan.ts';
 import { makeStaff } from '../../../test/factories.ts';
-import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { createHttpHarness, type HttpHarness } from '../../../test/http.ts';
 import {
   certifiedKey,
   forgedSigner,
@@ -44,7 +45,6 @@ describe.each(DIALECTS)('WeChat Pay Native (%s)', (dialect) => {
   let wechat: WechatPayStandIn;
   let h: HttpHarness;
   let book: { pageIds: number[] };
-  let readers = 0;
 
   beforeAll(async () => {
     merchant = certifiedKey(`${MCH_ID} merchant API certificate`);
@@ -58,25 +58,7 @@ describe.each(DIALECTS)('WeChat Pay Native (%s)', (dialect) => {
   });
 
   /** A reader with a scan order of `pages` pages, and the order's trade opened (its QR code). */
-  async function scanOrder(pages: number) {
-    readers++;
-    const login = `wechat${readers}`;
-    await h.register({ loginName: login, phone: `1360000${String(1000 + readers)}` });
-    const cookie = (await h.login(login, GOOD_PASSWORD)).cookie;
-    const send = (method: 'GET' | 'POST', url: string, body?: unknown) =>
-      h.request({ method, url, cookie, remoteAddress: OUTSIDE, ...(body === undefined ? {} : { body }) });
-    for (const imageId of book.pageIds.slice(0, pages))
-      expect((await send('POST', '/api/print/items', { imageId })).statusCode).toBe(200);
-    const ids = (await send('GET', '/api/print/items?tab=unpaid'))
-      .json<{ records: Array<{ id: number }> }>()
-      .records.map((r) => r.id);
-    const order = (await send('POST', '/api/print/orders', { itemIds: ids, extract: 0, payment: 1 })).json<{
-      orderNum: string;
-      totalFen: number;
-    }>();
-    const scan = await send('POST', `/api/print/orders/${order.orderNum}/scan`);
-    return { cookie, send, order, scan };
-  }
+  const scanOrder = (pages: number) => scanPrintOrder(h, book.pageIds.slice(0, pages), 'wechat');
 
   const post = (notice: Pick<WechatNotice, 'path' | 'raw' | 'headers'>) =>
     h.request({
