@@ -213,10 +213,14 @@ test('staff: edit a book, hide it (readers then see no data), open it again', as
   await page.getByRole('button', { name: '编辑' }).click();
   const dialog = page.getByRole('dialog', { name: '编辑古籍信息' });
   await dialog.getByLabel('作者').fill('佚名');
+  await dialog.getByLabel('附注').fill('卷端鈐「國立北平圖書館藏」印。\n有朱筆圈點。');
   await dialog.getByRole('switch', { name: '公开显示' }).click();
   await dialog.getByRole('button', { name: '保存' }).click();
   await expectToast(page, MSG.modifySuccess);
   await expect(page.getByText('佚名')).toBeVisible();
+  // The notes show as recorded, one line each.
+  const notes = page.locator('.book-fields .book-field-wide dd');
+  await expect(notes).toHaveText('卷端鈐「國立北平圖書館藏」印。\n有朱筆圈點。', { useInnerText: true });
 
   const visitor = await browser.newPage();
   await visitor.goto(`/SearchPage/${bookId('測試叢書第2種')}`);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
-import { isSafeName } from '../validation.ts';
+import { isSafeName, isSafeText } from '../validation.ts';
 import { Id, PageQuery, paged } from './common.ts';
 
 /** A node of the classification dictionary (spec §3: dictionaryId, dictionaryName, dictionaryValue). */
@@ -57,6 +57,7 @@ export const BookDetail = BookSummary.extend({
   bookNumber: z.number().int().nullable().describe('Physical books (冊數) held'),
   volumeCount: z.number().int().describe('Digitised volumes here'),
   editionType: z.string().nullable(),
+  notes: z.string().nullable().describe('附注: notes of the catalogue record (MARC21 500, CNMARC 300)'),
   iiifManifestUrl: z.string().nullable().describe('IIIF Collection (several volumes) or Manifest (one)'),
   access: Access,
   canEdit: z.boolean().describe('Whether the current user may change this book'),
@@ -163,6 +164,13 @@ export const UpdateBookRequest = z.object({
   callNumber: safeField(100),
   classCode: z.string().trim().max(60).nullable().optional(),
   editionType: safeField(100),
+  notes: z
+    .string()
+    .trim()
+    .max(4000, '附注最多 4000 字')
+    .refine(isSafeText, MSG.textUnsafeChars)
+    .nullable()
+    .optional(),
   actualVolume: z.number().int().min(0).max(100000).nullable().optional(),
   bookNumber: z.number().int().min(0).max(100000).nullable().optional(),
   isVisible: z.boolean().optional(),

@@ -232,6 +232,18 @@ describe.each(DIALECTS)('catalogue over HTTP on %s', (dialect) => {
     await patch(staff, { isVisible: true, isOpen: true, title: '論語集注' });
   });
 
+  it('keeps a book’s notes (附注): staff set and clear them, readers see them, bad text changes nothing', async () => {
+    const patch = (body: unknown) =>
+      h.request({ method: 'PATCH', url: `/api/books/${open.bookId}`, cookie: staff, body });
+    const notes = '有朱筆圈點。\n卷末有清人跋。';
+    expect((await patch({ notes: `  ${notes} ` })).json<BookDetail>().notes).toBe(notes);
+    expect((await get(`/api/books/${open.bookId}`, reader)).json<BookDetail>().notes).toBe(notes);
+    expect((await patch({ notes: '跋'.repeat(4001) })).json()).toMatchObject({ message: '附注最多 4000 字' });
+    expect((await patch({ notes: '朱筆\u202e圈點' })).json()).toMatchObject({ message: MSG.textUnsafeChars });
+    expect((await get(`/api/books/${open.bookId}`, reader)).json<BookDetail>().notes).toBe(notes);
+    expect((await patch({ notes: '' })).json<BookDetail>().notes).toBeNull();
+  });
+
   it('an edit and its audit record are one transaction: when the record cannot be written, the book is unchanged', async () => {
     const patch = (body: unknown) =>
       h.request({ method: 'PATCH', url: `/api/books/${closed.bookId}`, cookie: staff, body });

@@ -72,6 +72,7 @@ describe.each(DIALECTS)('OAI-PMH harvest with an independent client (%s)', (dial
       classCode: 'SHI.ZHENGSHI',
       isOpen: false,
     });
+    await context.repos.catalog.updateBook(ids.shiji!, { notes: '卷端題「史記卷第一」。' });
     await book('hanshu', { title: '漢書', author: '（漢）班固撰', classCode: 'SHI.ZHENGSHI' });
     await book('shi', { title: '史通', classCode: 'SHI' });
     await book('wenxuan', { title: '文選', classCode: 'JI' });
@@ -96,6 +97,7 @@ describe.each(DIALECTS)('OAI-PMH harvest with an independent client (%s)', (dial
       expect(shiji.metadata).toContain('史記');
       expect(shiji.metadata).toContain('（漢）司馬遷撰');
       expect(shiji.metadata).toContain('T-史-001 &lt;&amp;&gt;');
+      expect(shiji.metadata).toContain('卷端題「史記卷第一」。');
       expect(shiji.metadata).toMatch(new RegExp(`${base}/iiif/presentation/volumes/\\d+/manifest\\.json`));
     }
     const mods = await harvest(
@@ -118,6 +120,7 @@ describe.each(DIALECTS)('OAI-PMH harvest with an independent client (%s)', (dial
       /<classification (authority="local" displayLabel="正史類"|displayLabel="正史類" authority="local")>SHI\.ZHENGSHI<\/classification>/,
     );
     expect(xml).toContain('<topic>史部</topic>');
+    expect(xml).toContain('<note>卷端題「史記卷第一」。</note>');
     expect(xml.match(/note="IIIF Presentation API 3.0 manifest"/g)).toHaveLength(2);
     expect(xml).toContain('限制閱覽');
   });

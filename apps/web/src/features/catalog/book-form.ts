@@ -7,6 +7,7 @@ export interface BookFields {
   publishDynasty: string | null;
   coverageDynasty: string | null;
   callNumber: string | null;
+  notes: string | null;
   actualVolume: number | null;
   bookNumber: number | null;
   isVisible: boolean;
@@ -27,6 +28,7 @@ export function toUpdateRequest(fields: BookFields): UpdateBookRequest {
     publishDynasty: blankToNull(fields.publishDynasty),
     coverageDynasty: blankToNull(fields.coverageDynasty),
     callNumber: blankToNull(fields.callNumber),
+    notes: blankToNull(fields.notes),
     actualVolume: fields.actualVolume ?? null,
     bookNumber: fields.bookNumber ?? null,
     isVisible: fields.isVisible,

@@ -47,6 +47,7 @@ export function BookEditModal({ book, open, onClose }: BookEditModalProps) {
           publishDynasty: book.publishDynasty,
           coverageDynasty: book.coverageDynasty,
           callNumber: book.callNumber,
+          notes: book.notes,
           actualVolume: book.actualVolume,
           bookNumber: book.bookNumber,
           isVisible: book.isVisible,
@@ -82,6 +83,9 @@ export function BookEditModal({ book, open, onClose }: BookEditModalProps) {
             <InputNumber min={0} max={100000} precision={0} className="full-width" />
           </Form.Item>
         </div>
+        <Form.Item label="附注" name="notes">
+          <Input.TextArea maxLength={4000} autoSize={{ minRows: 2, maxRows: 8 }} />
+        </Form.Item>
         <div className="form-row">
           <Form.Item label="公开显示" name="isVisible" valuePropName="checked">
             <Switch />

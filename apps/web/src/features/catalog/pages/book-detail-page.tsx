@@ -219,7 +219,7 @@ function BookDetailView({ book }: { book: BookDetail }) {
 }
 
 function BookHeader({ book, onEdit }: { book: BookDetail; onEdit: () => void }) {
-  const fields: { label: string; value: string; keep?: boolean }[] = [
+  const fields: { label: string; value: string; keep?: boolean; wide?: boolean }[] = [
     { label: '作者', value: orNone(book.author), keep: Boolean(book.author) },
     { label: '版本', value: orNone(book.coverageDynasty) },
     { label: '朝代', value: orNone(book.publishDynasty) },
@@ -231,6 +231,8 @@ function BookHeader({ book, onEdit }: { book: BookDetail; onEdit: () => void }) 
       value: orNone(book.callNumber),
       keep: book.callNumber != null && book.callNumber !== '',
     },
+    // The record's notes (附注, MARC 500 / CNMARC 300), as recorded.
+    ...(book.notes ? [{ label: '附注', value: book.notes, keep: true, wide: true }] : []),
   ];
   return (
     <section className="book-header" aria-labelledby="book-title">
@@ -263,7 +265,7 @@ function BookHeader({ book, onEdit }: { book: BookDetail; onEdit: () => void }) 
         </div>
         <dl className="book-fields">
           {fields.map((field) => (
-            <div key={field.label}>
+            <div key={field.label} className={field.wide ? 'book-field-wide' : undefined}>
               <dt>{field.label}</dt>
               <dd {...(field.keep ? noConvert : {})}>{field.value}</dd>
             </div>
