@@ -18,6 +18,18 @@ export class ApiTokenRepository {
       .execute();
   }
 
+  /**
+   * Takes the user's row lock for the rest of the transaction (an update that changes nothing), so two
+   * creations for one user are counted one after the other on PostgreSQL too.
+   */
+  async lockUser(userId: number, tx: DbOrTx): Promise<void> {
+    await tx
+      .updateTable('users')
+      .set((eb) => ({ failed_logins: eb.ref('failed_logins') }))
+      .where('id', '=', userId)
+      .execute();
+  }
+
   async countForUser(userId: number, tx: DbOrTx = this.db): Promise<number> {
     const row = await tx
       .selectFrom('api_tokens')

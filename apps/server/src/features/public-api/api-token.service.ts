@@ -44,6 +44,7 @@ export class ApiTokenService {
   async create(userId: number, request: CreateApiTokenRequest): Promise<CreatedApiToken> {
     const secret = `${API_TOKEN_PREFIX}${randomToken()}`;
     const row = await this.transact(async (tx) => {
+      await this.tokens.lockUser(userId, tx);
       if ((await this.tokens.countForUser(userId, tx)) >= API_TOKEN_LIMITS.perUser)
         throw conflict(
           'API_TOKEN_LIMIT',

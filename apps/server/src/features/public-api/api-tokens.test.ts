@@ -102,6 +102,17 @@ describe.each(DIALECTS)('personal API tokens (%s)', (dialect) => {
       message: '每位用户最多 5 个 API 令牌，请先撤销不再使用的令牌',
     });
 
+    // Asked for at once, still at most five (the user's row is the lock).
+    const dave = await makeReader(h, 'tokrace');
+    const answers = await Promise.all(
+      Array.from({ length: API_TOKEN_LIMITS.perUser + 3 }, (_, i) => mine(dave.cookie).create(`并发${i}`)),
+    );
+    expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(API_TOKEN_LIMITS.perUser);
+    expect(answers.filter((a) => a.statusCode === 409)).toHaveLength(3);
+    expect(ApiTokenList.parse((await mine(dave.cookie).list()).json()).tokens).toHaveLength(
+      API_TOKEN_LIMITS.perUser,
+    );
+
     const carol = await makeReader(h, 'tokname');
     for (const [name, message] of [
       ['', '请填写令牌名称'],
