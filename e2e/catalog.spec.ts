@@ -266,6 +266,9 @@ test('reader: turn pages right-to-left, page box, volume switch, zoom, URL follo
   await pageBox.fill('0');
   await pageBox.press('Enter');
   await expect(pageBox).toHaveValue('1');
+  // Page 1 is shown (the page box is made anew for it) before the next number is typed into it.
+  await expect(page).not.toHaveURL(urlOfPage2);
+  await expect(page.getByRole('region', { name: /第 1 页图像/ })).toBeVisible();
   await pageBox.fill('9a9');
   await pageBox.press('Enter');
   await expect(pageBox).toHaveValue('29');
