@@ -277,3 +277,20 @@ export class AlipayStandIn {
     return { path: new URL(trade.notifyUrl).pathname, form: new URLSearchParams(fields).toString(), fields };
   }
 }
+
+/** The site's environment for Alipay through a stand-in gateway (the application's keys are the test's). */
+export function alipayEnv(
+  standIn: AlipayStandIn,
+  app: { privateKey: string },
+  origin = 'https://guji.example.org',
+): Record<string, string> {
+  return {
+    PAYMENT_PROVIDER: 'alipay',
+    ALIPAY_APP_ID: standIn.appId,
+    ALIPAY_PRIVATE_KEY: app.privateKey,
+    ALIPAY_PUBLIC_KEY: standIn.alipay.publicKey,
+    ALIPAY_SELLER_ID: standIn.sellerId,
+    ALIPAY_GATEWAY: standIn.gateway,
+    PUBLIC_ORIGIN: origin,
+  };
+}

@@ -24,3 +24,21 @@ export async function scanPrintOrder(h: HttpHarness, pageIds: number[], prefix: 
   const scan = await send('POST', `/api/print/orders/${order.orderNum}/scan`);
   return { cookie, send, order, scan };
 }
+
+/** An order's pay status and time, and how many provider notices its trades have had recorded. */
+export async function orderPayState(h: HttpHarness, orderNum: string) {
+  const db = h.context.database.db;
+  const row = await db
+    .selectFrom('print_orders')
+    .select(['pay_status', 'paid_at'])
+    .where('order_num', '=', orderNum)
+    .executeTakeFirstOrThrow();
+  const notices = await db
+    .selectFrom('payment_notices')
+    .innerJoin('payments', 'payments.trade_no', 'payment_notices.trade_no')
+    .innerJoin('print_orders', 'print_orders.id', 'payments.order_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('print_orders.order_num', '=', orderNum)
+    .executeTakeFirstOrThrow();
+  return { payStatus: row.pay_status, paidAt: row.paid_at, notices: Number(notices.n) };
+}

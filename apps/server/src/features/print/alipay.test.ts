@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, yuan } from '@guji/shared';
-import { AlipayStandIn, rsaKeys } from '../../../test/alipay-stand-in.ts';
+import { alipayEnv, AlipayStandIn, rsaKeys } from '../../../test/alipay-stand-in.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
-import { scanPrintOrder } from '../../../test/print-scan.ts';
+import { orderPayState, scanPrintOrder } from '../../../test/print-scan.ts';
 import { createHttpHarness, type HttpHarness } from '../../../test/http.ts';
 
 /** Issue 18 part 5: Alipay face-to-face through alipay-sdk, against a stand-in gateway with test keys. */
@@ -18,15 +18,7 @@ describe.each(DIALECTS)('Alipay face-to-face (%s)', (dialect) => {
 
   beforeAll(async () => {
     alipay = await new AlipayStandIn(APP_ID, app.publicKey).start();
-    h = await createHttpHarness(dialect, {
-      PAYMENT_PROVIDER: 'alipay',
-      ALIPAY_APP_ID: APP_ID,
-      ALIPAY_PRIVATE_KEY: app.privateKey,
-      ALIPAY_PUBLIC_KEY: alipay.alipay.publicKey,
-      ALIPAY_SELLER_ID: alipay.sellerId,
-      ALIPAY_GATEWAY: alipay.gateway,
-      PUBLIC_ORIGIN: ORIGIN,
-    });
+    h = await createHttpHarness(dialect, alipayEnv(alipay, app, ORIGIN));
     book = await createBook(h.context, { volumes: [6] });
   });
   afterAll(async () => {
@@ -45,21 +37,7 @@ describe.each(DIALECTS)('Alipay face-to-face (%s)', (dialect) => {
       payload: Buffer.from(form),
     });
 
-  async function state(orderNum: string) {
-    const row = await h.context.database.db
-      .selectFrom('print_orders')
-      .select(['pay_status', 'paid_at'])
-      .where('order_num', '=', orderNum)
-      .executeTakeFirstOrThrow();
-    const notices = await h.context.database.db
-      .selectFrom('payment_notices')
-      .innerJoin('payments', 'payments.trade_no', 'payment_notices.trade_no')
-      .innerJoin('print_orders', 'print_orders.id', 'payments.order_id')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('print_orders.order_num', '=', orderNum)
-      .executeTakeFirstOrThrow();
-    return { payStatus: row.pay_status, paidAt: row.paid_at, notices: Number(notices.n) };
-  }
+  const state = (orderNum: string) => orderPayState(h, orderNum);
 
   it('health names Alipay; the QR code shows the qr_code of a precreate the gateway found exact', async () => {
     expect((await h.request({ method: 'GET', url: '/api/health' })).json()).toMatchObject({

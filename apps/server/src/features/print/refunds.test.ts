@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, PAY_STATUS, type ReconciliationReport, type Refund } from '@guji/shared';
-import { AlipayStandIn, rsaKeys } from '../../../test/alipay-stand-in.ts';
+import { alipayEnv, AlipayStandIn, rsaKeys } from '../../../test/alipay-stand-in.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { makePrintOrder, makeReader, makeStaff, type MadeUser } from '../../../test/factories.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
@@ -23,15 +23,7 @@ describe.each(DIALECTS)('refunds and reconciliation (%s)', (dialect) => {
 
   beforeAll(async () => {
     alipay = await new AlipayStandIn(APP_ID, app.publicKey).start();
-    h = await createHttpHarness(dialect, {
-      PAYMENT_PROVIDER: 'alipay',
-      ALIPAY_APP_ID: APP_ID,
-      ALIPAY_PRIVATE_KEY: app.privateKey,
-      ALIPAY_PUBLIC_KEY: alipay.alipay.publicKey,
-      ALIPAY_SELLER_ID: alipay.sellerId,
-      ALIPAY_GATEWAY: alipay.gateway,
-      PUBLIC_ORIGIN: 'https://guji.example.org',
-    });
+    h = await createHttpHarness(dialect, alipayEnv(alipay, app));
     book = await createBook(h.context, { volumes: [6] });
     desk = await makeStaff(h, ['printAdmin'], 'refunddesk');
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, type ReconciliationReport, type Refund } from '@guji/shared';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
-import { scanPrintOrder } from '../../../test/print-scan.ts';
+import { orderPayState, scanPrintOrder } from '../../../test/print-scan.ts';
 import { makeStaff } from '../../../test/factories.ts';
 import { createHttpHarness, type HttpHarness } from '../../../test/http.ts';
 import {
@@ -47,21 +47,7 @@ describe.each(DIALECTS)('WeChat Pay Native (%s)', (dialect) => {
       payload: Buffer.from(notice.raw),
     });
 
-  async function state(orderNum: string) {
-    const row = await h.context.database.db
-      .selectFrom('print_orders')
-      .select(['pay_status', 'paid_at'])
-      .where('order_num', '=', orderNum)
-      .executeTakeFirstOrThrow();
-    const notices = await h.context.database.db
-      .selectFrom('payment_notices')
-      .innerJoin('payments', 'payments.trade_no', 'payment_notices.trade_no')
-      .innerJoin('print_orders', 'print_orders.id', 'payments.order_id')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('print_orders.order_num', '=', orderNum)
-      .executeTakeFirstOrThrow();
-    return { payStatus: row.pay_status, paidAt: row.paid_at, notices: Number(notices.n) };
-  }
+  const state = (orderNum: string) => orderPayState(h, orderNum);
 
   it('health names WeChat Pay; the QR code shows the code_url of a native order WeChat found exact', async () => {
     expect((await h.request({ method: 'GET', url: '/api/health' })).json()).toMatchObject({
