@@ -2,11 +2,13 @@ import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import { escapeLike } from '../db/query.ts';
+import { rebuildPostgresIndex } from './text-index-rebuild.postgres.ts';
 import {
   tokenChars,
   hitsFrom,
   countIndexedPages,
   type StoredPageText,
+  type BookPages,
   type IndexedPage,
   type TextIndex,
   type TextQuery,
@@ -59,6 +61,10 @@ export class PostgresTextIndex implements TextIndex {
 
   async removeBook(bookId: number, tx: DbOrTx = this.db): Promise<void> {
     await tx.deleteFrom('page_texts').where('book_id', '=', bookId).execute();
+  }
+
+  rebuild(books: AsyncIterable<BookPages> | Iterable<BookPages>): Promise<number> {
+    return rebuildPostgresIndex(this.db, books);
   }
 
   async search(query: TextQuery): Promise<TextSearchResult> {

@@ -162,6 +162,71 @@ describe.each(DIALECTS)('full-text index on %s', (dialect) => {
     expect((await find('子曰')).total).toBe(1);
     await consistent();
   });
+
+  it('rebuilds the whole index while searches answer, keeping what is written meanwhile', async () => {
+    const cat = t.context.repos.catalog;
+    const newBook = async (title: string, text: string): Promise<IndexedPage> => {
+      const bookId = await cat.createBook({ title, is_visible: 1, is_open: 1 });
+      const volumeId = await cat.createVolume({ bookId, name: '卷一', introduction: null, sort: 0 });
+      const pageId = await cat.createPage({
+        ...{ volumeId, bookId, seq: 1, name: 'p1', width: 10, height: 10 },
+        ...{ masterKey: 'm', ocrJson: null },
+      });
+      return { pageId, bookId, volumeId, text };
+    };
+    const left = await newBook('左傳', '天下歸仁焉'); // indexed now, not named by the rebuild
+    await index.upsert([left]);
+    const gone = await newBook('國語', '周穆王將征犬戎'); // read by the rebuild, then deleted
+    const kept = await newBook('戰國策', '秦興師臨周而求九鼎'); // rebuilt; deleted after, by cascade
+    const lunyu = pages.lunyu1!.bookId;
+    const mengzi = pages.mengzi1!.bookId;
+    const page = (key: string, text = texts[key]!) => ({ ...pages[key]!, text });
+    async function* books() {
+      yield { bookId: gone.bookId, pages: [gone] };
+      yield { bookId: lunyu, pages: [page('lunyu1'), page('lunyu2', '道千乘之國'), page('lunyu3')] };
+      // Meanwhile: searches answer, a page already read is written again, a book read is deleted.
+      expect((await find('學而')).total).toBeGreaterThan(0);
+      await index.upsert([page('lunyu2', '溫故而知新')]);
+      await cat.deleteBook(gone.bookId);
+      yield { bookId: mengzi, pages: [page('mengzi1'), page('mengzi2'), page('rare', '，。')] };
+      yield { bookId: kept.bookId, pages: [kept] };
+    }
+    expect(await index.rebuild(books())).toBe(7); // the pages read, 國語 among them
+    expect(await find('溫故')).toMatchObject({ total: 1, names: ['lunyu2'] });
+    expect((await find('千乘')).total).toBe(0);
+    expect((await find('歸仁')).total).toBe(0);
+    expect((await find('犬戎')).total).toBe(0);
+    expect((await find('𠀁天')).total).toBe(0);
+    expect(await find('學而')).toMatchObject({ total: 2, names: ['lunyu1', 'mengzi2'] });
+    expect((await find('九鼎')).total).toBe(1);
+    expect(await index.count()).toBe(6);
+    // The rebuilt index is kept up as before: exact counts, cascades from deleted pages.
+    for (const gram of ['而', '之', '學而', '溫故', '九鼎', '周', '天']) {
+      expect((await find(gram)).total, gram).toBe((await index.candidates(tokenChars(gram))).length);
+    }
+    await cat.deleteBook(kept.bookId);
+    expect((await find('周')).total).toBe(0);
+    expect(await index.count()).toBe(5);
+    await cat.deleteBook(left.bookId);
+  });
+
+  it('leaves the index as it was when a rebuild fails', async () => {
+    const lunyu = pages.lunyu1!.bookId;
+    function* books() {
+      yield {
+        bookId: lunyu,
+        pages: ['lunyu1', 'lunyu2', 'lunyu3'].map((k) => ({ ...pages[k]!, text: texts[k]! })),
+      };
+      throw new Error('讀取失敗');
+    }
+    await expect(index.rebuild(books())).rejects.toThrow('讀取失敗');
+    expect(await find('而')).toMatchObject({ total: 4, names: ['lunyu1', 'lunyu3', 'mengzi1', 'mengzi2'] });
+    expect((await find('學而')).total).toBe(2);
+    expect(await index.count()).toBe(6);
+    await index.upsert([{ ...pages.lunyu3!, text: '道千乘之國' }]);
+    expect((await find('千乘')).total).toBe(1);
+    expect((await find('為政')).total).toBe(0);
+  });
 });
 
 describe('match positions', () => {
@@ -183,6 +248,35 @@ describe('PostgreSQL gram lexemes', () => {
         }>`select guji_text_grams(${tokens.join('')}) as grams`.execute(t.context.database.db);
         expect([...rows[0]!.grams].sort(), text).toEqual(textGrams(tokens).sort());
       }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('PostgreSQL rebuild', () => {
+  it('leaves the tables as the migrations made them: indexes, keys, triggers, nothing left over', async () => {
+    const t = await createTestContext('postgres');
+    try {
+      const db = t.context.database.db;
+      const schema = async () => {
+        const { rows } = await sql<{ line: string }>`
+          select indexdef as line from pg_indexes where tablename in ('page_texts', 'text_gram_counts')
+          union all
+          select conname || ' ' || pg_get_constraintdef(oid) || ' ' || convalidated from pg_constraint
+            where conrelid in ('page_texts'::regclass, 'text_gram_counts'::regclass)
+          union all
+          select pg_get_triggerdef(oid) from pg_trigger where tgrelid = 'page_texts'::regclass and not tgisinternal
+          union all
+          select relname from pg_class where relname like '%\_next%' or relname = 'page_texts_changes'
+          order by 1`.execute(db);
+        return rows.map((r) => r.line);
+      };
+      const before = await schema();
+      expect(before.length).toBeGreaterThan(6);
+      async function* none() {}
+      expect(await t.context.textIndex.rebuild(none())).toBe(0);
+      expect(await schema()).toEqual(before);
     } finally {
       await t.close();
     }

@@ -10,6 +10,12 @@ export interface IndexedPage {
   text: string;
 }
 
+/** One book's pages with text, as a full reindex reads them (none when the book is not searchable). */
+export interface BookPages {
+  bookId: number;
+  pages: IndexedPage[];
+}
+
 export interface TextQuery {
   /** What the reader typed; folded and stripped of punctuation before matching. */
   text: string;
@@ -42,6 +48,12 @@ export interface TextIndex {
   upsert(pages: IndexedPage[], tx?: DbOrTx): Promise<void>;
   remove(pageIds: number[], tx?: DbOrTx): Promise<void>;
   removeBook(bookId: number, tx?: DbOrTx): Promise<void>;
+  /**
+   * Replaces the whole index with these books' pages (a full reindex); pages of books not among them
+   * leave it. Searches keep answering meanwhile, and a page written while it runs keeps what was written.
+   * Returns the pages indexed.
+   */
+  rebuild(books: AsyncIterable<BookPages> | Iterable<BookPages>): Promise<number>;
   search(query: TextQuery): Promise<TextSearchResult>;
   /**
    * Every page whose text holds the folded characters as a phrase (the candidates a query with

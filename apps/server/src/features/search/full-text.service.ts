@@ -18,7 +18,13 @@ import type { BookRow } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import { parseOcr } from '../../ocr/parse.ts';
-import { findAllMatches, findMatch, tokenChars, type TextIndex } from '../../search/text-index.ts';
+import {
+  findAllMatches,
+  findMatch,
+  tokenChars,
+  type IndexedPage,
+  type TextIndex,
+} from '../../search/text-index.ts';
 import { matchPage, type Range } from '../../search/matcher.ts';
 import { compileQuery } from '../../search/query.ts';
 import type { SearchHit } from '../iiif/presentation.ts';
@@ -64,17 +70,22 @@ export class FullTextService {
     if (!tx) return this.transact((t) => this.indexBook(bookId, t));
     this.sets.clear();
     await this.index.removeBook(bookId, tx);
+    const pages = await this.bookPages(bookId, tx);
+    await this.index.upsert(pages, tx);
+    return pages.length;
+  }
+
+  /** A book's pages with OCR text, none when the book is not searchable (hidden, unpublished, gone). */
+  private async bookPages(bookId: number, tx?: DbOrTx): Promise<IndexedPage[]> {
     const book = await this.catalog.findBook(bookId, tx);
-    if (!book || !searchable(book)) return 0;
+    if (!book || !searchable(book)) return [];
     const rows = await this.catalog.pagesWithText(bookId, tx);
-    const pages = rows.flatMap((row) => {
+    return rows.flatMap((row) => {
       const ocr = parseOcr(row.ocr_json);
       return ocr
         ? [{ pageId: row.id, bookId: row.book_id, volumeId: row.volume_id, text: pageText(ocr) }]
         : [];
     });
-    await this.index.upsert(pages, tx);
-    return pages.length;
   }
 
   /** Brings one page's entry up to date (its OCR text changed). */
@@ -90,17 +101,26 @@ export class FullTextService {
     await this.index.upsert([{ pageId, bookId: book.id, volumeId: page.volume_id, text: pageText(ocr) }], tx);
   }
 
-  /** Rebuilds the whole index from the pages' OCR text (the `reindex` command). */
+  /**
+   * Rebuilds the whole index from the pages' OCR text (the `reindex` command), while searches go on
+   * (TextIndex.rebuild).
+   */
   async reindexAll(
     onBook?: (done: number, total: number) => void,
   ): Promise<{ books: number; pages: number }> {
     const bookIds = await this.catalog.allBookIds();
-    let pages = 0;
-    for (const [i, bookId] of bookIds.entries()) {
-      pages += await this.indexBook(bookId);
-      onBook?.(i + 1, bookIds.length);
+    const read = async function* (service: FullTextService) {
+      for (const [i, bookId] of bookIds.entries()) {
+        yield { bookId, pages: await service.bookPages(bookId) };
+        onBook?.(i + 1, bookIds.length);
+      }
+    };
+    this.sets.clear();
+    try {
+      return { books: bookIds.length, pages: await this.index.rebuild(read(this)) };
+    } finally {
+      this.sets.clear();
     }
-    return { books: bookIds.length, pages };
   }
 
   /**

@@ -236,6 +236,20 @@ describe.each(DIALECTS)('full-text and in-book search over HTTP on %s', (dialect
     expect((await get('/api/search/full-text?text=學而')).json()).toMatchObject({ total: 1 });
   });
 
+  it('rebuilds the whole index from the pages (the reindex command): searchable books only', async () => {
+    await h.context.textIndex.removeBook(lunyu.bookId); // an index that lost a book
+    expect((await get('/api/search/full-text?text=學而')).json()).toMatchObject({ total: 0 });
+    const seen: number[] = [];
+    const result = await h.context.services.fullText.reindexAll((done) => seen.push(done));
+    expect(result.books).toBeGreaterThanOrEqual(3);
+    expect(seen.at(-1)).toBe(result.books);
+    expect((await get('/api/search/full-text?text=學而')).json()).toMatchObject({ total: 1 });
+    expect((await get(`/api/search/full-text?text=${encodeURIComponent('子')}`)).json()).toMatchObject({
+      total: 4,
+    });
+    expect((await get('/api/search/full-text?text=秘本')).json()).toMatchObject({ total: 0 });
+  });
+
   it('runs the advanced book search anywhere, 8 per page, and asks for some text', async () => {
     const post = (body: unknown) =>
       h.request({ method: 'POST', url: '/api/books/advanced-search', remoteAddress: OUTSIDE, body });
