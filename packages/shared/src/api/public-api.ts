@@ -179,6 +179,8 @@ export const V1Access = z.object({
 });
 
 export const V1BookDetail = V1Book.extend({
+  /** 附注 of the catalogue record (MARC21 500, CNMARC 300), line breaks kept; null when none. */
+  notes: z.string().nullable(),
   volumeCount: z.number().int(),
   access: V1Access,
   /** A IIIF manifest (one volume) or collection (several); null without volumes. */
@@ -187,6 +189,7 @@ export const V1BookDetail = V1Book.extend({
 }).meta({
   example: {
     ...bookExample,
+    notes: '朱熹集注。半葉八行，行十七字。',
     volumeCount: 1,
     access: { canRead: true, reason: 'ok', message: '' },
     iiifManifest: '/iiif/presentation/volumes/40/manifest.json',

@@ -80,6 +80,7 @@ export class PublicApiService {
     }
     return {
       ...toV1Book(detail),
+      notes: detail.notes,
       volumeCount: detail.volumeCount,
       access: detail.access,
       iiifManifest: detail.iiifManifestUrl,

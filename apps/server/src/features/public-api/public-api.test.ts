@@ -94,8 +94,17 @@ describe.each(DIALECTS)('public read API v1 (%s)', (dialect) => {
       url: `/SearchPage/${open.bookId}`,
     });
 
+    await h.context.repos.catalog.updateBook(open.bookId, {
+      notes: '半葉九行，行十八字。\n鈐「某氏藏書」印。',
+    });
     const book = await shaped(V1BookDetail, `/api/v1/books/${open.bookId}`);
-    expect(book).toMatchObject({ id: open.bookId, volumeCount: 1, access: { canRead: true, reason: 'ok' } });
+    expect(book).toMatchObject({
+      id: open.bookId,
+      notes: '半葉九行，行十八字。\n鈐「某氏藏書」印。',
+      volumeCount: 1,
+      access: { canRead: true, reason: 'ok' },
+    });
+    expect((await shaped(V1BookDetail, `/api/v1/books/${closed.bookId}`)).notes).toBeNull();
     const [volume] = book.volumes;
     expect(volume).toMatchObject({ id: open.volumeIds[0], name: '卷一', pageCount: 2 });
     expect(volume!.directory.map((d) => [d.name, d.pageId, d.pageNumber])).toEqual([
