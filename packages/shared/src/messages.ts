@@ -129,6 +129,7 @@ export const MSG = {
   /** Real payment providers (issue 18 part 5; docs/payments.md). */
   paymentProviderDown: '支付服务暂时无法下单，请稍后再试，或选择到阅览室现金付款',
   printCancelRefused: '只有已支付且尚未打印的订单可以取消退款',
+  adminPrintRefunded: '所选项目中有已退款的订单，不能打印',
   printLatePaymentRefund: '支付到达时该二维码已失效（订单已变更、已付款或已重新获取二维码），款项原路退回',
   printAccessLapsed: '订单中有当前无权阅读的页面（如阅览权限已到期），不能结算或付款，请删除这些项目后重试',
   printSelectTooMany: '一次最多选择 1000 项',

@@ -10,7 +10,7 @@ import {
 import type { DbOrTx } from '../../db/database.ts';
 import { nowIso } from '../../db/database.ts';
 import type { Transact } from '../../db/query.ts';
-import { badRequest } from '../../errors.ts';
+import { badRequest, conflict } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pagedOf, type Paged } from '../../lib/paged.ts';
 import type { PaymentRepository } from './payment.repository.ts';
@@ -112,23 +112,35 @@ export class PrintDeskService {
   }
 
   /**
-   * Prints the selected items: refused if any is unpaid; marks them printed and makes a print-ready PDF
+   * Prints the selected items: refused if any is unpaid or refunded (even by a cancel that lands while
+   * the PDF is made); marks them printed and makes a print-ready PDF
    * of their pages, each order's pages after a cover sheet (order number, reader, pickup, items).
    */
   async markPrinted(actorId: number, ids: number[]): Promise<{ file: string; pages: number }> {
     const rows = await this.deskItems(undefined, ids);
+    if (rows.some((r) => r.pay_status === PAY_STATUS.refunded))
+      throw conflict('REFUNDED', MSG.adminPrintRefunded);
     if (rows.some((r) => r.pay_status !== PAY_STATUS.paid)) throw badRequest('UNPAID', MSG.adminPrintUnpaid);
     const file = await this.pdf.make(rows.map((r) => r.id));
-    await this.transact(async (tx) => {
-      await this.print.items.markItemsPrinted(
-        rows.map((r) => r.id),
-        tx,
-      );
-      for (const orderId of new Set(rows.map((r) => r.order_id!))) {
-        const mine = rows.filter((r) => r.order_id === orderId).map((r) => r.id);
-        await this.rules.log(tx, orderId, 'printed', mine, file, actorId);
-      }
-    });
+    try {
+      await this.transact(async (tx) => {
+        // An order cancelled and refunded since the check above is not printed.
+        if (
+          (await this.print.items.markItemsPrinted(
+            rows.map((r) => r.id),
+            tx,
+          )) !== rows.length
+        )
+          throw conflict('REFUNDED', MSG.adminPrintRefunded);
+        for (const orderId of new Set(rows.map((r) => r.order_id!))) {
+          const mine = rows.filter((r) => r.order_id === orderId).map((r) => r.id);
+          await this.rules.log(tx, orderId, 'printed', mine, file, actorId);
+        }
+      });
+    } catch (error) {
+      await this.pdf.discard(file).catch(() => undefined);
+      throw error;
+    }
     return { file, pages: rows.length };
   }
 

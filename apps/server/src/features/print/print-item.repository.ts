@@ -224,12 +224,18 @@ export class PrintItemRepository {
     return Number(updated.numUpdatedRows);
   }
 
-  async markItemsPrinted(ids: number[], tx: DbOrTx = this.db): Promise<void> {
-    await tx
+  /**
+   * Marks the items printed, those of them still paid (not refunded meanwhile); how many it marked. On
+   * PostgreSQL a refund committed while this waited for the rows is seen, so it marks none of them.
+   */
+  async markItemsPrinted(ids: number[], tx: DbOrTx = this.db): Promise<number> {
+    const updated = await tx
       .updateTable('print_items')
       .set({ print_status: PRINT_STATUS.printed })
       .where('id', 'in', ids)
-      .execute();
+      .where('pay_status', '=', PAY_STATUS.paid)
+      .executeTakeFirst();
+    return Number(updated.numUpdatedRows);
   }
 
   /** The courier number for those of the items that have none; the number set. */

@@ -94,6 +94,11 @@ export class PrintPdf {
     drawStampBand(sheet, text, stamp, { x, y, width: w, height: band * scale });
   }
 
+  /** Removes a file made for a print that did not happen. */
+  async discard(name: string): Promise<void> {
+    await this.storage.delete(`print/${name}`);
+  }
+
   /** A file made earlier; its name must be one `make` gives. */
   async read(name: string): Promise<Buffer> {
     if (!/^[0-9a-f]{24}\.pdf$/.test(name)) throw NOT_FOUND();

@@ -125,19 +125,20 @@ export class RefundRepository {
       .where('pay_status', '=', PAY_STATUS.paid)
       .executeTakeFirst();
     if (Number(order.numUpdatedRows) !== 1) return false;
-    const printed = await tx
+    // Every item, none printed: on PostgreSQL an item printed while this waited for its row is seen
+    // here, and the cancel fails (the caller's transaction is rolled back).
+    const items = await tx
       .selectFrom('print_items')
-      .select('id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('order_id', '=', orderId)
-      .where('print_status', '=', PRINT_STATUS.printed)
-      .executeTakeFirst();
-    if (printed) return false;
-    await tx
+      .executeTakeFirstOrThrow();
+    const refunded = await tx
       .updateTable('print_items')
       .set({ pay_status: PAY_STATUS.refunded })
       .where('order_id', '=', orderId)
-      .execute();
-    return true;
+      .where('print_status', '=', PRINT_STATUS.notPrinted)
+      .executeTakeFirst();
+    return Number(refunded.numUpdatedRows) === Number(items.n);
   }
 
   /** The order's paid trade, if it was paid by scan. */

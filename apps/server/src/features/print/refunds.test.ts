@@ -180,6 +180,42 @@ describe.each(DIALECTS)('refunds and reconciliation (%s)', (dialect) => {
     ).toEqual([]);
   });
 
+  it('a cancel and a print of the same order at once: exactly one happens, never both', async () => {
+    const itemsOf = async (orderNum: string) =>
+      (
+        await h.request({ method: 'GET', url: `/api/admin/print/orders/${orderNum}/items`, ...as(desk) })
+      ).json<Array<{ id: number; printStatus: number }>>();
+    const print = (ids: number[]) =>
+      h.request({ method: 'POST', url: '/api/admin/print/items/printed', body: { ids }, ...as(desk) });
+    for (let round = 0; round < 3; round++) {
+      const { order } = await paidScanOrder(2);
+      const ids = (await itemsOf(order.orderNum)).map((i) => i.id);
+      const [cancelled, printed] = await Promise.all([cancel(order.orderNum), print(ids)]);
+      expect([cancelled.statusCode, printed.statusCode].sort(), cancelled.body + printed.body).toEqual([
+        200, 409,
+      ]);
+      const printedNow = (await itemsOf(order.orderNum)).filter((i) => i.printStatus === 1).length;
+      if (cancelled.statusCode === 200) {
+        expect(printed.json()).toMatchObject({ message: MSG.adminPrintRefunded });
+        expect(await payStates(order.orderNum)).toEqual({
+          order: PAY_STATUS.refunded,
+          items: [PAY_STATUS.refunded],
+        });
+        expect(printedNow).toBe(0);
+      } else {
+        expect(cancelled.json()).toMatchObject({ message: MSG.printCancelRefused });
+        expect(await payStates(order.orderNum)).toEqual({ order: PAY_STATUS.paid, items: [PAY_STATUS.paid] });
+        expect(printedNow).toBe(2);
+      }
+      // Once refunded, the desk is told why it cannot print.
+      if (cancelled.statusCode === 200)
+        expect((await print(ids)).json()).toMatchObject({
+          code: 'REFUNDED',
+          message: MSG.adminPrintRefunded,
+        });
+    }
+  });
+
   it('a cash order is refunded in cash at the desk', async () => {
     const reader = await makeReader(h, 'refundcash');
     const order = await makePrintOrder(h, reader, book, 2);
