@@ -68,6 +68,16 @@ export async function testConfig(
   };
 }
 
+/** The message `loadConfig` refuses this environment with, or undefined when it takes it. */
+export function configError(env: Record<string, string>): string | undefined {
+  try {
+    loadConfig(env);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
 export interface TestContext {
   context: AppContext;
   clock: FakeClock;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../config.ts';
+import { configError } from '../../../test/helpers.ts';
 import {
   certifiedKey,
   forgedSigner,
@@ -115,16 +116,11 @@ describe('WeChat Pay configuration', () => {
 
   it('refuses malformed values without showing a secret', () => {
     const refuse = (env: Record<string, string>, message: RegExp) => {
-      let error: Error | undefined;
-      try {
-        loadConfig({ ...good, ...env });
-      } catch (e) {
-        error = e as Error;
-      }
-      expect(error?.message).toMatch(message);
-      expect(error?.message).toMatch(/^Invalid configuration: /);
-      expect(error?.message).not.toContain('MII');
-      expect(error?.message).not.toContain(apiV3Key.slice(0, 8));
+      const error = configError({ ...good, ...env });
+      expect(error).toMatch(message);
+      expect(error).toMatch(/^Invalid configuration: /);
+      expect(error).not.toContain('MII');
+      expect(error).not.toContain(apiV3Key.slice(0, 8));
     };
     refuse({ WECHATPAY_APP_ID: '2021000000000001' }, /WECHATPAY_APP_ID is an APPID/);
     refuse({ WECHATPAY_MCH_ID: 'mch-1' }, /WECHATPAY_MCH_ID is the merchant number/);

@@ -22,6 +22,7 @@ import {
   findAllMatches,
   findMatch,
   tokenChars,
+  type BookPages,
   type IndexedPage,
   type TextIndex,
 } from '../../search/text-index.ts';
@@ -109,17 +110,22 @@ export class FullTextService {
     onBook?: (done: number, total: number) => void,
   ): Promise<{ books: number; pages: number }> {
     const bookIds = await this.catalog.allBookIds();
-    const read = async function* (service: FullTextService) {
-      for (const [i, bookId] of bookIds.entries()) {
-        yield { bookId, pages: await service.bookPages(bookId) };
-        onBook?.(i + 1, bookIds.length);
-      }
-    };
     this.sets.clear();
     try {
-      return { books: bookIds.length, pages: await this.index.rebuild(read(this)) };
+      return { books: bookIds.length, pages: await this.index.rebuild(this.booksToIndex(bookIds, onBook)) };
     } finally {
       this.sets.clear();
+    }
+  }
+
+  /** Each book's pages in turn, read as the rebuild asks for them. */
+  private async *booksToIndex(
+    bookIds: number[],
+    onBook?: (done: number, total: number) => void,
+  ): AsyncGenerator<BookPages> {
+    for (const [i, bookId] of bookIds.entries()) {
+      yield { bookId, pages: await this.bookPages(bookId) };
+      onBook?.(i + 1, bookIds.length);
     }
   }
 
