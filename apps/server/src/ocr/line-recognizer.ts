@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { InferenceSession } from 'onnxruntime-node';
+import { loadOrt } from './onnx.ts';
 import type { Box, Grey } from './segment-common.ts';
 
 /** The recogniser's best characters per cell that the language model chooses among. */
@@ -45,12 +46,7 @@ export class LineRecognizer {
       recognitionPath: path.join(assets, 'ch_PP-OCRv4_rec_infer.onnx'),
       dictionaryPath: path.join(assets, 'ppocr_keys_v1.txt'),
     };
-    // Node's ESM loader puts the CommonJS exports on `default`; tsx, when a caller outside the server
-    // package loads this file (the benchmarks), hands over the exports themselves.
-    const loaded: Partial<typeof import('onnxruntime-node')> & {
-      default?: typeof import('onnxruntime-node');
-    } = await import('onnxruntime-node');
-    const ort = loaded.InferenceSession ? (loaded as typeof import('onnxruntime-node')) : loaded.default!;
+    const ort = await loadOrt();
     const session = await ort.InferenceSession.create(models.recognitionPath, {
       intraOpNumThreads: 1,
       interOpNumThreads: 1,
