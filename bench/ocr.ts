@@ -30,7 +30,14 @@ import { loadGlyphs } from '../apps/server/src/demo/fonts.ts';
 import { type LayoutChapter, layoutVolume, stripPunctuation } from '../apps/server/src/demo/layout.ts';
 import { leafCharacters, renderLeaf } from '../apps/server/src/demo/render.ts';
 import { characterErrorRate } from '../apps/server/src/ocr/cer.ts';
-import { VerticalPageEngine } from '../apps/server/src/ocr/engine.ts';
+import {
+  configuredRecogniser,
+  RECOGNISERS,
+  TUNING,
+  VerticalPageEngine,
+  type EngineTuning,
+} from '../apps/server/src/ocr/engine.ts';
+import type { CharLanguageModel } from '../apps/server/src/ocr/language-model.ts';
 import { loadLanguageModel } from '../apps/server/src/ocr/language-model-loader.ts';
 import { foldText } from '../apps/server/src/search/fold.ts';
 import {
@@ -219,7 +226,7 @@ export async function runOcr(): Promise<BenchResult> {
         const file = path.join(work, `${leaf.name}-${variant.name.replace(/\W+/g, '_')}.png`);
         fs.writeFileSync(file, await variant.make(leaf));
         const start = performance.now();
-        const read = await engine.recognize(file);
+        const { ocr: read } = await engine.recognize(file);
         seconds.push((performance.now() - start) / 1000);
         const truthJson = variant.truth === 'notes' ? leaf.notesTruth : leaf.truth;
         const noteCount = (json: OcrJson) =>
@@ -247,6 +254,20 @@ export async function runOcr(): Promise<BenchResult> {
     }
 
     const real = await readRealPages(engine);
+    // The other recogniser on the same pages (issue 29: both side by side), and the leave-one-work-out
+    // figure (issue 28) when asked for.
+    const others: Array<{ name: string; pages: RealPage[] }> = [];
+    for (const recogniser of RECOGNISERS.filter((r) => r !== configuredRecogniser())) {
+      if (process.env.BENCH_OCR_BOTH === '0') break;
+      const other = await VerticalPageEngine.create({ languageModel, recogniser });
+      try {
+        log(`real pages with ${other.name}…`);
+        others.push({ name: other.name, pages: await readRealPages(other, true) });
+      } finally {
+        await other.close();
+      }
+    }
+    const lowo = process.env.BENCH_OCR_LOWO === '1' ? await leaveOneWorkOut(languageModel) : undefined;
 
     const table: Array<[string, string]> = [
       ['engine', `${engine.name}: ${engine.description}`],
@@ -273,6 +294,27 @@ export async function runOcr(): Promise<BenchResult> {
         `CER ${page.cer}, folded ${page.cerFolded}; read ${page.read} of ${page.truth} characters; ` +
           `columns ${page.columns} of ${page.columnsTruth}; ${page.notes} typed note; ${page.seconds} s`,
       ]);
+    for (const other of others) {
+      const summary = summarizeReal(other.pages);
+      if (!summary) continue;
+      for (const page of other.pages)
+        table.push([
+          `real (${other.name}): ${page.page}`,
+          `CER ${page.cer}, folded ${page.cerFolded}; read ${page.read} of ${page.truth}; columns ${page.columns} of ${page.columnsTruth}`,
+        ]);
+      table.push([
+        `real pages (${other.name})`,
+        `mean CER ${summary.meanCer} (folded ${summary.meanFolded}), worst ${summary.worst.cer}; ${summary.seconds.p50} s a page`,
+      ]);
+    }
+    if (lowo) {
+      table.push([
+        'leave-one-work-out (issue 28)',
+        `mean CER ${lowo.mean} with each work's constants chosen without it (plain mean of the same grid's default ${lowo.plain})`,
+      ]);
+      for (const work of lowo.works)
+        table.push([`  held out: ${work.work}`, `CER ${work.cer} with ${JSON.stringify(work.chosen)}`]);
+    }
     const realSummary = summarizeReal(real);
     if (realSummary)
       table.push([
@@ -339,7 +381,7 @@ export async function runOcr(): Promise<BenchResult> {
           : []),
       ],
       table,
-      data: { rows, real },
+      data: { rows, real, others, lowo },
     };
   } finally {
     await engine.close();
@@ -359,6 +401,8 @@ interface RealPage {
   seconds: number;
   /** Characters read and how many of them are wrong, per confidence band (spec §9 colours). */
   bands: Band[];
+  /** The engine's warnings (codes) for the page. */
+  warnings: string[];
 }
 
 /** Spec §9: confidence ≤ 0.5 is shown red, up to 0.7 yellow, above that as plain text. */
@@ -430,7 +474,7 @@ const realFold = (text: string) => [...text].map((c) => REAL_FOLD.get(c) ?? c).j
  * Every real page with a transcription: ../shared/data/ocr-real/*.gt.txt and dev/*.gt.txt (the image
  * beside it, .png or .jpg). Pages are read one after another, on one core.
  */
-async function readRealPages(engine: VerticalPageEngine): Promise<RealPage[]> {
+async function readRealPages(engine: VerticalPageEngine, quiet = false): Promise<RealPage[]> {
   const pages: RealPage[] = [];
   for (const dir of [REAL_DIR, path.join(REAL_DIR, 'dev')]) {
     if (!fs.existsSync(dir)) continue;
@@ -445,7 +489,7 @@ async function readRealPages(engine: VerticalPageEngine): Promise<RealPage[]> {
       if (!image) continue;
       const truthText = fs.readFileSync(path.join(dir, gt), 'utf8');
       const start = performance.now();
-      const read = await engine.recognize(image);
+      const { ocr: read, warnings } = await engine.recognize(image);
       const seconds = (performance.now() - start) / 1000;
       const truth = clean(truthText);
       const got = clean(pageText(read));
@@ -460,12 +504,62 @@ async function readRealPages(engine: VerticalPageEngine): Promise<RealPage[]> {
         notes: read.ocr_res.content.flatMap((l) => l.words).filter((w) => w.type === 'note').length,
         seconds: Math.round(seconds * 100) / 100,
         bands: confidenceBands(truth, contentWords(read)),
+        warnings: warnings.map((w) => w.code),
       };
       pages.push(page);
-      log(`real ${name}: CER ${page.cer} (folded ${page.cerFolded}), ${page.seconds} s`);
+      if (!quiet) log(`real ${name}: CER ${page.cer} (folded ${page.cerFolded}), ${page.seconds} s`);
     }
   }
   return pages;
+}
+
+/** A real page's work: its name's first two parts (史記's 目錄 leaves are 史記 too). */
+export const workOf = (page: string) => page.split('-').slice(0, 2).join('-');
+
+/** The tuned constants' values tried (issue 28 part 4): each work's chosen without its own pages. */
+const GRID: Array<Partial<EngineTuning>> = [0.25, 0.5, 1].flatMap((lmWeight) =>
+  [0.4, 0.5, 0.6].map((squeeze) => ({ lmWeight, squeeze })),
+);
+
+/**
+ * Leave-one-work-out: every real page read under each setting of GRID; for each work, the setting with
+ * the lowest mean CER on the other works' pages is the one its pages are scored with. The mean of those
+ * scores is what a work never seen in tuning can expect; beside it, the plain mean under the defaults.
+ */
+async function leaveOneWorkOut(languageModel: CharLanguageModel | null) {
+  const runs: Array<{ tuning: Partial<EngineTuning>; pages: RealPage[] }> = [];
+  for (const tuning of GRID) {
+    const engine = await VerticalPageEngine.create({ languageModel, tuning });
+    try {
+      log(`leave-one-work-out: ${JSON.stringify(tuning)}…`);
+      runs.push({ tuning, pages: await readRealPages(engine, true) });
+    } finally {
+      await engine.close();
+    }
+  }
+  const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+  const round = (v: number) => Math.round(v * 1000) / 1000;
+  const works = [...new Set(runs[0]!.pages.map((p) => workOf(p.page)))];
+  const held = works.map((work) => {
+    const score = (run: (typeof runs)[number], inWork: boolean) =>
+      mean(run.pages.filter((p) => (workOf(p.page) === work) === inWork).map((p) => p.cer));
+    const best = runs.reduce((a, b) => (score(b, false) < score(a, false) ? b : a));
+    const pages = best.pages.filter((p) => workOf(p.page) === work);
+    return {
+      work,
+      chosen: best.tuning,
+      cer: round(mean(pages.map((p) => p.cer))),
+      pages: pages.map((p) => p.cer),
+    };
+  });
+  const defaults = runs.find(
+    (r) => r.tuning.lmWeight === TUNING.lmWeight && r.tuning.squeeze === TUNING.squeeze,
+  )!;
+  return {
+    mean: round(mean(held.flatMap((w) => w.pages))),
+    plain: round(mean(defaults.pages.map((p) => p.cer))),
+    works: held,
+  };
 }
 
 function summarizeReal(pages: RealPage[]) {

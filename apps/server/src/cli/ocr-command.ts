@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import sharp from 'sharp';
-import type { OcrJson } from '@guji/shared';
+import type { OcrJson, OcrWarning } from '@guji/shared';
 import type { OcrEngine } from '../ocr/engine.ts';
 import { VerticalPageEngine } from '../ocr/engine.ts';
 import { toAlto, toHocr, toText } from '../ocr/formats.ts';
@@ -19,6 +19,8 @@ export interface OcrOutput {
   page: number | undefined;
   name: string;
   content: string;
+  /** What the engine noticed about its result. */
+  warnings: OcrWarning[];
 }
 
 /** Writes one result in a format: text is the main text, one line per column in reading order. */
@@ -53,12 +55,13 @@ export async function recognizeFiles(
     const pages = meta.format === 'tiff' ? (meta.pages ?? 1) : 1;
     const base = path.basename(file).replace(/\.[^.]+$/, '');
     if (pages === 1) {
-      const ocr = await engine.recognize(file);
+      const { ocr, warnings } = await engine.recognize(file);
       outputs.push({
         source: file,
         page: undefined,
         name: base,
         content: formatOcr(ocr, format, path.basename(file)),
+        warnings,
       });
       continue;
     }
@@ -66,9 +69,15 @@ export async function recognizeFiles(
       for (let page = 0; page < pages; page++) {
         const single = path.join(dir, `${page + 1}.png`);
         await sharp(file, { page, limitInputPixels: MAX_PAGE_PIXELS }).png().toFile(single);
-        const ocr = await engine.recognize(single);
+        const { ocr, warnings } = await engine.recognize(single);
         const name = `${base}-${page + 1}`;
-        outputs.push({ source: file, page: page + 1, name, content: formatOcr(ocr, format, `${name}.png`) });
+        outputs.push({
+          source: file,
+          page: page + 1,
+          name,
+          content: formatOcr(ocr, format, `${name}.png`),
+          warnings,
+        });
       }
     });
   }
@@ -115,6 +124,12 @@ export async function ocrCommand(args: string[], dataDir: string): Promise<numbe
   const engine = await VerticalPageEngine.create();
   try {
     const outputs = await recognizeFiles(engine, files, format, dataDir);
+    // The engine's warnings go to standard error, so the text on standard output stays the text.
+    for (const output of outputs)
+      for (const warning of output.warnings)
+        console.error(
+          `提示：${output.source}${output.page ? ` 第 ${output.page} 页` : ''}：${warning.message}`,
+        );
     if (parsed.values.out) {
       await fs.mkdir(parsed.values.out, { recursive: true });
       for (const output of outputs) {

@@ -252,6 +252,8 @@ export interface OcrVersionsTable {
   ocr_json: string;
   created_by: number | null;
   created_at: string;
+  /** What the engine noticed (JSON array of `{ code, message }`); null for versions no engine made. */
+  warnings: Generated<string | null>;
 }
 
 export interface ReadingRoomTerminalsTable {

@@ -60,12 +60,16 @@ export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> 
       engine ??= context.createOcrEngine();
       const ocr = await engine;
       await job.progress(10, `识别文字（${ocr.description}）`);
-      const result = await withLocalFile(context.storage, context.config.dataDir, page.master_key, (file) =>
-        ocr.recognize(file),
+      const { ocr: result, warnings } = await withLocalFile(
+        context.storage,
+        context.config.dataDir,
+        page.master_key,
+        (file) => ocr.recognize(file),
       );
       await job.progress(90, '保存识别结果');
       const characters = result.ocr_res.content.reduce((n, l) => n + l.words.length, 0);
-      const summary = (version: number) => ({ version, characters, engine: ocr.name });
+      // The engine's warnings go with the result: into the job's summary and the saved version.
+      const summary = (version: number) => ({ version, characters, engine: ocr.name, warnings });
       // The version and the job's completion commit together: a rerun never saves a second version.
       const saved = await context.services.ocr.saveVersion(
         pageId,
@@ -73,6 +77,7 @@ export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> 
         `ocr:${ocr.name}`,
         null,
         (tx, version) => job.completeIn(tx, summary(version)),
+        warnings,
       );
       return summary(saved.version);
     },

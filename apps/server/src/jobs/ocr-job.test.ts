@@ -18,7 +18,7 @@ function fakeEngine(text: string): () => Promise<OcrEngine> {
     Promise.resolve({
       name: 'fake',
       description: 'test engine',
-      recognize: () => Promise.resolve(ocrFor(text, 600, 400)),
+      recognize: () => Promise.resolve({ ocr: ocrFor(text, 600, 400), warnings: [] }),
       close: () => Promise.resolve(),
     });
 }
@@ -127,5 +127,67 @@ describe.each(DIALECTS)('OCR jobs on %s', (dialect) => {
     expect(await worker.runOnce()).toBe(true);
     expect(await h.context.repos.ocrVersions.list(pageId)).toEqual(before);
     expect(await jobs.findById(jobId)).toMatchObject({ status: 'running', locked_by: 'worker-b' });
+  });
+});
+
+describe.each(DIALECTS)('OCR job warnings on %s', (dialect) => {
+  let h: HttpHarness;
+  let staff: string;
+  const warning = {
+    code: 'little-text' as const,
+    message: '版面找到了文字区域，但只识别出 2 个字（按行长约应有 40 字），可能有漏识，请核对。',
+  };
+  beforeAll(async () => {
+    h = await createHttpHarness(
+      dialect,
+      { OCR_ON_INGEST: 'false' },
+      {
+        ocrEngine: () =>
+          Promise.resolve({
+            name: 'doubtful',
+            description: 'reads little and says so',
+            recognize: () => Promise.resolve({ ocr: ocrFor('天地', 600, 400), warnings: [warning] }),
+            close: () => Promise.resolve(),
+          }),
+      },
+    );
+    await h.context.services.auth.upsertAccount({
+      loginName: 'warnstaff',
+      password: GOOD_PASSWORD,
+      roles: ['reader', 'catalogAdmin'],
+    });
+    staff = (await h.login('warnstaff', GOOD_PASSWORD)).cookie;
+  });
+  afterAll(async () => h.close());
+
+  it("keeps what the engine noticed with the job's result and the version, for the proofreader", async () => {
+    const book = await createBook(h.context, { volumes: [1] });
+    const pageId = book.pageIds[0]!;
+    const jobId = await h.context.queue.enqueue('ocr.page', { pageId });
+    const worker = h.context.createWorker(pino({ level: 'silent' }));
+    while (await worker.runOnce());
+    const job = await h.context.repos.jobs.findById(jobId);
+    expect(JSON.parse(job!.result!)).toMatchObject({ engine: 'doubtful', warnings: [warning] });
+    const listed = await h.request({
+      method: 'GET',
+      url: `/api/pages/${pageId}/ocr/versions`,
+      cookie: staff,
+    });
+    expect(listed.statusCode).toBe(200);
+    const versions = listed.json<{ versions: Array<{ source: string; warnings: unknown[] }> }>().versions;
+    expect(versions[0]).toMatchObject({ source: 'ocr:doubtful', warnings: [warning] });
+    // A proofread version is the proofreader's: it carries no engine warning.
+    const saved = await h.request({
+      method: 'PUT',
+      url: `/api/pages/${pageId}/ocr`,
+      cookie: staff,
+      body: { ocr: ocrFor('天地玄黃', 600, 400) },
+    });
+    expect(saved.statusCode).toBe(200);
+    const after = (
+      await h.request({ method: 'GET', url: `/api/pages/${pageId}/ocr/versions`, cookie: staff })
+    ).json<{ versions: Array<{ source: string; warnings: unknown[] }> }>().versions;
+    expect(after[0]).toMatchObject({ source: 'proofread', warnings: [] });
+    expect(after[1]).toMatchObject({ source: 'ocr:doubtful', warnings: [warning] });
   });
 });

@@ -19,8 +19,13 @@ export interface TextBox extends Box {
 
 /** The detector's parameters (PaddleOCR's defaults for DB, except the scale: bench/ocr measured it). */
 export const DETECTOR = {
-  /** The page is scaled so that its longer side has this many pixels (px). */
-  longSide: 1600,
+  /**
+   * The page is scaled so that its height has this many pixels (px): vertical text's characters then
+   * come out at about the same size whether the scan holds a half-leaf or a whole opened leaf.
+   */
+  height: 1600,
+  /** …but its longer side no more than this (px), to bound the time of a very wide page. */
+  maxSide: 2560,
   /**
    * The page's height is scaled by this much more than its width: vertical text squeezed along its
    * columns, so that characters down a column lie closer than the columns do and the detector (trained
@@ -28,6 +33,8 @@ export const DETECTOR = {
    * in a grid.
    */
   squeeze: 0.5,
+  /** The second pass, unsqueezed (a note's two lines apart), at this height (px). */
+  fineHeight: 1280,
   /** A map pixel is text when its probability is above this (PaddleOCR `det_db_thresh`). */
   pixelThreshold: 0.3,
   /** A region is kept when its mean probability is above this (PaddleOCR `det_db_box_thresh`). */
@@ -58,13 +65,13 @@ export class TextDetector {
     return new TextDetector(session, ort);
   }
 
-  /** The probability map of `image` at `longSide` (sides rounded to multiples of 32), and its scale. */
+  /** The probability map of `image` scaled to `pageHeight` (sides rounded to multiples of 32). */
   async probabilities(
     image: Grey,
-    longSide = DETECTOR.longSide,
+    pageHeight = DETECTOR.height,
     squeeze = DETECTOR.squeeze,
   ): Promise<{ map: Float32Array; width: number; height: number }> {
-    const scale = longSide / Math.max(image.width, image.height);
+    const scale = Math.min(pageHeight / image.height, DETECTOR.maxSide / Math.max(image.width, image.height));
     const width = Math.max(32, Math.round((image.width * scale) / 32) * 32);
     const height = Math.max(32, Math.round((image.height * scale * squeeze) / 32) * 32);
     const small = await sharp(Buffer.from(image.data.buffer, image.data.byteOffset, image.data.length), {
@@ -91,8 +98,8 @@ export class TextDetector {
   }
 
   /** The text boxes of `image` (its own pixels). */
-  async detect(image: Grey, longSide = DETECTOR.longSide, squeeze = DETECTOR.squeeze): Promise<TextBox[]> {
-    const { map, width, height } = await this.probabilities(image, longSide, squeeze);
+  async detect(image: Grey, pageHeight = DETECTOR.height, squeeze = DETECTOR.squeeze): Promise<TextBox[]> {
+    const { map, width, height } = await this.probabilities(image, pageHeight, squeeze);
     return boxesOf(map, width, height, image.width / width, image.height / height);
   }
 

@@ -33,7 +33,7 @@ describe('OCR engine in its own thread', () => {
     await expect(threaded.recognize(path.join(dir, 'missing.png'))).rejects.toThrow(/missing\.png/);
     const file = path.join(dir, 'next.png');
     fs.writeFileSync(file, await pageImage(2, 600, 400));
-    expect((await threaded.recognize(file)).imginfo).toEqual({ width: 600, height: 400 });
+    expect((await threaded.recognize(file)).ocr.imginfo).toEqual({ width: 600, height: 400 });
   });
 
   it('starts a new thread when its thread is gone', async () => {
@@ -41,7 +41,7 @@ describe('OCR engine in its own thread', () => {
     await engine.close();
     const file = path.join(dir, 'again.png');
     fs.writeFileSync(file, await pageImage(1, 600, 400));
-    expect((await engine.recognize(file)).imginfo).toEqual({ width: 600, height: 400 });
+    expect((await engine.recognize(file)).ocr.imginfo).toEqual({ width: 600, height: 400 });
     await engine.close();
   });
 });

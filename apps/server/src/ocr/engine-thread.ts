@@ -1,13 +1,13 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { OcrJson } from '@guji/shared';
-import type { OcrEngine } from './engine.ts';
+
+import type { OcrEngine, PageReading } from './engine.ts';
 
 /** A request to the engine's thread, and its answers (engine-thread.worker.ts). */
 export type EngineRequest = { id: number; kind: 'load' } | { id: number; kind: 'recognize'; file: string };
 export type EngineReply =
-  | { id: number; ok: true; name: string; description: string; result?: OcrJson }
+  | { id: number; ok: true; name: string; description: string; result?: PageReading }
   | { id: number; ok: false; error: string };
 
 /**
@@ -43,7 +43,7 @@ export class ThreadedOcrEngine implements OcrEngine {
     return engine;
   }
 
-  async recognize(file: string): Promise<OcrJson> {
+  async recognize(file: string): Promise<PageReading> {
     const reply = await this.call({ kind: 'recognize', file });
     if (!reply.result) throw new Error('识别线程没有返回结果');
     return reply.result;

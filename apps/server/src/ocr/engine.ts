@@ -1,16 +1,22 @@
 /** The OCR engine's interface, and the default engine for vertical pages: its stages in order. */
-import type { OcrJson, OcrLine, OcrWord } from '@guji/shared';
+import type { OcrJson, OcrLine, OcrWarning, OcrWord } from '@guji/shared';
 import { ColumnRecognizer } from './column-recognizer.ts';
 import { cutCells } from './cells.ts';
 import { decodeCells, traditionalForms, type Candidate } from './decode.ts';
 import { DETECTOR, TextDetector } from './detector.ts';
 import type { CharLanguageModel } from './language-model.ts';
 import { loadLanguageModel } from './language-model-loader.ts';
-import { layoutFromBoxes, type LayoutColumn } from './layout.ts';
+import { layoutFromBoxes, type BoxLayout, type LayoutColumn } from './layout.ts';
 import { LineRecognizer } from './line-recognizer.ts';
 import { loadPage, mapBox, uprightPage } from './page-image.ts';
 import type { Box, Grey } from './segment-common.ts';
 import { safeTraditional } from './traditional.ts';
+
+/** What an engine read on a page: the spec's OCR JSON, and what it noticed about its own result. */
+export interface PageReading {
+  ocr: OcrJson;
+  warnings: OcrWarning[];
+}
 
 /** An OCR engine behind one interface (DESIGN.md §5): a page image in, the spec's OCR JSON out. */
 export interface OcrEngine {
@@ -18,7 +24,7 @@ export interface OcrEngine {
   readonly name: string;
   /** What runs, for /api/health and job logs. */
   readonly description: string;
-  recognize(file: string): Promise<OcrJson>;
+  recognize(file: string): Promise<PageReading>;
   close(): Promise<void>;
 }
 
@@ -28,8 +34,14 @@ export type RecogniserName = (typeof RECOGNISERS)[number];
 /** The one chosen when `OCR_RECOGNISER` is not set: the better on the real pages (bench/ocr). */
 export const DEFAULT_RECOGNISER: RecogniserName = 'own';
 
-/** Weight of the language model's ln P against the recogniser's ln p. */
-const LM_WEIGHT = 0.5;
+/** The engine's constants that bench/ocr tunes (and chooses leave-one-work-out). */
+export interface EngineTuning {
+  /** Weight of the language model's ln P against the recogniser's ln p. */
+  lmWeight: number;
+  /** The detector's squeeze of the page's height (DETECTOR.squeeze). */
+  squeeze: number;
+}
+export const TUNING: EngineTuning = { lmWeight: 0.5, squeeze: DETECTOR.squeeze };
 /** Cost (in ln p) of reading a character in another traditional form than OpenCC's first choice. */
 const ALT_FORM_COST = 0.2;
 /** PP-OCRv4: below this probability of its likeliest character a cell holds no character. */
@@ -134,6 +146,7 @@ export class VerticalPageEngine implements OcrEngine {
     recogniser: RecogniserName,
     /** The character model of classical Chinese that chooses among the candidates (none: top-1). */
     private readonly lm: CharLanguageModel | undefined,
+    private readonly tuning: EngineTuning,
   ) {
     ({ engine: this.name, description: this.description } = VerticalPageEngine.describe(recogniser));
   }
@@ -144,7 +157,12 @@ export class VerticalPageEngine implements OcrEngine {
    * language-model-loader.ts, once per machine).
    */
   static async create(
-    options: { languageModel?: CharLanguageModel | null; recogniser?: RecogniserName } = {},
+    options: {
+      languageModel?: CharLanguageModel | null;
+      recogniser?: RecogniserName;
+      /** Other values of the engine's tuned constants (bench/ocr's leave-one-work-out choice). */
+      tuning?: Partial<EngineTuning>;
+    } = {},
   ): Promise<VerticalPageEngine> {
     const recogniser = options.recogniser ?? configuredRecogniser();
     const detector = await TextDetector.load();
@@ -154,16 +172,16 @@ export class VerticalPageEngine implements OcrEngine {
         : new PaddleReader(await LineRecognizer.load(), safeTraditional());
     const lm =
       options.languageModel === undefined ? loadLanguageModel() : (options.languageModel ?? undefined);
-    return new VerticalPageEngine(detector, reader, recogniser, lm);
+    return new VerticalPageEngine(detector, reader, recogniser, lm, { ...TUNING, ...options.tuning });
   }
 
-  async recognize(file: string): Promise<OcrJson> {
+  async recognize(file: string): Promise<PageReading> {
     const page = await loadPage(file);
     const upright = await uprightPage(page);
     // Two passes of the detector: squeezed along the columns (it joins each column's characters), and
     // as the page is (it keeps a note's two lines apart).
-    const boxes = await this.detector.detect(upright.image);
-    const fine = await this.detector.detect(upright.image, DETECTOR.longSide, 1);
+    const boxes = await this.detector.detect(upright.image, DETECTOR.height, this.tuning.squeeze);
+    const fine = await this.detector.detect(upright.image, DETECTOR.fineHeight, 1);
     const layout = layoutFromBoxes(boxes, upright.image, upright.threshold, fine);
     const lines: Array<{ column: LayoutColumn; chars: Read[] }> = [];
     for (const column of layout.columns)
@@ -175,7 +193,7 @@ export class VerticalPageEngine implements OcrEngine {
       const choice = decodeCells(
         text.map((char) => char.cells),
         this.lm,
-        LM_WEIGHT,
+        this.tuning.lmWeight,
       );
       text.forEach((char, i) => {
         const picked = char.cells[choice[i]!];
@@ -208,10 +226,11 @@ export class VerticalPageEngine implements OcrEngine {
       }
       current.line.words.push(...chars.map((char) => word(char, column.kind)));
     }
-    return {
+    const ocr: OcrJson = {
       imginfo: { width: page.width, height: page.height },
       ocr_res: { header: [], footer: [], ...regions },
     };
+    return { ocr, warnings: warningsOf(layout, lines) };
   }
 
   async close(): Promise<void> {
@@ -219,8 +238,52 @@ export class VerticalPageEngine implements OcrEngine {
   }
 }
 
+/** A page with this many characters' room in its text lines or more may be checked for little read. */
+const WARN_MIN_ROOM = 10;
+/** Read fewer than this share of the characters the text lines have room for: text was missed. */
+const WARN_LITTLE = 0.4;
+/** The detector's columns and the layout's differ by more than this many: the order may be wrong. */
+const WARN_COLUMNS = 2;
+
+/**
+ * What the engine noticed about its result (issue 28 part 5), for the proofreader: no text found; text
+ * regions found but little read (fewer characters than WARN_LITTLE of the room in the lines, a
+ * character being about as tall as its line is wide); a ruled page's columns and the columns read
+ * disagreeing by more than WARN_COLUMNS.
+ */
+export function warningsOf(
+  layout: BoxLayout,
+  lines: Array<{ column: LayoutColumn; chars: unknown[] }>,
+): OcrWarning[] {
+  const warnings: OcrWarning[] = [];
+  if (layout.detected === 0)
+    return [{ code: 'no-text', message: '未在图像中找到文字区域，请确认图像是否为书页。' }];
+  const body = lines.filter((l) => l.column.kind === 'text' || l.column.kind === 'note');
+  const room = Math.round(
+    body.reduce(
+      (sum, l) =>
+        sum + (l.column.box.bottom - l.column.box.top) / Math.max(1, l.column.box.right - l.column.box.left),
+      0,
+    ),
+  );
+  const read = body.reduce((sum, l) => sum + l.chars.length, 0);
+  if (room >= WARN_MIN_ROOM && read < room * WARN_LITTLE)
+    warnings.push({
+      code: 'little-text',
+      message: `版面找到了文字区域，但只识别出 ${read} 个字（按行长约应有 ${room} 字），可能有漏识，请核对。`,
+    });
+  if (layout.expectedColumns !== undefined && Math.abs(layout.expectedColumns - layout.slots) > WARN_COLUMNS)
+    warnings.push({
+      code: 'columns',
+      message: `界栏约有 ${layout.expectedColumns} 行，识别结果分为 ${layout.slots} 行，行序可能有误，请核对。`,
+    });
+  return warnings;
+}
+
 /** `OCR_RECOGNISER` (own or ppocrv4; checked with the rest of the configuration at start). */
 export function configuredRecogniser(): RecogniserName {
   const value = process.env.OCR_RECOGNISER;
-  return (RECOGNISERS as readonly string[]).includes(value ?? '') ? (value as RecogniserName) : DEFAULT_RECOGNISER;
+  return (RECOGNISERS as readonly string[]).includes(value ?? '')
+    ? (value as RecogniserName)
+    : DEFAULT_RECOGNISER;
 }

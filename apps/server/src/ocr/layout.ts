@@ -33,12 +33,16 @@ export interface BoxLayout {
   centre?: [number, number];
   /** How many text boxes the detector gave (before specks and show-through were dropped). */
   detected: number;
+  /** A ruled page: how many columns its rules hold inside the frame (what `slots` should be near). */
+  expectedColumns?: number;
 }
 
 /** The layout's parameters, each a share of a named length. */
 export const LAYOUT = {
   /** Boxes narrower and shorter than this share of the column width are specks, not text. */
   speck: 0.3,
+  /** A box narrower than this share of the column width and over two columns' widths long is a rule. */
+  rule: 0.2,
   /**
    * Show-through: a box whose darkest tenth of pixels is lighter than this share of the way from the
    * page's ink to its paper is text printed on the other side of the leaf, seen through it.
@@ -58,12 +62,16 @@ export const LAYOUT = {
   sliver: 0.3,
   /** A column's edges snap to rules within this share of the column width of its boxes. */
   snap: 0.6,
+  /** Margin beyond a frame rule: at most this share of the text (by box area)… */
+  marginArea: 0.1,
+  /** …in a strip at most this share of a column wide (a margin line, half a centre strip). */
+  marginWidth: 0.6,
   /** A ruled column at the frame's edge narrower than this share of the others is the centre strip's half. */
   edgeStrip: 0.75,
-  /** A centre strip: the share of its width a fish-tail mark inks across a row. */
+  /** A centre strip: the share of its width a fish-tail mark inks across a row… */
   fishTailInk: 0.75,
-  /** …over at least this share of the strip's width in height. */
-  fishTailHeight: 0.25,
+  /** …over at least this share of the strip's (or a column's, if wider) width in height (a stroke is thinner). */
+  fishTailHeight: 0.14,
 };
 
 const width = (b: Box) => b.right - b.left;
@@ -99,8 +107,11 @@ export function layoutFromBoxes(
   // note's lines are narrower).
   const tall = detected.filter((b) => height(b) >= 1.5 * width(b));
   let columnWidth = quantile((tall.length >= 3 ? tall : detected).map(width), 0.75);
+  // Specks (small every way), and ruled lines the detector took for text (thin and long).
   let boxes = detected.filter(
-    (b) => width(b) >= columnWidth * LAYOUT.speck || height(b) >= columnWidth * LAYOUT.speck,
+    (b) =>
+      (width(b) >= columnWidth * LAYOUT.speck || height(b) >= columnWidth * LAYOUT.speck) &&
+      !(width(b) < columnWidth * LAYOUT.rule && height(b) > columnWidth * 2),
   );
   boxes = withoutShowThrough(boxes, image);
   if (boxes.length === 0) return empty;
@@ -112,7 +123,7 @@ export function layoutFromBoxes(
   const rulings = findRulings(mask, image.width, image.height, columnWidth);
   // On a ruled page the rules' spacing is the column width (the boxes may all be a note's lines).
   columnWidth = ruledColumnWidth(rulings) ?? columnWidth;
-  const frame = frameOf(boxes, rulings);
+  const frame = frameOf(boxes, rulings, columnWidth);
   const registers = registersOf(frame, rulings, boxes);
   const columns: LayoutColumn[] = [];
   let slot = 0;
@@ -121,7 +132,7 @@ export function layoutFromBoxes(
   for (const box of boxes) {
     if (centreX(box) >= frame.left && centreX(box) <= frame.right) continue;
     const strip = stripAround(box, rulings, image.width);
-    const kind = strip && hasFishTail(mask, image.width, strip, frame) ? 'centre' : 'other';
+    const kind = strip && hasFishTail(mask, image.width, strip, frame, columnWidth) ? 'centre' : 'other';
     columns.push({ box, kind, slot: -1 });
   }
   for (const register of registers) {
@@ -140,14 +151,29 @@ export function layoutFromBoxes(
       const edge = i === 0 || i === lanes.length - 1;
       const middle = centreX(lane) > frame.left + third && centreX(lane) < frame.right - third;
       // (An outer column beyond the outermost rule has no rule to give its width: its boxes' width.)
-      const outer = !lane.ruled && rulings.vertical.every((r) => centreX(r) < lane.left) !== rulings.vertical.every((r) => centreX(r) > lane.right);
-      const narrow = (lane.ruled || outer || ruledWidths.length < 3) && width(lane) < typical * LAYOUT.edgeStrip;
-      const fishTail = (edge || middle) && hasFishTail(mask, image.width, lane, { ...frame, ...clampY(register, frame) });
+      const outer =
+        !lane.ruled &&
+        rulings.vertical.every((r) => centreX(r) < lane.left) !==
+          rulings.vertical.every((r) => centreX(r) > lane.right);
+      const narrow =
+        ruledWidths.length >= 3 && (lane.ruled || outer) && width(lane) < typical * LAYOUT.edgeStrip;
+      const fishTail =
+        (edge || middle) &&
+        hasFishTail(mask, image.width, lane, { ...frame, ...clampY(register, frame) }, columnWidth);
       // A half-leaf's centre strip at the frame's edge: an outer column much narrower than the others
       // (the strip cut by the scan's edge), or one with a fish-tail mark. A full opened leaf's: a column
-      // in the middle of the frame with a fish-tail mark, narrower than the others.
-      if (process.env.LAYOUT_DEBUG) console.log('lane', Math.round(lane.left), Math.round(lane.right), { edge, middle, narrow, fishTail, outer, ruled: lane.ruled, typical });
-      if ((edge && lanes.length >= 3 && (narrow || fishTail)) || (middle && fishTail && width(lane) < typical * 0.9)) {
+      // in the middle of the frame with a fish-tail mark.
+      if (process.env.LAYOUT_DEBUG)
+        console.log('lane', Math.round(lane.left), Math.round(lane.right), {
+          edge,
+          middle,
+          narrow,
+          fishTail,
+          outer,
+          ruled: lane.ruled,
+          typical,
+        });
+      if ((edge || middle) && lanes.length >= 3 && (narrow || fishTail)) {
         lane.centre = true;
         if (middle) centre = [lane.left, lane.right];
       }
@@ -238,23 +264,41 @@ function textThreshold(image: Grey, boxes: Box[]): number | undefined {
 function withoutShowThrough(boxes: TextBox[], image: Grey): TextBox[] {
   const step = Math.max(1, Math.round(Math.sqrt((image.width * image.height) / 1_000_000)));
   const dark = boxes.map((b) => quantile(pixels(image, b, step), 0.1));
-  const paper = quantile(pixels(image, { left: 0, top: 0, right: image.width, bottom: image.height }, step * 4), 0.5);
+  const paper = quantile(
+    pixels(image, { left: 0, top: 0, right: image.width, bottom: image.height }, step * 4),
+    0.5,
+  );
   // The page's ink: the darkness of the boxes holding most of the text (the darker half by area).
   const ink = quantile(dark, 0.25);
   return boxes.filter((_, i) => dark[i]! <= ink + (paper - ink) * LAYOUT.ghost);
 }
 
 /**
- * The text frame: as wide as the long horizontal rules drawn along its top and bottom (the boxes' extent
- * where there are none). Lines beyond it are margin lines.
+ * The text frame: between its outermost vertical rules, where most of the text lies between them;
+ * otherwise as wide as the long horizontal rules drawn along its top and bottom; otherwise the boxes'
+ * extent. Lines beyond it are margin lines (or a half-leaf's centre strip).
  */
-function frameOf(boxes: TextBox[], rulings: Rulings): Box {
+function frameOf(boxes: TextBox[], rulings: Rulings, columnWidth: number): Box {
   const extent = {
     left: Math.min(...boxes.map((b) => b.left)),
     right: Math.max(...boxes.map((b) => b.right)),
     top: Math.min(...boxes.map((b) => b.top)),
     bottom: Math.max(...boxes.map((b) => b.bottom)),
   };
+  const area = (b: Box) => width(b) * height(b);
+  const total = boxes.reduce((sum, b) => sum + area(b), 0);
+  /** Whether the boxes beyond x (on one side) are margin: little of the text, in a strip narrower than a column. */
+  const margin = (beyond: TextBox[]) =>
+    beyond.length > 0 &&
+    beyond.reduce((sum, b) => sum + area(b), 0) <= total * LAYOUT.marginArea &&
+    Math.max(...beyond.map((b) => b.right)) - Math.min(...beyond.map((b) => b.left)) <=
+      columnWidth * LAYOUT.marginWidth;
+  const xs = rulings.vertical.map(centreX).sort((a, b) => a - b);
+  const frame = { ...extent };
+  // The outermost rule on each side is the frame's side if beyond it there is only margin.
+  if (xs.length > 0 && margin(boxes.filter((b) => centreX(b) < xs[0]!))) frame.left = xs[0]!;
+  if (xs.length > 0 && margin(boxes.filter((b) => centreX(b) > xs.at(-1)!))) frame.right = xs.at(-1)!;
+  if (frame.left !== extent.left || frame.right !== extent.right || xs.length >= 2) return frame;
   // Rules at least half as wide as the text, above or below most of it.
   const long = rulings.horizontal.filter((l) => width(l) >= width(extent) * 0.5);
   if (long.length < 2) return extent;
@@ -266,7 +310,10 @@ function frameOf(boxes: TextBox[], rulings: Rulings): Box {
 /** Registers (上下欄): the frame cut by horizontal rules that cross it, top first. */
 function registersOf(frame: Box, rulings: Rulings, boxes: TextBox[]): Box[] {
   const cuts = rulings.horizontal
-    .filter((line) => line.left <= frame.left + width(frame) * 0.2 && line.right >= frame.right - width(frame) * 0.2)
+    .filter(
+      (line) =>
+        line.left <= frame.left + width(frame) * 0.2 && line.right >= frame.right - width(frame) * 0.2,
+    )
     .map((line) => (line.top + line.bottom) / 2)
     .filter((y) => boxes.some((b) => b.bottom <= y) && boxes.some((b) => b.top >= y))
     .sort((a, b) => a - b);
@@ -294,7 +341,13 @@ function stripAround(box: Box, rulings: Rulings, pageWidth: number): Box | undef
  * Whether the strip holds a fish-tail mark (魚尾): a solid dark band across it, rows inked across most of
  * its width over a good part of its width in height, within the rows of `within` (the frame).
  */
-function hasFishTail(mask: Uint8Array, pageWidth: number, strip: Box, within: Box): boolean {
+function hasFishTail(
+  mask: Uint8Array,
+  pageWidth: number,
+  strip: Box,
+  within: Box,
+  columnWidth: number,
+): boolean {
   const w = Math.round(width(strip));
   if (w < 4) return false;
   const from = Math.max(0, Math.round(within.top));
@@ -306,7 +359,7 @@ function hasFishTail(mask: Uint8Array, pageWidth: number, strip: Box, within: Bo
     for (let x = Math.round(strip.left) + inset; x < Math.round(strip.right) - inset; x++)
       ink += mask[y * pageWidth + x]!;
     if (ink >= (w - 2 * inset) * LAYOUT.fishTailInk) {
-      if (++run >= w * LAYOUT.fishTailHeight) return true;
+      if (++run >= Math.max(w, columnWidth) * LAYOUT.fishTailHeight) return true;
     } else run = 0;
   }
   return false;
@@ -326,7 +379,13 @@ interface Lane extends Box {
  * box joins the column its centre lies in; columns that overlap, or narrow ones side by side that
  * together are one column wide, are one). A column between two rules takes the rules as its edges.
  */
-function lanesOf(boxes: TextBox[], columnWidth: number, rulings: Rulings, mask: Uint8Array, pageWidth: number): Lane[] {
+function lanesOf(
+  boxes: TextBox[],
+  columnWidth: number,
+  rulings: Rulings,
+  mask: Uint8Array,
+  pageWidth: number,
+): Lane[] {
   const rules = rulings.vertical.map((l) => ({ x: centreX(l), top: l.top, bottom: l.bottom }));
   const pieces: Box[] = boxes
     .flatMap((b) => cutAtRules(b, rules, columnWidth))
@@ -349,7 +408,7 @@ function lanesOf(boxes: TextBox[], columnWidth: number, rulings: Rulings, mask: 
   /** Joins neighbouring lanes (by x) while `same` holds for a pair. */
   const joinWhile = (list: Lane[], same: (a: Lane, b: Lane) => boolean): Lane[] => {
     const sorted = [...list].sort((a, b) => a.left - b.left);
-    for (let i = 0; i + 1 < sorted.length; ) {
+    for (let i = 0; i + 1 < sorted.length;) {
       if (same(sorted[i]!, sorted[i + 1]!)) sorted.splice(i, 2, merge(sorted[i]!, sorted[i + 1]!));
       else i++;
     }
@@ -378,6 +437,15 @@ function lanesOf(boxes: TextBox[], columnWidth: number, rulings: Rulings, mask: 
     lane.ruled = true;
   }
   lanes = joinWhile(lanes, (a, b) => a.ruled && b.ruled && a.left === b.left && a.right === b.right);
+  // A lane left without rules whose boxes stand inside a ruled one (a note's line) belongs to it.
+  for (const lane of lanes.filter((l) => !l.ruled)) {
+    const host = lanes.find((l) => l.ruled && centreX(lane) > l.left && centreX(lane) < l.right);
+    if (!host) continue;
+    host.boxes.push(...lane.boxes);
+    host.top = Math.min(host.top, lane.top);
+    host.bottom = Math.max(host.bottom, lane.bottom);
+    lanes.splice(lanes.indexOf(lane), 1);
+  }
   // Narrow unruled lanes side by side, with no rule between them, that together are about one column
   // wide: the two lines of a note.
   const narrow = (l: Box) => width(l) < columnWidth * LAYOUT.noteWidth;
@@ -397,10 +465,20 @@ function lanesOf(boxes: TextBox[], columnWidth: number, rulings: Rulings, mask: 
 }
 
 /** A box cut at the vertical rules that run through it (well inside it, along its height). */
-function cutAtRules(box: Box, rules: Array<{ x: number; top: number; bottom: number }>, columnWidth: number): Box[] {
+function cutAtRules(
+  box: Box,
+  rules: Array<{ x: number; top: number; bottom: number }>,
+  columnWidth: number,
+): Box[] {
   const inner = columnWidth * 0.2;
   const xs = rules
-    .filter((r) => r.x > box.left + inner && r.x < box.right - inner && r.top <= box.top + height(box) * 0.5 && r.bottom >= box.bottom - height(box) * 0.5)
+    .filter(
+      (r) =>
+        r.x > box.left + inner &&
+        r.x < box.right - inner &&
+        r.top <= box.top + height(box) * 0.5 &&
+        r.bottom >= box.bottom - height(box) * 0.5,
+    )
     .map((r) => r.x)
     .sort((a, b) => a - b);
   if (xs.length === 0) return [box];
@@ -450,7 +528,8 @@ function linesOf(lane: Lane, columnWidth: number, fine: Box[]): Array<{ box: Box
   const boxes = [...lane.boxes].sort((a, b) => a.top - b.top);
   const narrow = (b: Box) => width(b) < laneWidth * LAYOUT.noteWidth;
   // Narrow boxes in this column, from both passes (the fine pass's only where they stand upright).
-  const inLane = (b: Box) => centreX(b) >= lane.left && centreX(b) <= lane.right && b.bottom > lane.top && b.top < lane.bottom;
+  const inLane = (b: Box) =>
+    centreX(b) >= lane.left && centreX(b) <= lane.right && b.bottom > lane.top && b.top < lane.bottom;
   const narrowBoxes = [
     ...boxes.filter(narrow),
     ...fine.filter((b) => inLane(b) && narrow(b) && height(b) >= width(b) * 1.5),
@@ -488,7 +567,7 @@ function linesOf(lane: Lane, columnWidth: number, fine: Box[]): Array<{ box: Box
   const text = { top: Math.min(...boxes.map((b) => b.top)), bottom: Math.max(...boxes.map((b) => b.bottom)) };
   const lines: Array<{ box: Box; note: boolean }> = [];
   const extent = (top: number, bottom: number, from = -Infinity, to = Infinity) => {
-    const over = [...boxes, ...narrowBoxes].filter(
+    const over = (from === -Infinity && to === Infinity ? boxes : [...boxes, ...narrowBoxes]).filter(
       (b) => b.bottom > top && b.top < bottom && centreX(b) >= from && centreX(b) <= to,
     );
     if (over.length === 0) return undefined;

@@ -12,8 +12,11 @@ export interface Rulings {
 }
 
 export const RULINGS = {
-  /** A rule runs over at least this share of the page's height (vertical) or width (horizontal). */
-  length: 0.3,
+  /**
+   * A rule runs over at least this share of the page's height (vertical) or width (horizontal): the
+   * frame's and the columns' rules run over most of it, a seal's border or a drawn box does not.
+   */
+  length: 0.5,
   /** Gaps in a rule up to this share of the page's side are bridged (worn or broken lines). */
   gap: 0.01,
   /** A rule is at most this share of the column width thick (thicker is ink of another kind). */
@@ -25,63 +28,70 @@ export const RULINGS = {
 /** The rules of an ink mask (1 = ink) of `width` × `height`, `columnWidth` the text's column width. */
 export function findRulings(mask: Uint8Array, width: number, height: number, columnWidth: number): Rulings {
   const maxThick = Math.max(4, columnWidth * RULINGS.thickness);
-  const vertical = lines(
-    width,
-    height,
-    (along, across) => mask[along * width + across]!,
-    (from, to, start, end): Box => ({ left: from, right: to, top: start, bottom: end }),
-    maxThick,
-  );
-  const horizontal = lines(
-    height,
-    width,
-    (along, across) => mask[across * width + along]!,
-    (from, to, start, end): Box => ({ left: start, right: end, top: from, bottom: to }),
-    maxThick,
-  );
+  // Ink within RULINGS.wobble pixels across the line's direction counts (lines that lean or waver).
+  const r = RULINGS.wobble;
+  const acrossX = new Uint8Array(mask.length);
+  const acrossY = new Uint8Array(mask.length);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      if (!mask[y * width + x]) continue;
+      for (let d = -r; d <= r; d++) {
+        if (x + d >= 0 && x + d < width) acrossX[y * width + x + d] = 1;
+        if (y + d >= 0 && y + d < height) acrossY[(y + d) * width + x] = 1;
+      }
+    }
+  // Vertical lines: for each x, runs down the page (transposed so each x is one contiguous row).
+  const transposed = new Uint8Array(mask.length);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) transposed[x * height + y] = acrossX[y * width + x]!;
+  const vertical = lines(transposed, width, height, maxThick).map(({ from, to, start, end }): Box => ({
+    left: from,
+    right: to,
+    top: start,
+    bottom: end,
+  }));
+  const horizontal = lines(acrossY, height, width, maxThick).map(({ from, to, start, end }): Box => ({
+    left: start,
+    right: end,
+    top: from,
+    bottom: to,
+  }));
   return { vertical, horizontal };
 }
 
 /**
- * Lines along one direction: for each position across (x for vertical lines), the longest run along the
- * page where that position or its neighbours within RULINGS.wobble hold ink, gaps bridged; positions with
- * a long run form lines, at most `maxThick` thick.
+ * Lines along one direction of `rows` (one row of `along` values per position across): per position,
+ * the longest run of ink with gaps bridged; positions with a long run, side by side, form a line at most
+ * `maxThick` thick.
  */
 function lines(
+  rows: Uint8Array,
   across: number,
   along: number,
-  ink: (along: number, across: number) => number,
-  box: (from: number, to: number, start: number, end: number) => Box,
   maxThick: number,
-): Box[] {
-  const step = Math.max(1, Math.floor(along / 2000));
-  const gap = Math.max(2, Math.round((along * RULINGS.gap) / step));
-  const need = (along * RULINGS.length) / step;
+): Array<{ from: number; to: number; start: number; end: number }> {
+  const gap = Math.max(2, Math.round(along * RULINGS.gap));
+  const need = along * RULINGS.length;
   const long: Array<{ at: number; start: number; end: number }> = [];
   for (let a = 0; a < across; a++) {
+    const row = a * along;
     let best = 0;
     let bestStart = 0;
-    let runStart = -1;
+    let runStart = 0;
     let lastInk = -Infinity;
-    let k = 0;
-    for (let t = 0; t < along; t += step, k++) {
-      let hit = false;
-      for (let d = -RULINGS.wobble; d <= RULINGS.wobble && !hit; d++) {
-        const c = a + d;
-        if (c >= 0 && c < across && ink(t, c)) hit = true;
-      }
-      if (!hit) continue;
-      if (k - lastInk > gap) runStart = k;
-      lastInk = k;
-      if (k - runStart + 1 > best) {
-        best = k - runStart + 1;
+    for (let t = 0; t < along; t++) {
+      if (!rows[row + t]) continue;
+      if (t - lastInk > gap) runStart = t;
+      lastInk = t;
+      if (t - runStart + 1 > best) {
+        best = t - runStart + 1;
         bestStart = runStart;
       }
     }
-    if (best >= need) long.push({ at: a, start: bestStart * step, end: (bestStart + best) * step });
+    if (best >= need) long.push({ at: a, start: bestStart, end: bestStart + best });
   }
-  const out: Box[] = [];
-  for (let i = 0; i < long.length; ) {
+  const out: Array<{ from: number; to: number; start: number; end: number }> = [];
+  for (let i = 0; i < long.length;) {
     let j = i;
     while (j + 1 < long.length && long[j + 1]!.at === long[j]!.at + 1) j++;
     const group = long.slice(i, j + 1);
@@ -89,14 +99,12 @@ function lines(
     const from = group[0]!.at + RULINGS.wobble;
     const to = group.at(-1)!.at - RULINGS.wobble + 1;
     if (to - from <= maxThick)
-      out.push(
-        box(
-          Math.min(from, to - 1),
-          Math.max(to, from + 1),
-          Math.min(...group.map((g) => g.start)),
-          Math.max(...group.map((g) => g.end)),
-        ),
-      );
+      out.push({
+        from: Math.min(from, to - 1),
+        to: Math.max(to, from + 1),
+        start: Math.min(...group.map((g) => g.start)),
+        end: Math.max(...group.map((g) => g.end)),
+      });
     i = j + 1;
   }
   return out;

@@ -34,7 +34,7 @@ describe('a library whose files live in an S3-compatible store', () => {
             // The engine gets a local path: the master fetched from the store into DATA_DIR/tmp.
             recognize: (file: string) => {
               recognised.push(fs.statSync(file).size);
-              return Promise.resolve(ocrFor('天地玄黃', 1200, 900));
+              return Promise.resolve({ ocr: ocrFor('天地玄黃', 1200, 900), warnings: [] });
             },
             close: () => Promise.resolve(),
           }),

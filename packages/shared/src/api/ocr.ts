@@ -51,6 +51,18 @@ export type OcrJson = z.infer<typeof OcrJson>;
 export const PageOcr = z.object({ imageId: z.number().int(), ocr: OcrJson.nullable() });
 export type PageOcr = z.infer<typeof PageOcr>;
 
+/**
+ * What the OCR engine noticed about its own result (issue 28): a page whose text it may have missed or
+ * read out of order, for the proofreader to check first.
+ */
+export const OCR_WARNING_CODES = ['no-text', 'little-text', 'columns'] as const;
+export const OcrWarning = z.object({
+  code: z.enum(OCR_WARNING_CODES),
+  /** The warning in Chinese, as the proofreader reads it. */
+  message: z.string(),
+});
+export type OcrWarning = z.infer<typeof OcrWarning>;
+
 /** A stored OCR result of a page (its version history). */
 export const OcrVersion = z.object({
   version: z.number().int(),
@@ -58,6 +70,9 @@ export const OcrVersion = z.object({
   createdBy: z.string().nullable().describe('Login name of whoever saved it; null for the system'),
   createdAt: z.string(),
   characters: z.number().int().describe('Characters of the body text'),
+  warnings: z
+    .array(OcrWarning)
+    .describe('What the OCR engine noticed about a result it made (none for others)'),
 });
 export type OcrVersion = z.infer<typeof OcrVersion>;
 

@@ -7,6 +7,8 @@ export interface OcrVersionSummary {
   ocr_json: string;
   /** Who saved it (null for the original text and for recognition jobs). */
   login_name: string | null;
+  /** What the engine noticed, as JSON (null for versions no engine made). */
+  warnings: string | null;
 }
 
 /** Every saved OCR result of a page (ocr_versions) and the page's current text (pages.ocr_json). */
@@ -18,7 +20,7 @@ export class OcrVersionRepository {
     return tx
       .selectFrom('ocr_versions as v')
       .leftJoin('users as u', 'u.id', 'v.created_by')
-      .select(['v.version', 'v.source', 'v.created_at', 'v.ocr_json', 'u.login_name'])
+      .select(['v.version', 'v.source', 'v.created_at', 'v.ocr_json', 'u.login_name', 'v.warnings'])
       .where('v.page_id', '=', pageId)
       .orderBy('v.version', 'desc')
       .execute();
@@ -53,6 +55,8 @@ export class OcrVersionRepository {
       json: string;
       createdBy: number | null;
       createdAt: string;
+      /** JSON of the engine's warnings, for versions an engine made. */
+      warnings?: string | null;
     },
     tx: DbOrTx = this.db,
   ): Promise<void> {
@@ -65,6 +69,7 @@ export class OcrVersionRepository {
         ocr_json: entry.json,
         created_by: entry.createdBy,
         created_at: entry.createdAt,
+        warnings: entry.warnings ?? null,
       })
       .execute();
   }

@@ -1,4 +1,4 @@
-import { pageText, type OcrJson, type OcrVersionList, type SavedOcr } from '@guji/shared';
+import { OcrWarning, pageText, type OcrJson, type OcrVersionList, type SavedOcr } from '@guji/shared';
 import type { Transact } from '../../db/query.ts';
 import { nowIso, type DbOrTx } from '../../db/database.ts';
 import type { BookRow, PageRow } from '../../db/schema.ts';
@@ -43,6 +43,7 @@ export class OcrService {
           createdBy: row.login_name ?? null,
           createdAt: row.created_at,
           characters: ocr ? [...pageText(ocr)].length : 0,
+          warnings: parseWarnings(row.warnings),
         };
       }),
     };
@@ -65,10 +66,12 @@ export class OcrService {
     source: string,
     userId: number | null,
     within?: (tx: DbOrTx, version: number) => Promise<void>,
+    /** What the engine noticed about its result (a recognition job's). */
+    warnings: OcrWarning[] = [],
   ): Promise<SavedOcr> {
     const page = await this.catalog.findPage(pageId);
     if (!page) throw NO_PAGE();
-    return this.storeVersion(page, ocr, source, userId, within);
+    return this.storeVersion(page, ocr, source, userId, within, warnings);
   }
 
   private async storeVersion(
@@ -77,6 +80,7 @@ export class OcrService {
     source: string,
     userId: number | null,
     within?: (tx: DbOrTx, version: number) => Promise<void>,
+    warnings: OcrWarning[] = [],
   ): Promise<SavedOcr> {
     const pageId = page.id;
     if (ocr.imginfo.width !== page.width || ocr.imginfo.height !== page.height) {
@@ -98,7 +102,15 @@ export class OcrService {
       }
       const json = JSON.stringify(ocr);
       await this.versionRepo.add(
-        { pageId, version: next, source, json, createdBy: userId, createdAt: now },
+        {
+          pageId,
+          version: next,
+          source,
+          json,
+          createdBy: userId,
+          createdAt: now,
+          warnings: warnings.length > 0 ? JSON.stringify(warnings) : null,
+        },
         tx,
       );
       await this.versionRepo.setPageText(pageId, json, tx);
@@ -195,5 +207,16 @@ export class OcrService {
     // An owner's book under review or published is frozen for them (OwnBookService rule).
     if (change && !staff) assertChangeable(book);
     return { page, book };
+  }
+}
+
+/** The stored warnings of a version (none where the column is empty or unreadable). */
+function parseWarnings(json: string | null): OcrWarning[] {
+  if (!json) return [];
+  try {
+    const parsed = OcrWarning.array().safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
   }
 }
