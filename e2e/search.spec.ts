@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { MSG } from '@guji/shared';
-import { dbGet, DEMO, expectAccessible, expectToast, login, READING_ROOM_HEADERS } from './support.ts';
+import { dbGet, dbRun, DEMO, expectAccessible, expectToast, login, READING_ROOM_HEADERS } from './support.ts';
 
 /** Picks an option of an antd select by its visible text. */
 async function choose(page: Page, label: string, option: string): Promise<void> {
@@ -454,5 +454,49 @@ test('proofreading on /OCRPage: correct one character, save a version, find the 
   await page.getByRole('button', { name: '恢复此版' }).last().click();
   await expectToast(page, '已恢复，保存为第 3 版');
   await expect(page.getByLabel('第 1 列第 1 字', { exact: true })).toHaveValue(original);
+  await context.close();
+});
+
+test("/OCRPage shows what the OCR engine noticed about the page's newest reading", async ({ browser }) => {
+  const context = await browser.newContext({ extraHTTPHeaders: READING_ROOM_HEADERS });
+  const page = await context.newPage();
+  await login(page, DEMO.catalogAdmin.loginName, DEMO.catalogAdmin.password);
+  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await page.goto('/SearchPage?title=中庸');
+  await page.getByRole('link', { name: '中庸' }).first().click();
+  await page.getByRole('button', { name: '阅读本册' }).click();
+  await expect(page.getByRole('region', { name: '第 1 页图像' })).toHaveAttribute('data-drawn', 'true');
+  await page.getByRole('link', { name: '校对文字' }).click();
+  await expect(page).toHaveURL(/\/OCRPage\?imgid=\d+/);
+  const imageId = Number(new URL(page.url()).searchParams.get('imgid'));
+  // A recognition run that read little on this page, as the engine records it (no UI makes one).
+  const message = '版面找到了文字区域，但只识别出 3 个字（按行长约应有 120 字），可能有漏识，请核对。';
+  const last = dbGet<{ v: number | null }>(
+    'SELECT MAX(version) AS v FROM ocr_versions WHERE page_id = ?',
+    imageId,
+  );
+  const json = dbGet<{ ocr_json: string }>('SELECT ocr_json FROM pages WHERE id = ?', imageId)!.ocr_json;
+  dbRun(
+    `INSERT INTO ocr_versions (page_id, version, source, ocr_json, created_by, created_at, warnings)
+     VALUES (?, ?, 'ocr:vertical+own', ?, NULL, ?, ?)`,
+    imageId,
+    (last?.v ?? 0) + 1,
+    json,
+    new Date().toISOString(),
+    JSON.stringify([{ code: 'little-text', message }]),
+  );
+  await page.reload();
+  const alert = page.getByRole('alert').filter({ hasText: '识别提示' });
+  await expect(alert).toBeVisible();
+  await expect(alert).toContainText(message);
+  await expect(page.getByText('有识别提示')).toBeVisible();
+  await page.screenshot({ path: 'test-results/ocr-page-warning.png', fullPage: true });
+  // A proofread version is the proofreader's: saving one puts the notice away.
+  const cell = page.getByLabel('第 1 列第 1 字', { exact: true });
+  const original = await cell.inputValue();
+  await cell.fill(original === '鑫' ? '淼' : '鑫');
+  await page.getByRole('button', { name: '保存为新版本' }).click();
+  await expectToast(page, /已保存为第 \d+ 版/);
+  await expect(page.getByRole('alert').filter({ hasText: '识别提示' })).toHaveCount(0);
   await context.close();
 });

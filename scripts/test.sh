@@ -35,5 +35,19 @@ if ! command -v oai_pmh >/dev/null; then
   fi
 fi
 
+# The OCR recogniser's training code (training/, issue 29) is tested on the CPU with Debian's PyTorch.
+PYTHON=/usr/bin/python3
+if ! "$PYTHON" -c 'import torch, numpy, onnx, PIL' 2>/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "Installing Debian's PyTorch, NumPy, onnx and Pillow for the training tests"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch python3-numpy python3-onnx python3-pil >/dev/null
+  else
+    echo "PyTorch is missing: install Debian's python3-torch python3-numpy python3-onnx python3-pil." >&2
+    exit 1
+  fi
+fi
+
 npm ci --no-audit --no-fund
+"$PYTHON" -m unittest discover -s training -p 'test_*.py'
 npm test

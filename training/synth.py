@@ -90,7 +90,8 @@ class ColumnSynth:
         ids = torch.where(random_chars[:, None], uniform, ids)
         return ids, (ids > 0).sum(1)
 
-    def batch(self, b: int) -> Batch:
+    def batch(self, b: int, degrade: bool = True) -> Batch:
+        """`b` columns with their labels; `degrade=False` (tests): the glyphs as they are, on white."""
         H, W, dev = self.height, WIDTH, self.device
         # Character size (the em square, px) and pitch; one column in ten sparse, as on contents pages.
         size = self._u(b, lo=0.6, hi=1.0) * W
@@ -115,15 +116,17 @@ class ColumnSynth:
         face = torch.randint(0, self.faces, (b,), generator=self.gen, device=dev)
         # Per character: offsets and size jitter (hands and cut blocks are not type).
         kai = self.kai[face]
-        wobble = torch.where(kai, 0.05, 0.025)[:, None]
+        wobble = torch.where(kai, 0.05, 0.025)[:, None] * float(degrade)
         dx = self._n(b, n_max) * wobble * W
         dy = self._n(b, n_max) * wobble * pitch[:, None]
-        scale = size[:, None] * (1 + self._n(b, n_max) * torch.where(kai, 0.06, 0.03)[:, None])
-        cx = W / 2 + self._n(b, std=0.04 * W)[:, None] + dx
+        scale = size[:, None] * (1 + self._n(b, n_max) * torch.where(kai, 0.06, 0.03)[:, None] * float(degrade))
+        cx = W / 2 + self._n(b, std=0.04 * W)[:, None] * float(degrade) + dx
         cy = y0[:, None] + (slots + 0.5) * pitch[:, None] + dy
         glyph = self.slot[face[:, None].expand(-1, n_max), (ids - 1).clamp(min=0)]  # [b, n_max]
 
         ink = self._compose(glyph, present, cx, cy, scale, pitch, y0, n_max)
+        if not degrade:
+            return Batch(images=1 - ink[:, None].clamp(0, 1), labels=ids, lengths=n)
         ink = self._strokes(ink)
         ink = self._furniture(ink)
         grey = self._paper(ink)

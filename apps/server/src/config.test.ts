@@ -42,6 +42,12 @@ describe('payment provider configuration (issue 13 item 7)', () => {
 });
 
 describe('storage configuration (issue 17 part 1)', () => {
+  it('reads with the own column recogniser unless OCR_RECOGNISER chooses PP-OCRv4, and refuses another', () => {
+    expect(loadConfig({}).ocrRecogniser).toBe('own');
+    expect(loadConfig({ OCR_RECOGNISER: 'ppocrv4' }).ocrRecogniser).toBe('ppocrv4');
+    expect(() => loadConfig({ OCR_RECOGNISER: 'tesseract' })).toThrow(/OCR_RECOGNISER/);
+  });
+
   it('keeps files on local disk unless STORAGE_URL names an object store', () => {
     expect(loadConfig({}).storage).toEqual({ kind: 'local' });
     expect(loadConfig({ STORAGE_URL: 'local' }).storage).toEqual({ kind: 'local' });

@@ -72,6 +72,7 @@ const EnvSchema = z.object({
   JOB_LEASE_SECONDS: z.coerce.number().positive().default(600),
   DEMO_LIBRARY: z.enum(['true', 'false']).default('true'),
   OCR_ON_INGEST: z.enum(['true', 'false']).default('true'),
+  OCR_RECOGNISER: z.enum(['own', 'ppocrv4']).default('own'),
   UPLOAD_MAX_PIXELS: z.coerce.number().int().positive().default(60_000_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SMS_PROVIDER: z.enum(['outbox', 'aliyun', 'tencent']).default('outbox'),
@@ -175,6 +176,11 @@ export interface Config {
   /** Queue OCR for imported pages that come without text. */
   ocrOnIngest: boolean;
   /**
+   * The OCR engine's recogniser: the project's own column model (default, the better on real pages) or
+   * PP-OCRv4's line recogniser on cut cells. The engine's threads read it from the environment.
+   */
+  ocrRecogniser: 'own' | 'ppocrv4';
+  /**
    * Largest image accepted from anyone (page scans, single images, zip and import pages), in pixels:
    * checked from the header and enforced by the decoder (sharp `limitInputPixels`).
    */
@@ -269,6 +275,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobLeaseMs: e.JOB_LEASE_SECONDS * 1000,
     demoLibrary: e.DEMO_LIBRARY === 'true',
     ocrOnIngest: e.OCR_ON_INGEST === 'true',
+    ocrRecogniser: e.OCR_RECOGNISER,
     uploadMaxPixels: e.UPLOAD_MAX_PIXELS,
     logLevel: e.LOG_LEVEL,
     smsProvider: e.SMS_PROVIDER,

@@ -545,7 +545,7 @@ function linesOf(lane: Lane, columnWidth: number, fine: Box[]): Array<{ box: Box
         Math.abs(centreX(o) - centreX(box)) >= width(box) * 0.5,
     );
     const off = Math.abs(centreX(box) - laneMid) > laneWidth * LAYOUT.offCentre;
-    if (beside.length === 0 && !(off && boxes.includes(box as TextBox))) continue;
+    if (beside.length === 0 && !(off && boxes.includes(box))) continue;
     const split =
       beside.length > 0
         ? (centreX(box) + quantile(beside.map(centreX), 0.5)) / 2

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { Button, Empty, Input, Select, Space, Tag, Upload } from 'antd';
+import { Alert, Button, Empty, Input, Select, Space, Tag, Upload } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
@@ -122,6 +122,9 @@ function Proofreader({
   });
 
   const edit = (next: OcrJson) => setDraft(next);
+  // What the engine noticed about the text shown (the newest version, when an OCR run made it).
+  const latest = versions.versions[0];
+  const latestWarnings = latest?.source.startsWith('ocr:') ? latest.warnings : [];
   const selectedWord = selected ? draft.ocr_res.content[selected.line]?.words[selected.index] : undefined;
   const { width, height } = draft.imginfo;
   const boxes = useMemo(
@@ -150,6 +153,22 @@ function Proofreader({
           </Button>
         </Space>
       </div>
+
+      {latestWarnings.length > 0 && (
+        <Alert
+          className="ocr-page-warnings"
+          type="warning"
+          showIcon
+          message="识别提示：请先核对这一页"
+          description={
+            <ul>
+              {latestWarnings.map((w) => (
+                <li key={w.code}>{w.message}</li>
+              ))}
+            </ul>
+          }
+        />
+      )}
 
       <div className="ocr-page-body">
         <section className="ocr-page-image" aria-label="页面图像与文字框">
@@ -280,6 +299,15 @@ function Proofreader({
                   <span>
                     第 {v.version} 版 · {sourceLabel(v.source)} · {v.createdBy ?? '系统'} ·{' '}
                     {v.createdAt.slice(0, 16).replace('T', ' ')} · {v.characters} 字
+                    {v.warnings.length > 0 && (
+                      <Tag
+                        color="warning"
+                        className="ocr-version-warning"
+                        title={v.warnings.map((w) => w.message).join('\n')}
+                      >
+                        有识别提示
+                      </Tag>
+                    )}
                   </span>
                   {i > 0 && (
                     <Button
