@@ -11,8 +11,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { TextDetector } from '../apps/server/src/ocr/detector.ts';
-import { columnCrop, layoutFromBoxes } from '../apps/server/src/ocr/layout.ts';
+import { DETECTOR, TextDetector } from '../apps/server/src/ocr/detector.ts';
+import { columnCrop } from '../apps/server/src/ocr/column-crop.ts';
+import { layoutFromBoxes } from '../apps/server/src/ocr/layout.ts';
 import { loadPage, uprightPage } from '../apps/server/src/ocr/page-image.ts';
 
 const REAL = path.resolve(import.meta.dirname, '../../shared/data/ocr-real');
@@ -30,7 +31,12 @@ const files = [REAL, path.join(REAL, 'dev')].flatMap((dir) =>
 for (const file of files.sort()) {
   const name = path.basename(file).replace(/\.\w+$/, '');
   const page = await uprightPage(await loadPage(file));
-  const layout = layoutFromBoxes(await detector.detect(page.image), page.image, page.threshold);
+  const layout = layoutFromBoxes(
+    await detector.detect(page.image),
+    page.image,
+    page.threshold,
+    await detector.detect(page.image, DETECTOR.fineHeight, 1),
+  );
   const columns: Array<{ file: string }> = [];
   for (const [i, column] of layout.columns.entries()) {
     if (column.kind !== 'text' && column.kind !== 'note') continue;

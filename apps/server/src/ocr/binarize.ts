@@ -1,5 +1,5 @@
 /** Binarisation and deskew of a grey page: Otsu's threshold, the ink mask and the skew estimate. */
-import type { Grey } from './segment-common.ts';
+import type { Grey } from './geometry.ts';
 
 /**
  * Otsu's threshold of a grey image, as the first grey value of the bright class: pixels below it are

@@ -4,7 +4,7 @@
  * cutting, the line's own width taken as the characters' pitch (issue 14 measured it: cells cut to the
  * right count took the clean-page error from 0.46 to 0.24).
  */
-import { runs, type Box } from './segment-common.ts';
+import { runs, type Box } from './geometry.ts';
 
 export const CELLS = {
   /** A row is inked when this share of the line's width is ink. */

@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
-import { CROP_WIDTH, columnCrop } from './layout.ts';
+import { CROP_WIDTH, columnCrop } from './column-crop.ts';
 import { loadOrt } from './onnx.ts';
-import type { Box, Grey } from './segment-common.ts';
+import type { Box, Grey } from './geometry.ts';
 
 /** Where the model and its charset ship (committed; training/README.md says how they are made). */
 export const MODEL_DIR = path.resolve(import.meta.dirname, '../../models');

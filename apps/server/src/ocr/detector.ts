@@ -10,7 +10,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { InferenceSession } from 'onnxruntime-node';
 import { loadOrt } from './onnx.ts';
-import type { Box, Grey } from './segment-common.ts';
+import type { Box, Grey } from './geometry.ts';
 
 /** A detected text region in the page image's pixels, with the detector's mean probability over it. */
 export interface TextBox extends Box {

@@ -9,7 +9,7 @@ import { loadLanguageModel } from './language-model-loader.ts';
 import { layoutFromBoxes, type BoxLayout, type LayoutColumn } from './layout.ts';
 import { LineRecognizer } from './line-recognizer.ts';
 import { loadPage, mapBox, uprightPage } from './page-image.ts';
-import type { Box, Grey } from './segment-common.ts';
+import type { Box, Grey } from './geometry.ts';
 import { safeTraditional } from './traditional.ts';
 
 /** What an engine read on a page: the spec's OCR JSON, and what it noticed about its own result. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { InferenceSession } from 'onnxruntime-node';
 import { loadOrt } from './onnx.ts';
-import type { Box, Grey } from './segment-common.ts';
+import type { Box, Grey } from './geometry.ts';
 
 /** The recogniser's best characters per cell that the language model chooses among. */
 const TOP_K = 5;

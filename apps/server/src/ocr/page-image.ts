@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import { MAX_PAGE_PIXELS } from '../features/import/ingest.service.ts';
 import { estimateSkew, inkMask, otsu } from './binarize.ts';
-import type { Box, Grey } from './segment-common.ts';
+import type { Box, Grey } from './geometry.ts';
 
 /** Stage 1's output: the page's size, and the page as grey (WORKING_SIDE on its longer side at most). */
 export interface PageImage {

@@ -2,7 +2,7 @@
  * Ruled lines of a page (the frame, the rules between columns, a rule between registers): a helper of
  * the layout (layout.ts), which finds text by the detector and uses rules to give columns their edges.
  */
-import type { Box } from './segment-common.ts';
+import type { Box } from './geometry.ts';
 
 export interface Rulings {
   /** Vertical rules, left to right (x-range, and the rows they run over). */

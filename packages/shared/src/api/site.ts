@@ -86,7 +86,7 @@ export const HealthResponse = z.object({
     failed: z.number().int(),
   }),
   ocr: z.object({
-    engine: z.string().describe('The OCR engine jobs use, e.g. vertical+ppocrv4'),
+    engine: z.string().describe('The OCR engine jobs use, e.g. vertical+own'),
     description: z.string().describe('What runs: layout, recogniser and language model'),
   }),
   payment: z.object({
