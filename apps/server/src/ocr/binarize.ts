@@ -9,9 +9,17 @@ import type { Grey } from './geometry.ts';
 export function otsu(image: Grey): number {
   const histogram = new Array<number>(256).fill(0);
   for (const v of image.data) histogram[v]!++;
-  const total = image.data.length;
+  return otsuOf(histogram);
+}
+
+/** Otsu's threshold (as in `otsu`) of a histogram of grey values 0 … 255. */
+export function otsuOf(histogram: number[]): number {
+  let total = 0;
   let sum = 0;
-  for (let i = 0; i < 256; i++) sum += i * histogram[i]!;
+  for (let i = 0; i < 256; i++) {
+    total += histogram[i]!;
+    sum += i * histogram[i]!;
+  }
   let sumB = 0;
   let weightB = 0;
   let best = 0;

@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { loadDemoBooks } from '../demo/books.ts';
-import { CLASSICS_DIR } from '../demo/demo.ts';
-import { loadGlyphs } from '../demo/fonts.ts';
-import { layoutVolume } from '../demo/layout.ts';
-import { leafCharacters, renderLeaf } from '../demo/render.ts';
+import { demoLeaf } from '../../test/demo-leaf.ts';
 import { characterErrorRate } from './cer.ts';
 import { ColumnRecognizer, decodeCtc, normalise } from './column-recognizer.ts';
 
@@ -76,16 +72,7 @@ describe('the shipped column recogniser', () => {
   afterAll(async () => recognizer.release());
 
   it('reads a typeset column of classical text, each character boxed where it stands, top to bottom', async () => {
-    const book = loadDemoBooks(CLASSICS_DIR).find((b) => b.key === 'mengzi')!;
-    const volume = book.volumes[0]!;
-    const leaf = layoutVolume(volume.chapters).leaves[0]!;
-    const glyphs = await loadGlyphs(leafCharacters(leaf, book.title, volume.name));
-    const rendered = await renderLeaf(leaf, {
-      bookTitle: book.title,
-      volumeName: volume.name,
-      glyphs,
-      seed: 3,
-    });
+    const rendered = await demoLeaf('mengzi', 3);
     const { data, info } = await sharp(rendered.png).greyscale().raw().toBuffer({ resolveWithObject: true });
     const image = { width: info.width, height: info.height, data: new Uint8Array(data) };
     // The leaf's longest column, as the layout would give it: its characters' extent.

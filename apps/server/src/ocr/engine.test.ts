@@ -4,8 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageText, type OcrJson } from '@guji/shared';
-import { loadDemoBooks } from '../demo/books.ts';
-import { CLASSICS_DIR } from '../demo/demo.ts';
+import { demoLeaf } from '../../test/demo-leaf.ts';
 import { loadGlyphs } from '../demo/fonts.ts';
 import { layoutVolume } from '../demo/layout.ts';
 import { leafCharacters, renderLeaf } from '../demo/render.ts';
@@ -28,16 +27,7 @@ describe('OCR engine on a typeset woodblock leaf', () => {
   });
 
   it('reads a full leaf right half first, its centre strip apart, with boxes on the characters', async () => {
-    const book = loadDemoBooks(CLASSICS_DIR).find((b) => b.key === 'lunyu')!;
-    const volume = book.volumes[0]!;
-    const leaf = layoutVolume(volume.chapters).leaves[0]!;
-    const glyphs = await loadGlyphs(leafCharacters(leaf, book.title, volume.name));
-    const rendered = await renderLeaf(leaf, {
-      bookTitle: book.title,
-      volumeName: volume.name,
-      glyphs,
-      seed: 7,
-    });
+    const rendered = await demoLeaf('lunyu', 7);
     const file = path.join(dir, 'leaf.png');
     fs.writeFileSync(file, rendered.png);
 
@@ -86,16 +76,7 @@ describe('OCR engine on a typeset woodblock leaf', () => {
   });
 
   it('reads with PP-OCRv4 on cut cells when OCR_RECOGNISER says so, and says which it is', async () => {
-    const book = loadDemoBooks(CLASSICS_DIR).find((b) => b.key === 'daxue')!;
-    const volume = book.volumes[0]!;
-    const leaf = layoutVolume(volume.chapters).leaves[0]!;
-    const glyphs = await loadGlyphs(leafCharacters(leaf, book.title, volume.name));
-    const rendered = await renderLeaf(leaf, {
-      bookTitle: book.title,
-      volumeName: volume.name,
-      glyphs,
-      seed: 11,
-    });
+    const rendered = await demoLeaf('daxue', 11);
     const file = path.join(dir, 'paddle.png');
     fs.writeFileSync(file, rendered.png);
     const paddle = await VerticalPageEngine.create({ recogniser: 'ppocrv4' });

@@ -1,5 +1,6 @@
 /** The layout's page-level helpers: ink threshold, show-through, frame, registers, centre strip, margins. */
 import type { TextBox } from './detector.ts';
+import { otsuOf } from './binarize.ts';
 import { centreX, height, LAYOUT, pixels, quantile, width } from './layout-common.ts';
 import type { Rulings } from './rulings.ts';
 import type { Box, Grey } from './geometry.ts';
@@ -36,56 +37,42 @@ export function clampY(register: Box, frame: Box): { top: number; bottom: number
   return { top: Math.max(register.top, frame.top), bottom: Math.min(register.bottom, frame.bottom) };
 }
 
-/** Otsu's threshold of the pixels inside the boxes (sampled), or undefined when there are too few. */
-export function textThreshold(image: Grey, boxes: Box[]): number | undefined {
+/** Grey values sampled in each box (about a million pixels' worth of the page), for the two below. */
+export function boxSamples(image: Grey, boxes: Box[]): number[][] {
   const step = Math.max(1, Math.round(Math.sqrt((image.width * image.height) / 1_000_000)));
+  return boxes.map((b) => pixels(image, b, step));
+}
+
+/** Otsu's threshold of the pixels sampled inside the boxes, or undefined when there are too few. */
+export function textThreshold(samples: number[][]): number | undefined {
   const histogram = new Array<number>(256).fill(0);
   let total = 0;
-  for (const box of boxes)
-    for (const v of pixels(image, box, step)) {
+  for (const box of samples)
+    for (const v of box) {
       histogram[v]!++;
       total++;
     }
-  if (total < 100) return undefined;
-  let sum = 0;
-  for (let i = 0; i < 256; i++) sum += i * histogram[i]!;
-  let sumB = 0;
-  let weightB = 0;
-  let best = -1;
-  let threshold = 128;
-  for (let t = 0; t < 256; t++) {
-    weightB += histogram[t]!;
-    if (weightB === 0) continue;
-    const weightF = total - weightB;
-    if (weightF === 0) break;
-    sumB += t * histogram[t]!;
-    const between = weightB * weightF * (sumB / weightB - (sum - sumB) / weightF) ** 2;
-    if (between > best) {
-      best = between;
-      threshold = t + 1;
-    }
-  }
-  return threshold;
+  return total < 100 ? undefined : otsuOf(histogram);
 }
 
 /**
- * Boxes of show-through dropped: where a box's darkest pixels are much lighter than the ink of the
- * page's other boxes, it is text from the other side of the leaf.
+ * Which boxes are show-through (the indices kept are the others): where a box's darkest pixels are much
+ * lighter than the ink of the page's other boxes, it is text from the other side of the leaf.
  */
-export function withoutShowThrough(boxes: TextBox[], image: Grey): TextBox[] {
+export function notShowThrough(samples: number[][], image: Grey): boolean[] {
   const step = Math.max(1, Math.round(Math.sqrt((image.width * image.height) / 1_000_000)));
-  const dark = boxes.map((b) => quantile(pixels(image, b, step), 0.1));
+  const dark = samples.map((s) => quantile(s, 0.1));
   const paper = quantile(
     pixels(image, { left: 0, top: 0, right: image.width, bottom: image.height }, step * 4),
     0.5,
   );
   // The page's ink: the darkness of the boxes holding most of the text (the darker half by area).
   const ink = quantile(dark, 0.25);
-  return boxes.filter((_, i) => dark[i]! <= ink + (paper - ink) * LAYOUT.ghost);
+  return dark.map((d) => d <= ink + (paper - ink) * LAYOUT.ghost);
 }
 
 /**
- * The text frame: between its outermost vertical rules, where most of the text lies between them;
+ * The text frame: between its outermost vertical rules, where beyond each there is only margin;
  * otherwise as wide as the long horizontal rules drawn along its top and bottom; otherwise the boxes'
  * extent. Lines beyond it are margin lines (or a half-leaf's centre strip).
  */

@@ -11,15 +11,16 @@
 import type { TextBox } from './detector.ts';
 import { centreX, height, LAYOUT, quantile, width } from './layout-common.ts';
 import {
+  boxSamples,
   clampY,
   frameOf,
   hasFishTail,
+  notShowThrough,
   registersOf,
   ruledColumnWidth,
   stripAround,
   textThreshold,
   withEndMargins,
-  withoutShowThrough,
 } from './layout-frame.ts';
 import { lanesOf } from './layout-lanes.ts';
 import { linesOf } from './layout-lines.ts';
@@ -70,16 +71,21 @@ export function layoutFromBoxes(
       (width(b) >= columnWidth * LAYOUT.speck || height(b) >= columnWidth * LAYOUT.speck) &&
       !(width(b) < columnWidth * LAYOUT.rule && height(b) > columnWidth * 2),
   );
-  boxes = withoutShowThrough(boxes, image);
+  // Each box's pixels sampled once, for show-through and for the ink's threshold.
+  let samples = boxSamples(image, boxes);
+  const kept = notShowThrough(samples, image);
+  boxes = boxes.filter((_, i) => kept[i]);
+  samples = samples.filter((_, i) => kept[i]);
   if (boxes.length === 0) return empty;
   // Ink: darker than Otsu's threshold of the pixels inside the text boxes (ink on paper), where the
   // whole page's may split paper from a white margin instead.
-  const ink = textThreshold(image, boxes) ?? threshold;
+  const ink = textThreshold(samples) ?? threshold;
   const mask = new Uint8Array(image.data.length);
   for (let i = 0; i < mask.length; i++) mask[i] = image.data[i]! < ink ? 1 : 0;
   const rulings = findRulings(mask, image.width, image.height, columnWidth);
   // On a ruled page the rules' spacing is the column width (the boxes may all be a note's lines).
-  columnWidth = ruledColumnWidth(rulings) ?? columnWidth;
+  const ruledWidth = ruledColumnWidth(rulings);
+  columnWidth = ruledWidth ?? columnWidth;
   const frame = frameOf(boxes, rulings, columnWidth);
   const registers = registersOf(frame, rulings, boxes);
   const columns: LayoutColumn[] = [];
