@@ -9,7 +9,7 @@ import { loadGlyphs } from '../demo/fonts.ts';
 import { layoutVolume } from '../demo/layout.ts';
 import { leafCharacters, renderLeaf } from '../demo/render.ts';
 import { characterErrorRate } from './cer.ts';
-import { VerticalPageEngine } from './engine.ts';
+import { VerticalPageEngine, warningsOf } from './engine.ts';
 import { inkMask, otsu } from './binarize.ts';
 
 const clean = (text: string) => text.replace(/\s+/g, '');
@@ -293,3 +293,37 @@ describe('OCR engine on every real page of ../shared/data/ocr-real', () => {
  * text they are (+5), and its 莎訶 column of small characters is not yet found (−1).
  */
 const KNOWN_COLUMN_SLACK: Record<string, number> = { 'jinguangming-qianlongzang-v032p0101': 5 };
+
+describe("the engine's warnings for the proofreader", () => {
+  const line = (kind: 'text' | 'note', height: number, chars: number, slot = 0) => ({
+    column: { box: { left: 0, right: 100, top: 0, bottom: height }, kind, slot },
+    chars: new Array<unknown>(chars).fill(null),
+  });
+  const layout = (slots: number, expectedColumns?: number) => ({
+    columns: [],
+    columnWidth: 100,
+    slots,
+    detected: 12,
+    ...(expectedColumns !== undefined ? { expectedColumns } : {}),
+  });
+
+  it('says nothing of a page read in full, in the columns its rules hold', () => {
+    expect(warningsOf(layout(8, 8), [line('text', 2000, 19), line('note', 1000, 20)])).toEqual([]);
+  });
+
+  it('says when the lines found have room for far more characters than were read', () => {
+    const [warning] = warningsOf(layout(2, 2), [line('text', 2000, 3), line('text', 2000, 4)]);
+    expect(warning).toEqual({
+      code: 'little-text',
+      message: '版面找到了文字区域，但只识别出 7 个字（按行长约应有 40 字），可能有漏识，请核对。',
+    });
+  });
+
+  it("says when a ruled page's columns and the columns read differ by more than two", () => {
+    const lines = [line('text', 1000, 10)];
+    expect(warningsOf(layout(10, 8), lines)).toEqual([]);
+    expect(warningsOf(layout(4, 8), lines)).toEqual([
+      { code: 'columns', message: '界栏约有 8 行，识别结果分为 4 行，行序可能有误，请核对。' },
+    ]);
+  });
+});

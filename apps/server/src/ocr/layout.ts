@@ -143,7 +143,19 @@ export function layoutFromBoxes(
       if (!lane.centre) slot++;
     }
   }
-  return { columns, columnWidth, slots: slot, ...(centre ? { centre } : {}), detected: detected.length };
+  // A ruled page's columns by its rules: the frame's width in column widths, less the centre strip's.
+  const expectedColumns =
+    ruledWidth !== undefined
+      ? Math.round((frame.right - frame.left) / ruledWidth) - (centre ? 1 : 0)
+      : undefined;
+  return {
+    columns,
+    columnWidth,
+    slots: slot,
+    ...(centre ? { centre } : {}),
+    detected: detected.length,
+    ...(expectedColumns !== undefined ? { expectedColumns } : {}),
+  };
 }
 
 export { LAYOUT } from './layout-common.ts';
