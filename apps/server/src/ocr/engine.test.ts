@@ -260,6 +260,13 @@ describe('OCR engine on every real page of ../shared/data/ocr-real', () => {
     60_000,
   );
 
+  it('flags the leaf it misreads (text under a large seal) for the proofreader, not the pages it reads well', async () => {
+    const sealed = realPages.find((p) => p.name === 'shiji-wyg-001-1a')!;
+    expect((await engine.recognize(sealed.image)).warnings.map((w) => w.code)).toContain('low-confidence');
+    const clean = realPages.find((p) => p.name === 'zongmu-dianben-001-1a')!;
+    expect((await engine.recognize(clean.image)).warnings).toEqual([]);
+  }, 60_000);
+
   it('types the double-line notes of the Siku note pages note', async () => {
     for (const name of ['shiji-wyg-001-1b', 'shiji-wyg-001-2a', 'shiji-wyg-001-2b']) {
       const page = realPages.find((p) => p.name === name)!;
@@ -295,9 +302,9 @@ describe('OCR engine on every real page of ../shared/data/ocr-real', () => {
 const KNOWN_COLUMN_SLACK: Record<string, number> = { 'jinguangming-qianlongzang-v032p0101': 5 };
 
 describe("the engine's warnings for the proofreader", () => {
-  const line = (kind: 'text' | 'note', height: number, chars: number, slot = 0) => ({
-    column: { box: { left: 0, right: 100, top: 0, bottom: height }, kind, slot },
-    chars: new Array<unknown>(chars).fill(null),
+  const line = (kind: 'text' | 'note', height: number, chars: number, confidence = 0.9) => ({
+    column: { box: { left: 0, right: 100, top: 0, bottom: height }, kind, slot: 0 },
+    chars: new Array<{ confidence: number }>(chars).fill({ confidence }),
   });
   const layout = (slots: number, expectedColumns?: number) => ({
     columns: [],
@@ -317,6 +324,16 @@ describe("the engine's warnings for the proofreader", () => {
       code: 'little-text',
       message: '版面找到了文字区域，但只识别出 7 个字（按行长约应有 40 字），可能有漏识，请核对。',
     });
+  });
+
+  it("says when half the page's characters or more are red (confidence ≤ 0.5, spec §9)", () => {
+    expect(warningsOf(layout(2, 2), [line('text', 1000, 10, 0.5), line('text', 1000, 11, 0.9)])).toEqual([]);
+    expect(warningsOf(layout(2, 2), [line('text', 1000, 10, 0.5), line('text', 1000, 10, 0.9)])).toEqual([
+      {
+        code: 'low-confidence',
+        message: '本页识别出的 20 个字中有 10 个置信度低（红色），多半有误，请逐字核对。',
+      },
+    ]);
   });
 
   it("says when a ruled page's columns and the columns read differ by more than two", () => {

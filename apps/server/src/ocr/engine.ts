@@ -244,6 +244,12 @@ const WARN_MIN_ROOM = 10;
 const WARN_LITTLE = 0.4;
 /** The detector's columns and the layout's differ by more than this many: the order may be wrong. */
 const WARN_COLUMNS = 2;
+/**
+ * Spec §9 shows a character at confidence ≤ 0.5 red; on the real pages about two in three of them are
+ * wrong (docs/benchmarks.md). A page with at least this share of its characters red is mostly misread.
+ */
+const RED = 0.5;
+const WARN_RED_SHARE = 0.5;
 
 /**
  * What the engine noticed about its result (issue 28 part 5), for the proofreader: no text found; text
@@ -253,7 +259,7 @@ const WARN_COLUMNS = 2;
  */
 export function warningsOf(
   layout: BoxLayout,
-  lines: Array<{ column: LayoutColumn; chars: unknown[] }>,
+  lines: Array<{ column: LayoutColumn; chars: Array<{ confidence: number }> }>,
 ): OcrWarning[] {
   const warnings: OcrWarning[] = [];
   if (layout.detected === 0)
@@ -271,6 +277,12 @@ export function warningsOf(
     warnings.push({
       code: 'little-text',
       message: `版面找到了文字区域，但只识别出 ${read} 个字（按行长约应有 ${room} 字），可能有漏识，请核对。`,
+    });
+  const red = body.reduce((sum, l) => sum + l.chars.filter((c) => c.confidence <= RED).length, 0);
+  if (read > 0 && red >= read * WARN_RED_SHARE)
+    warnings.push({
+      code: 'low-confidence',
+      message: `本页识别出的 ${read} 个字中有 ${red} 个置信度低（红色），多半有误，请逐字核对。`,
     });
   if (layout.expectedColumns !== undefined && Math.abs(layout.expectedColumns - layout.slots) > WARN_COLUMNS)
     warnings.push({

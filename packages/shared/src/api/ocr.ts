@@ -55,7 +55,7 @@ export type PageOcr = z.infer<typeof PageOcr>;
  * What the OCR engine noticed about its own result (issue 28): a page whose text it may have missed or
  * read out of order, for the proofreader to check first.
  */
-export const OCR_WARNING_CODES = ['no-text', 'little-text', 'columns'] as const;
+export const OCR_WARNING_CODES = ['no-text', 'little-text', 'columns', 'low-confidence'] as const;
 export const OcrWarning = z.object({
   code: z.enum(OCR_WARNING_CODES),
   /** The warning in Chinese, as the proofreader reads it. */
