@@ -6,9 +6,10 @@ import { decodeCells, traditionalForms, type Candidate } from './decode.ts';
 import { DETECTOR, TextDetector } from './detector.ts';
 import type { CharLanguageModel } from './language-model.ts';
 import { loadLanguageModel } from './language-model-loader.ts';
-import { layoutFromBoxes, type BoxLayout, type LayoutColumn } from './layout.ts';
+import { columnWidthOf, layoutFromBoxes, type BoxLayout, type LayoutColumn } from './layout.ts';
 import { LineRecognizer } from './line-recognizer.ts';
 import { loadPage, mapBox, uprightPage } from './page-image.ts';
+import { cropGrey, sheetsOf } from './sheets.ts';
 import type { Box, Grey } from './geometry.ts';
 import { safeTraditional } from './traditional.ts';
 
@@ -120,7 +121,8 @@ class PaddleReader implements LineReader {
 /**
  * The default pipeline of DESIGN.md §5 for vertical pages, in stages (docs/architecture.md):
  * 1. `loadPage`: grey, red ink removed; 2. `uprightPage`: deskewed; 3. `TextDetector`: PP-OCRv4's DB text
- * detector finds the text lines; 4. `layoutFromBoxes`: registers, columns right to left, runs of main
+ * detector finds the text lines; 3b. `sheetsOf`: a sheet of several pages (a facsimile's 2 × 2 reduced
+ * leaves) cut into its pages, each detected again; 4. `layoutFromBoxes`: registers, columns right to left, runs of main
  * text and double-line notes, centre strip and margins; 5. a `LineReader` reads each line (the project's
  * column recogniser, or PP-OCRv4's on cut cells), five candidates a character; 6. a character model of
  * classical Chinese chooses the page's reading among them (language-model.ts); 7. the spec's OCR JSON,
@@ -178,11 +180,7 @@ export class VerticalPageEngine implements OcrEngine {
   async recognize(file: string): Promise<PageReading> {
     const page = await loadPage(file);
     const upright = await uprightPage(page);
-    // Two passes of the detector: squeezed along the columns (it joins each column's characters), and
-    // as the page is (it keeps a note's two lines apart).
-    const boxes = await this.detector.detect(upright.image, DETECTOR.height, this.tuning.squeeze);
-    const fine = await this.detector.detect(upright.image, DETECTOR.fineHeight, 1);
-    const layout = layoutFromBoxes(boxes, upright.image, upright.threshold, fine);
+    const layout = await this.layoutOf(upright.image, upright.threshold);
     const lines: Array<{ column: LayoutColumn; chars: Read[] }> = [];
     for (const column of layout.columns)
       lines.push({ column, chars: await this.reader.read(upright.image, upright.threshold, column.box) });
@@ -231,6 +229,57 @@ export class VerticalPageEngine implements OcrEngine {
       ocr_res: { header: [], footer: [], ...regions },
     };
     return { ocr, warnings: warningsOf(layout, lines) };
+  }
+
+  /**
+   * Stages 3 and 4: the detector's boxes and the layout built from them; a sheet of several pages is
+   * split into its pages (sheets.ts), each detected again at its own scale and laid out on its own.
+   */
+  private async layoutOf(image: Grey, threshold: number): Promise<BoxLayout> {
+    // Two passes of the detector: squeezed along the columns (it joins each column's characters), and
+    // as the page is (it keeps a note's two lines apart).
+    const detect = async (part: Grey) => ({
+      boxes: await this.detector.detect(part, DETECTOR.height, this.tuning.squeeze),
+      fine: await this.detector.detect(part, DETECTOR.fineHeight, 1),
+    });
+    const boxes = await this.detector.detect(image, DETECTOR.height, this.tuning.squeeze);
+    const mask: Grey = { ...image, data: image.data.map((v) => (v < threshold ? 1 : 0)) };
+    const sheets = sheetsOf(boxes, mask, columnWidthOf(boxes));
+    if (sheets.length === 1) {
+      const fine = await this.detector.detect(image, DETECTOR.fineHeight, 1);
+      return layoutFromBoxes(boxes, image, threshold, fine);
+    }
+    const layouts: BoxLayout[] = [];
+    for (const sheet of sheets) {
+      const part = cropGrey(image, sheet);
+      const found = await detect(part);
+      const layout = layoutFromBoxes(found.boxes, part, threshold, found.fine);
+      const [dx, dy] = [Math.round(sheet.left), Math.round(sheet.top)];
+      const slots = layouts.reduce((sum, l) => sum + l.slots, 0);
+      layouts.push({
+        ...layout,
+        columns: layout.columns.map((c) => ({
+          ...c,
+          box: {
+            left: c.box.left + dx,
+            right: c.box.right + dx,
+            top: c.box.top + dy,
+            bottom: c.box.bottom + dy,
+          },
+          slot: c.slot < 0 ? c.slot : c.slot + slots,
+        })),
+      });
+    }
+    const expected = layouts.map((l) => l.expectedColumns);
+    return {
+      columns: layouts.flatMap((l) => l.columns),
+      columnWidth: layouts[0]!.columnWidth,
+      slots: layouts.reduce((sum, l) => sum + l.slots, 0),
+      detected: layouts.reduce((sum, l) => sum + l.detected, 0),
+      ...(expected.every((e) => e !== undefined)
+        ? { expectedColumns: expected.reduce((a, b) => a + b, 0) }
+        : {}),
+    };
   }
 
   async close(): Promise<void> {

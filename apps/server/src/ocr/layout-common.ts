@@ -30,6 +30,13 @@ export const LAYOUT = {
   marginArea: 0.1,
   /** …in a strip at most this share of a column wide (a margin line, half a centre strip). */
   marginWidth: 0.6,
+  /** A rule between registers reaches within this share of the frame's width of each of its sides. */
+  registerReach: 0.2,
+  /**
+   * A horizontal rule is no cut between registers if a text box runs on past it by more than this share
+   * of the column width on both sides (a seal's border printed over the columns, not a rule between them).
+   */
+  crossing: 0.5,
   /** A ruled column at the frame's edge narrower than this share of the others is the centre strip's half. */
   edgeStrip: 0.75,
   /** A centre strip: the share of its width a fish-tail mark inks across a row… */

@@ -105,15 +105,21 @@ export function frameOf(boxes: TextBox[], rulings: Rulings, columnWidth: number)
   return { ...extent, left: widest.left - slack, right: widest.right + slack };
 }
 
-/** Registers (上下欄): the frame cut by horizontal rules that cross it, top first. */
-export function registersOf(frame: Box, rulings: Rulings, boxes: TextBox[]): Box[] {
+/**
+ * Registers (上下欄): the frame cut by horizontal rules that cross it and that no line of text crosses,
+ * top first.
+ */
+export function registersOf(frame: Box, rulings: Rulings, boxes: TextBox[], columnWidth: number): Box[] {
+  const overrun = columnWidth * LAYOUT.crossing;
   const cuts = rulings.horizontal
     .filter(
       (line) =>
-        line.left <= frame.left + width(frame) * 0.2 && line.right >= frame.right - width(frame) * 0.2,
+        line.left <= frame.left + width(frame) * LAYOUT.registerReach &&
+        line.right >= frame.right - width(frame) * LAYOUT.registerReach,
     )
     .map((line) => (line.top + line.bottom) / 2)
     .filter((y) => boxes.some((b) => b.bottom <= y) && boxes.some((b) => b.top >= y))
+    .filter((y) => !boxes.some((b) => b.top < y - overrun && b.bottom > y + overrun))
     .sort((a, b) => a - b);
   const registers: Box[] = [];
   let top = -Infinity;

@@ -51,6 +51,15 @@ export interface BoxLayout {
   expectedColumns?: number;
 }
 
+/**
+ * The text's column width (px) from the detector's boxes: what the taller boxes (runs of characters) are
+ * wide, the wider among them (a note's lines are narrower).
+ */
+export function columnWidthOf(detected: Box[]): number {
+  const tall = detected.filter((b) => height(b) >= 1.5 * width(b));
+  return quantile((tall.length >= 3 ? tall : detected).map(width), 0.75);
+}
+
 /** The page's layout from the detector's boxes on the upright grey image (ink darker than threshold). */
 export function layoutFromBoxes(
   detected: TextBox[],
@@ -61,10 +70,7 @@ export function layoutFromBoxes(
 ): BoxLayout {
   const empty: BoxLayout = { columns: [], columnWidth: 0, slots: 0, detected: detected.length };
   if (detected.length === 0) return empty;
-  // The column width: what the taller boxes (runs of characters) are wide, the wider among them (a
-  // note's lines are narrower).
-  const tall = detected.filter((b) => height(b) >= 1.5 * width(b));
-  let columnWidth = quantile((tall.length >= 3 ? tall : detected).map(width), 0.75);
+  let columnWidth = columnWidthOf(detected);
   // Specks (small every way), and ruled lines the detector took for text (thin and long).
   let boxes = detected.filter(
     (b) =>
@@ -87,7 +93,7 @@ export function layoutFromBoxes(
   const ruledWidth = ruledColumnWidth(rulings);
   columnWidth = ruledWidth ?? columnWidth;
   const frame = frameOf(boxes, rulings, columnWidth);
-  const registers = registersOf(frame, rulings, boxes);
+  const registers = registersOf(frame, rulings, boxes, columnWidth);
   const columns: LayoutColumn[] = [];
   let slot = 0;
   let centre: [number, number] | undefined;
