@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { MarcField } from '@natlibfi/marc-record';
-import { iso2709Record, MARC_LIMITS, marcXmlCollection, readMarcFile, type MarcData } from './marc-codec.ts';
+import {
+  iso2709Record,
+  MARC_LIMITS,
+  marcXmlCollection,
+  readMarcFile,
+  rootElement,
+  type MarcData,
+} from './marc-codec.ts';
 import { bookOfRecord, detectFormat, recordOfBook, splitDynasty, volumeCount } from './marc-mapping.ts';
 
 const data = (tag: string, ind: string, ...pairs: Array<[string, string]>): MarcField => ({
@@ -181,6 +188,36 @@ describe('MARC files', () => {
     await refused(undeclared, /^第 1 条记录不是有效的 MARCXML/);
     await refused(marcXmlCollection([marc21]).replace('</record>', ''), /^第 1 条记录不完整/);
     await refused('<html><body>hi</body></html>', /根元素应为 collection 或 record/);
+  });
+
+  it('finds the root element after a declaration and comments, in one pass whatever their number', async () => {
+    expect(
+      rootElement('\uFEFF<?xml version="1.0"?>\n<!-- a --><!--b-->\n<marc:collection xmlns:marc="x">'),
+    ).toEqual({
+      prefix: 'marc:',
+      name: 'collection',
+    });
+    expect(rootElement('<record>')).toEqual({ prefix: '', name: 'record' });
+    expect(rootElement('<!-- never closed <record>')).toBeUndefined();
+    expect(rootElement('<html><record>')).toBeUndefined();
+    // Issue 30 item 1: 30 comments and a stray character took 12 s with the old pattern, each two more
+    // four times as long; 5,000 are read at once (the test's timeout is the guard).
+    const comments = `${'<!--a-->'.repeat(5000)}X`;
+    expect(rootElement(comments)).toBeUndefined();
+    await refused(comments, /根元素应为 collection 或 record/);
+  });
+
+  it('reads a long file in slices: other work gets turns of the event loop meanwhile', async () => {
+    // Issue 30 item 7: 5,000 records held the server's only thread for 6.6 s.
+    const xml = marcXmlCollection(Array.from({ length: 200 }, () => marc21));
+    let turns = 0;
+    const ticker = setInterval(() => (turns += 1), 1);
+    try {
+      expect(await readMarcFile(Buffer.from(xml))).toHaveLength(200);
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(turns).toBeGreaterThan(0);
   });
 
   it('limits the size of a file and the number of records', async () => {

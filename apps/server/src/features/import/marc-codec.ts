@@ -11,6 +11,7 @@ import { MarcRecord, type MarcField, type MarcValidationOptions } from '@natlibf
 import { MARCXML } from '@natlibfi/marc-record-serializers';
 import marcjs from 'marcjs';
 import { badRequest } from '../../errors.ts';
+import { slicer } from '../../lib/slices.ts';
 
 /** A MARC record as both formats read it: the leader and its fields in order. */
 export interface MarcData {
@@ -50,7 +51,7 @@ export function marcSyntax(data: Buffer): 'marcxml' | 'iso2709' {
 export async function readMarcFile(data: Buffer): Promise<MarcData[]> {
   if (data.length === 0) throw fail('文件为空');
   if (data.length > MARC_LIMITS.fileBytes) throw fail(`文件过大：MARC 文件最大 20 MB`);
-  const records = marcSyntax(data) === 'marcxml' ? await readMarcXml(data) : readIso2709(data);
+  const records = marcSyntax(data) === 'marcxml' ? await readMarcXml(data) : await readIso2709(data);
   if (records.length === 0) throw fail('文件中没有 MARC 记录');
   return records;
 }
@@ -60,10 +61,12 @@ function tooMany(count: number) {
 }
 
 /** ISO 2709: records end with 0x1D; each record's byte counts are checked before marcjs reads it. */
-function readIso2709(data: Buffer): MarcData[] {
+async function readIso2709(data: Buffer): Promise<MarcData[]> {
   const records: MarcData[] = [];
+  const pause = slicer();
   let start = 0;
   while (start < data.length) {
+    await pause();
     const end = data.indexOf(RECORD_END, start);
     if (end === -1) {
       if (data.subarray(start).toString('latin1').trim() === '') break;
@@ -114,6 +117,36 @@ function readIsoRecord(raw: Buffer, index: number): MarcData {
 }
 
 /**
+ * The root element of an XML text, if it is MARCXML's `collection` or `record` (with its namespace
+ * prefix, if any), after a byte-order mark, the XML declaration, comments and white space. Read by a
+ * scan that looks at each character once: a pattern with a repeated lazy group over the comments took
+ * time exponential in their number (issue 30 item 1).
+ */
+export function rootElement(text: string): { prefix: string; name: 'collection' | 'record' } | undefined {
+  let at = text.startsWith('\uFEFF') ? 1 : 0;
+  const skipSpace = () => {
+    while (at < text.length && /\s/.test(text[at]!)) at++;
+  };
+  skipSpace();
+  if (text.startsWith('<?xml', at)) {
+    const end = text.indexOf('?>', at);
+    if (end === -1) return undefined;
+    at = end + 2;
+    skipSpace();
+  }
+  while (text.startsWith('<!--', at)) {
+    const end = text.indexOf('-->', at + 4);
+    if (end === -1) return undefined;
+    at = end + 3;
+    skipSpace();
+  }
+  const tag = /<([\w.-]+:)?(collection|record)[\s>]/y;
+  tag.lastIndex = at;
+  const match = tag.exec(text);
+  return match ? { prefix: match[1] ?? '', name: match[2] as 'collection' | 'record' } : undefined;
+}
+
+/**
  * MARCXML (a `collection` of `record`s or one `record`, with or without a namespace prefix): the records
  * are found as the library's own stream reader finds them (its reader signals the end before the last
  * record is out, so it is not used), and each is parsed by the library. A DOCTYPE is refused outright,
@@ -128,17 +161,19 @@ async function readMarcXml(data: Buffer): Promise<MarcData[]> {
   }
   if (/<!DOCTYPE|<!ENTITY/i.test(text))
     throw fail('MARCXML 文件不能含 DOCTYPE 或实体声明（出于安全原因不予处理）');
-  const root =
-    /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*<([\w.-]+:)?(collection|record)[\s>]/.exec(text);
+  const root = rootElement(text);
   if (!root) throw fail('不是 MARCXML 文件：根元素应为 collection 或 record');
-  const prefix = root[1] ?? '';
+  const prefix = root.prefix;
   const open = new RegExp(`<${prefix.replace('.', '\\.')}record[\\s>]`, 'g');
   const close = `</${prefix}record>`;
   const records: MarcData[] = [];
   let match: RegExpExecArray | null;
+  // Parsed in slices: the event loop answers other requests between them (issue 30 item 7).
+  const pause = slicer();
   while ((match = open.exec(text))) {
     const index = records.length + 1;
     tooMany(index);
+    await pause();
     const end = text.indexOf(close, match.index);
     if (end === -1) throw fail(`第 ${index} 条记录不完整：缺少 ${close}，文件可能被截断`);
     const raw = text.slice(match.index, end + close.length);

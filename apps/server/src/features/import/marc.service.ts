@@ -22,6 +22,7 @@ import type { DbOrTx } from '../../db/database.ts';
 import type { Transact } from '../../db/query.ts';
 import type { BookRow } from '../../db/schema.ts';
 import { badRequest, notFound } from '../../errors.ts';
+import { slicer } from '../../lib/slices.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { ClassificationRepository } from '../catalog/classification.repository.ts';
 import { isCatalogStaff } from '../catalog/access.ts';
@@ -111,7 +112,11 @@ export class MarcService {
           'MARC_RECORD',
           `${bad[0]!.errors[0]}${bad.length > 1 ? `（共 ${bad.length} 条记录有误）` : ''}；文件未导入，目录没有任何改动`,
         );
-      for (const record of planned) await this.write(actorId, record, fileName, tx);
+      const pause = slicer();
+      for (const record of planned) {
+        await pause();
+        await this.write(actorId, record, fileName, tx);
+      }
       const counts = countsOf(planned);
       return {
         format: read.format,
@@ -139,7 +144,12 @@ export class MarcService {
   }
 
   private async plan(records: MarcData[], format: MarcFormat, tx?: DbOrTx): Promise<PlannedRecord[]> {
-    const books = records.map((record) => bookOfRecord(record, format));
+    const pause = slicer();
+    const books: MarcBook[] = [];
+    for (const record of records) {
+      await pause();
+      books.push(bookOfRecord(record, format));
+    }
     const classes = await this.classes.list(tx);
     const classCode = new Map<string, string>();
     for (const c of classes) classCode.set(c.name, c.code);

@@ -300,6 +300,15 @@ describe.each(DIALECTS)('MARC import and export on %s', (dialect) => {
     const bomb = await send('import', Buffer.from(laughs));
     expect(bomb.statusCode).toBe(400);
     expect(bomb.json<{ message: string }>().message).toContain('不能含 DOCTYPE 或实体声明');
+    // Comments before the root element, read in one pass (issue 30 item 1: 30 of them stalled the server).
+    const comments = Buffer.from(`${'<!--a-->'.repeat(3000)}X`);
+    for (const what of ['preview', 'import'] as const) {
+      const stalled = await send(what, comments);
+      expect(stalled.statusCode).toBe(400);
+      expect(stalled.json<{ message: string }>().message).toBe(
+        '不是 MARCXML 文件：根元素应为 collection 或 record',
+      );
+    }
     const huge = await send('preview', Buffer.alloc(MARC_LIMITS.fileBytes + 10, 0x30));
     expect(huge.statusCode).toBe(413);
     expect(huge.json<{ message: string }>().message).toBe('文件过大：MARC 文件最大 20 MB');
