@@ -79,6 +79,32 @@ describe.each(DIALECTS)('public API rate limits (%s)', (dialect) => {
     expect((await call(null, from)).statusCode).toBe(200);
   });
 
+  it('every spelling of an API path is guarded: escaped letters reach the same handler and the same limit', async () => {
+    // Issue 30 item 2: /api/%761/… reached the v1 handlers past a guard that matched the literal prefix.
+    const from = '198.51.100.4';
+    const spelled = (url: string, token: string | null = null) =>
+      h.request({
+        method: 'GET',
+        url,
+        remoteAddress: from,
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
+    const first = await spelled('/api/%761/classifications');
+    expect(first.statusCode).toBe(200);
+    expect(first.headers).toMatchObject({ 'access-control-allow-origin': '*', 'ratelimit-limit': '2' });
+    expect((await spelled('/%61pi/v1/classifications')).headers['ratelimit-remaining']).toBe('0');
+    const refused = await spelled('/api/v%31/classifications');
+    expect(refused.statusCode).toBe(429);
+    // A wrong token is refused whatever the spelling.
+    const forged = await spelled('/api/%76%31/classifications', `gj_${'y'.repeat(43)}`);
+    expect([401, 429]).toContain(forged.statusCode);
+    expect(forged.statusCode).not.toBe(200);
+    h.clock.advance(60);
+    const wrong = await spelled('/api/%761/classifications', `gj_${'y'.repeat(43)}`);
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.headers['www-authenticate']).toContain('invalid_token');
+  });
+
   it('the counts are in the database, so a second process sees the same ones', async () => {
     const token = await newToken('rateshared');
     const second = await buildApp(h.context, { logger: false });

@@ -47,6 +47,24 @@ export function publicApiOf(context: AppContext): PublicApi {
 export const PUBLIC_API_PREFIX = '/api/v1/';
 
 /**
+ * Whether a request is the public API's: by the route it reached (the router decodes the path, so
+ * `/api/%761/books` reaches `/api/v1/books`: issue 30 item 2), else, for a path no route has (a 404, a
+ * preflight), by its path decoded the same way.
+ */
+export function isPublicApi(request: FastifyRequest): boolean {
+  const route = request.routeOptions.url;
+  if (route !== undefined) return route.startsWith(PUBLIC_API_PREFIX);
+  const path = request.url.split('?')[0]!;
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // A malformed escape: the path as sent.
+  }
+  return decoded.startsWith(PUBLIC_API_PREFIX) || path.startsWith(PUBLIC_API_PREFIX);
+}
+
+/**
  * Any site may call the API from a browser with a token in the header; no cookie is ever read or
  * sent (credentials are not allowed), so there is nothing for another site to ride on.
  */
@@ -64,7 +82,7 @@ export function registerPublicApiHooks(app: FastifyInstance, context: AppContext
   const guard = apiGuard(context);
   app.decorateRequest('apiCaller', null);
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith(PUBLIC_API_PREFIX)) return;
+    if (!isPublicApi(request)) return;
     if (request.method === 'OPTIONS') {
       await reply
         .code(204)
