@@ -1,3 +1,5 @@
+import { imageOnly } from '../../lib/image-end.ts';
+import { sniffImage } from '../../lib/image-sniff.ts';
 import path from 'node:path';
 import { isSafeName, MSG, showUnsafe, type OwnPage } from '@guji/shared';
 import type { Transact } from '../../db/query.ts';
@@ -118,7 +120,7 @@ export class OwnPageService {
       pages.push({
         name: pageName(name),
         source: `${fileName}/${name}`,
-        data: await zip.read(name),
+        data: await zip.read(name).then((data) => imageOnly(data, sniffImage(data))),
       });
     await this.append(editor, book.owner_id, volumeId, pages, { file: fileName, added: pages.length });
     return { added: pages.length, names };

@@ -1,3 +1,6 @@
+import { createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import { once } from 'node:events';
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -8,44 +11,72 @@ import { routeOf } from '../../http/contract-route.ts';
 import { checkImageHead, SNIFF_BYTES } from '../import/import-package.ts';
 import { OWN_ZIP_LIMITS } from './own-page.service.ts';
 import { saveUpload, withTempDir } from '../../storage/temp.ts';
+import { fileSource, imageEnd } from '../../lib/image-end.ts';
+import { sniffImage } from '../../lib/image-sniff.ts';
 import type { RouteModule } from '../../http/route-module.ts';
 import { editorOf, errors } from './own-route-helpers.ts';
 
 /**
- * The files of a multipart image upload: each file's first bytes must be an image before the rest is
- * received, and all of them together stay within a zip's limit (each is checked fully later, before
- * anything is stored).
+ * The files of a multipart image upload, each streamed to a file in `dir` (never held whole in
+ * memory): its first bytes must be an image before the rest is received, each stays within a page's
+ * size and all of them together within a zip's limit. What is kept of each is the image itself: bytes
+ * after the image's end (issue 30 item 3: 95 MB appended to a small PNG) are dropped unread.
  */
-async function readImageFiles(request: FastifyRequest): Promise<Array<{ name: string; data: Buffer }>> {
+async function readImageFiles(
+  request: FastifyRequest,
+  dir: string,
+): Promise<Array<{ name: string; data: Buffer }>> {
   const files: Array<{ name: string; data: Buffer }> = [];
   let total = 0;
   for await (const part of request.files({
     limits: { fileSize: OWN_ZIP_LIMITS.maxEntryBytes, files: 200 },
   })) {
-    const chunks: Buffer[] = [];
+    const file = path.join(dir, `${files.length}.upload`);
+    const out = createWriteStream(file, { flags: 'wx' });
+    let head = Buffer.alloc(0);
     let size = 0;
-    let checked = false;
-    for await (const chunk of part.file as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      total += chunk.length;
-      if (total > OWN_ZIP_LIMITS.maxTotalBytes)
-        throw badRequest(
-          'IMPORT_ZIP',
-          `图像合计超过 ${OWN_ZIP_LIMITS.maxTotalBytes / 1024 ** 2} MB，请分批上传`,
-        );
-      chunks.push(chunk);
-      if (!checked && size >= SNIFF_BYTES) {
-        checkImageHead(Buffer.concat(chunks), part.filename);
-        checked = true;
+    try {
+      for await (const chunk of part.file as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        total += chunk.length;
+        if (total > OWN_ZIP_LIMITS.maxTotalBytes)
+          throw badRequest(
+            'IMPORT_ZIP',
+            `图像合计超过 ${OWN_ZIP_LIMITS.maxTotalBytes / 1024 ** 2} MB，请分批上传`,
+          );
+        if (head.length < SNIFF_BYTES) {
+          head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)]);
+          if (head.length >= SNIFF_BYTES) checkImageHead(head, part.filename);
+        }
+        if (!out.write(chunk)) await once(out, 'drain');
       }
+    } finally {
+      out.end();
+      await once(out, 'close');
     }
-    if (part.file.truncated) throw badRequest('IMPORT_ZIP', `${part.filename} 过大`);
-    const data = Buffer.concat(chunks);
-    if (!checked) checkImageHead(data, part.filename);
-    files.push({ name: part.filename, data });
+    if (part.file.truncated)
+      throw badRequest(
+        'IMPORT_ZIP',
+        `${part.filename} 过大（单个图像最大 ${OWN_ZIP_LIMITS.maxEntryBytes / 1024 ** 2} MB）`,
+      );
+    if (head.length < SNIFF_BYTES) checkImageHead(head, part.filename);
+    files.push({ name: part.filename, data: await readImage(file, size) });
   }
   if (files.length === 0) throw badRequest('OWN_NO_FILE', '请选择图像文件');
   return files;
+}
+
+/** The image of a saved upload: its bytes up to the image's end (the whole file where none is known). */
+async function readImage(file: string, size: number): Promise<Buffer> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const source = fileSource(handle, size);
+    const kind = sniffImage(await source.read(0, SNIFF_BYTES));
+    const end = (kind && (await imageEnd(kind, source))) ?? size;
+    return await source.read(0, end);
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
@@ -90,8 +121,10 @@ export const ownPageRoutes: RouteModule = (app, { context }) => {
       const editor = editorOf(request);
       return context.services.uploads.run(editor.id, async () => {
         await own.checkUploadTarget(editor, request.params.id);
-        const added = await own.uploadImages(editor, request.params.id, await readImageFiles(request));
-        return { added, message: MSG.ownUploaded };
+        return withTempDir(context.config.dataDir, async (dir) => {
+          const added = await own.uploadImages(editor, request.params.id, await readImageFiles(request, dir));
+          return { added, message: MSG.ownUploaded };
+        });
       });
     },
   });
@@ -126,8 +159,10 @@ export const ownPageRoutes: RouteModule = (app, { context }) => {
     handler: async (request) => {
       const user = requireUser(request);
       return context.services.uploads.run(user.id, async () => {
-        const files = await readImageFiles(request);
-        return { added: await own.uploadSingles(user.id, files), message: MSG.ownUploaded };
+        return withTempDir(context.config.dataDir, async (dir) => {
+          const files = await readImageFiles(request, dir);
+          return { added: await own.uploadSingles(user.id, files), message: MSG.ownUploaded };
+        });
       });
     },
   });

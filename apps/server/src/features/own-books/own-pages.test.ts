@@ -164,6 +164,65 @@ describe.each(DIALECTS)('own pages and single images over HTTP on %s', (dialect)
     ]);
   });
 
+  it('stores only the image of an upload: bytes after its end are dropped (PNG, JPEG, in a zip too)', async () => {
+    // Issue 30 item 3: small PNGs each followed by 95 MB were stored byte for byte as page images.
+    await h.register({ loginName: 'owntrailing', phone: '13400000304' });
+    const cookie = (await h.login('owntrailing', GOOD_PASSWORD)).cookie;
+    const png = await pageImage(1, 100, 150);
+    const jpeg = await pageImage(2, 100, 150, 'jpeg');
+    const tail = Buffer.alloc(2 * 1024 ** 2, 0x41);
+    const form = multipartFiles('file', [
+      ['尾1.png', Buffer.concat([png, tail])],
+      ['尾2.jpg', Buffer.concat([jpeg, Buffer.from([0xff, 0xd9]), tail])],
+    ]);
+    const sent = await h.request({
+      method: 'POST',
+      url: '/api/own/singles',
+      cookie,
+      headers: { 'content-type': form.contentType },
+      payload: form.payload,
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const stored = async (names: string[]) => {
+      const rows = await h.context.database.db
+        .selectFrom('pages')
+        .select(['name', 'master_key', 'file_bytes'])
+        .where('name', 'in', names)
+        .orderBy('name')
+        .execute();
+      return Promise.all(
+        rows.map(async (r) => ({
+          name: r.name,
+          fileBytes: r.file_bytes,
+          master: (await h.context.storage.get(r.master_key))!,
+        })),
+      );
+    };
+    const [first, second] = await stored(['尾1', '尾2']);
+    expect(first!.master.equals(png)).toBe(true);
+    expect(first!.fileBytes).toBe(png.length);
+    expect(second!.master.equals(jpeg)).toBe(true);
+    expect(second!.fileBytes).toBe(jpeg.length);
+
+    // The same inside a zip of a volume.
+    const a = as(cookie);
+    const book = (await a.post('/api/own/books', { ...BOOK, title: '尾隨數據' })).json<{
+      catalogId: number;
+    }>();
+    await a.post(`/api/own/books/${book.catalogId}/volumes`, { name: '卷一' });
+    const [volume] = (await a.get(`/api/own/books/${book.catalogId}/volumes`)).json<
+      Array<{ fascicleId: number }>
+    >();
+    const zipped = await a.upload(
+      `/api/own/volumes/${volume!.fascicleId}/zip`,
+      'tail.zip',
+      makeZip({ '尾3.png': Buffer.concat([png, tail]) }),
+    );
+    expect(zipped.statusCode, zipped.body).toBe(200);
+    const [third] = await stored(['尾3']);
+    expect(third!.master.equals(png)).toBe(true);
+  });
+
   it('two first uploads of single images at once share one single-images book', async () => {
     await h.register({ loginName: 'ownsingles', phone: '13400000303' });
     const cookie = (await h.login('ownsingles', GOOD_PASSWORD)).cookie;
