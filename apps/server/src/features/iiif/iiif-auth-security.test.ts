@@ -157,6 +157,51 @@ describe.each(DIALECTS)('IIIF Authorization security on %s', (dialect) => {
     expect((await f.token(other, f.closed.bookId)).accessToken).toBeTruthy();
   });
 
+  it('a page of another site that sends the reader to logout ends nothing: the reader is asked on this site', async () => {
+    // Issue 30 item 4: a cross-site navigation to the GET logout ended the victim's site session.
+    const cookie = await session(f.allowed.loginName);
+    const asked = await f.get(
+      '/iiif/auth/logout',
+      { 'sec-fetch-site': 'cross-site', referer: `${OTHER}/x` },
+      cookie,
+    );
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain('另一个网站请求退出古籍数字图书馆的登录');
+    expect(asked.body).toContain('<form method="post" action="/iiif/auth/logout">');
+    expect(asked.headers['set-cookie']).toBeUndefined();
+    expect((await f.get('/api/me', {}, cookie)).statusCode).toBe(200);
+    // Without a Referer, a cross-site navigation is asked too.
+    await f.get('/iiif/auth/logout', { 'sec-fetch-site': 'cross-site' }, cookie);
+    expect((await f.get('/api/me', {}, cookie)).statusCode).toBe(200);
+    // The form posted from another site is refused by the CSRF check.
+    const forged = await f.h.request({
+      method: 'POST',
+      url: '/iiif/auth/logout',
+      cookie,
+      headers: { origin: OTHER, 'sec-fetch-site': 'cross-site' },
+    });
+    expect(forged.statusCode).toBe(403);
+    expect((await f.get('/api/me', {}, cookie)).statusCode).toBe(200);
+    // Confirmed on this site's page: the session ends.
+    const confirmed = await f.h.request({
+      method: 'POST',
+      url: '/iiif/auth/logout',
+      cookie,
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.body).toContain('已退出古籍数字图书馆的登录');
+    expect((await f.get('/api/me', {}, cookie)).statusCode).toBe(401);
+    // A configured viewer's logout window still logs out at once.
+    const viewer = await session(f.allowed.loginName);
+    await f.get(
+      '/iiif/auth/logout',
+      { 'sec-fetch-site': 'cross-site', referer: `${VIEWER}/mirador` },
+      viewer,
+    );
+    expect((await f.get('/api/me', {}, viewer)).statusCode).toBe(401);
+  });
+
   it('logout by the access cookie alone (a viewer on another site) ends that session too', async () => {
     const cookie = await session(f.allowed.loginName);
     const { accessToken } = await f.token(cookie, f.closed.bookId);

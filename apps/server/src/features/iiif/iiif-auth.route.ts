@@ -219,37 +219,81 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
     },
   );
 
+  /**
+   * Whether a logout was asked for by this site or a configured viewer: a browser's navigation from
+   * another site (Sec-Fetch-Site cross-site, or a Referer of another origin) may not end the reader's
+   * session (issue 30 item 4); it is asked to confirm on this site's page instead.
+   */
+  function fromTrustedSite(request: FastifyRequest): boolean {
+    const own = [requestOrigin(request), config.publicOrigin?.replace(/\/$/, '')];
+    const referer = request.headers.referer;
+    const from = referer === undefined ? undefined : originOf(referer);
+    if (from !== undefined && (own.includes(from) || iiifAuth.isViewerOrigin(from))) return true;
+    const site = request.headers['sec-fetch-site'];
+    if (site === 'cross-site' || site === 'same-site') return false;
+    return referer === undefined;
+  }
+
+  async function logout(request: FastifyRequest, reply: FastifyReply) {
+    void reply.header('cache-control', 'no-store');
+    void reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+    if (request.sessionToken) {
+      await sessions.revoke(request.sessionToken);
+      clearSessionCookie(reply, request, config.cookieSecure);
+    } else {
+      if (await accessCookieUser(request, iiifAuth))
+        await iiifAuth.revokeSessionOf('cookie', request.cookies[ACCESS_COOKIE]);
+    }
+    const secure = isSecureCookie(request, config.cookieSecure);
+    void reply.clearCookie(ACCESS_COOKIE, {
+      path: '/',
+      httpOnly: true,
+      secure,
+      sameSite: secure ? 'none' : 'lax',
+    });
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          '已退出登录',
+          '已退出古籍数字图书馆的登录：本浏览器的登录和查看器中的访问令牌均已失效，受限古籍不再显示。可关闭此窗口。',
+        ),
+      );
+  }
+
   r.get(
     '/iiif/auth/logout',
     {
       schema: { tags: ['iiif'], summary: 'IIIF Auth logout service: ends the login and the viewers’ access' },
     },
     async (request, reply) => {
+      if (fromTrustedSite(request)) return logout(request, reply);
+      // Another site sent the reader here: nothing ends until the reader confirms on this site's page.
       void reply.header('cache-control', 'no-store');
-      if (request.sessionToken) {
-        await sessions.revoke(request.sessionToken);
-        clearSessionCookie(reply, request, config.cookieSecure);
-      } else {
-        if (await accessCookieUser(request, iiifAuth))
-          await iiifAuth.revokeSessionOf('cookie', request.cookies[ACCESS_COOKIE]);
-      }
-      const secure = isSecureCookie(request, config.cookieSecure);
-      void reply.clearCookie(ACCESS_COOKIE, {
-        path: '/',
-        httpOnly: true,
-        secure,
-        sameSite: secure ? 'none' : 'lax',
-      });
-      void reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+      void reply.header(
+        'content-security-policy',
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+      );
       return reply
         .type('text/html; charset=utf-8')
         .send(
           page(
-            '已退出登录',
-            '已退出古籍数字图书馆的登录：本浏览器的登录和查看器中的访问令牌均已失效，受限古籍不再显示。可关闭此窗口。',
+            '退出登录',
+            '另一个网站请求退出古籍数字图书馆的登录。如确要退出，请按“退出登录”；否则关闭此窗口即可，登录不受影响。',
+            undefined,
+            undefined,
+            false,
+            '<form method="post" action="/iiif/auth/logout"><button type="submit">退出登录</button></form>',
           ),
         );
     },
+  );
+
+  // The confirmation's form (this site's page only: the CSRF check refuses a POST from elsewhere).
+  r.post(
+    '/iiif/auth/logout',
+    { schema: { tags: ['iiif'], summary: 'IIIF Auth logout, confirmed on this site’s page' } },
+    async (request, reply) => logout(request, reply),
   );
 
   // CORS preflight of viewers' requests with `Authorization: Bearer` (configured origins only).
@@ -298,10 +342,18 @@ const escapeHtml = (text: string) =>
  * A small page of these services (login window, token iframe, logout window). With `onButton` the script
  * runs when the reader presses 关闭窗口 (the button is wired by the page's one script, no inline handler).
  */
-function page(title: string, text: string, script?: string, nonce?: string, onButton = false): string {
+function page(
+  title: string,
+  text: string,
+  script?: string,
+  nonce?: string,
+  onButton = false,
+  /** Markup of this file's own (never user input) after the text. */
+  extra = '',
+): string {
   const body = onButton
     ? `<p role="alert">${escapeHtml(text)}</p><button type="button" id="close">关闭窗口</button>`
-    : `<p>${escapeHtml(text)}</p>`;
+    : `<p>${escapeHtml(text)}</p>${extra}`;
   const code = onButton ? BUTTON_SCRIPT : script;
   const tag = code ? `<script${nonce ? ` nonce="${nonce}"` : ''}>${code}</script>` : '';
   return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)} - 古籍数字图书馆</title></head><body style="font-family:sans-serif;padding:2em;line-height:1.8;font-size:16px">${body}${tag}</body></html>`;
