@@ -140,6 +140,60 @@ describe.each(DIALECTS)('backup and restore (%s)', (dialect) => {
     expect(filesUnder(config.dataDir)).toEqual(before);
   });
 
+  it('refuses a manifest without its database, a garbage database and symbolic links, leaving the library as it was', async () => {
+    // Issue 30 item 5: "database": [] and a garbage database file replaced a working library.
+    const h = await library();
+    const dir = path.join(tempDir(), 'backup');
+    const manifest = await backupLibrary(h.context.config, dir);
+    const config = h.context.config;
+    const before = filesUnder(config.dataDir);
+    const rows = await everyRow(h.context.database.db, dialect);
+    const file = path.join(dir, 'manifest.json');
+    const write = (m: unknown) => fs.writeFileSync(file, JSON.stringify(m));
+
+    write({ ...manifest, database: [] });
+    await expect(restoreLibrary(config, dir, { force: true })).rejects.toThrow(
+      '备份清单没有列出数据库文件（或其校验和），不予恢复',
+    );
+    if (dialect === 'sqlite') {
+      // Garbage in place of the database, with a checksum that matches it: opened and checked first.
+      const copy = path.join(dir, 'database.sqlite');
+      const good = fs.readFileSync(copy);
+      fs.writeFileSync(copy, Buffer.alloc(8192, 0x5a));
+      const entry = manifest.database.find((e) => e.path === 'database.sqlite')!;
+      const { sha256File } = await import('./backup-files.ts');
+      write({
+        ...manifest,
+        database: [{ ...entry, bytes: fs.statSync(copy).size, sha256: sha256File(copy) }],
+      });
+      await expect(restoreLibrary(config, dir, { force: true })).rejects.toThrow(
+        '备份中的数据库文件无法打开或已损坏，不予恢复：数据目录和数据库保持原样',
+      );
+      fs.writeFileSync(copy, good);
+    }
+    write(manifest);
+
+    // A page of the backup replaced by a link to a file outside it, its checksum made to match.
+    const page = manifest.files.find((entry) => entry.path.startsWith('masters'))!;
+    const linked = path.join(dir, 'files', page.path);
+    const outside = path.join(tempDir(), 'hostname');
+    fs.writeFileSync(outside, 'secret-host\n');
+    fs.rmSync(linked);
+    fs.symlinkSync(outside, linked);
+    const { sha256File } = await import('./backup-files.ts');
+    write({
+      ...manifest,
+      files: manifest.files.map((e) =>
+        e === page ? { ...e, bytes: fs.statSync(outside).size, sha256: sha256File(outside) } : e,
+      ),
+    });
+    await expect(restoreLibrary(config, dir, { force: true })).rejects.toThrow(
+      `备份中有符号链接，不予恢复：${page.path}`,
+    );
+    expect(filesUnder(config.dataDir)).toEqual(before);
+    expect(await everyRow(h.context.database.db, dialect)).toEqual(rows);
+  });
+
   it('writes only into a new or empty folder outside DATA_DIR', async () => {
     const h = await library();
     const inside = path.join(h.context.config.dataDir, 'backups');

@@ -195,10 +195,23 @@ export function verifyBackup(dir: string): BackupManifest {
     if (!full.startsWith(path.resolve(root) + path.sep))
       throw new BackupError(`备份清单中的路径越界：${entry.path}`);
     if (!fs.existsSync(full)) throw new BackupError(`备份缺少文件：${entry.path}`);
+    // A link (to /etc/…, or a folder linked elsewhere) is never followed into the library.
+    if (
+      fs.lstatSync(full).isSymbolicLink() ||
+      !fs.realpathSync(full).startsWith(fs.realpathSync(root) + path.sep)
+    )
+      throw new BackupError(`备份中有符号链接，不予恢复：${entry.path}`);
     if (fs.statSync(full).size !== entry.bytes || sha256File(full) !== entry.sha256) {
       throw new BackupError(`备份文件已损坏（校验和不符）：${entry.path}`);
     }
   };
+  // The database must be listed (with its checksum): a backup without it restores nothing it can vouch for.
+  const listed = manifest.database.map((entry) => entry.path);
+  const hasDatabase =
+    manifest.dialect === 'sqlite'
+      ? listed.includes(SQLITE_COPY)
+      : listed.includes(`${PG_DIR}/kysely_migration.ndjson`) && listed.includes(`${PG_DIR}/users.ndjson`);
+  if (!hasDatabase) throw new BackupError('备份清单没有列出数据库文件（或其校验和），不予恢复');
   for (const entry of manifest.database) check(dir, entry);
   for (const entry of manifest.files) check(path.join(dir, FILES_DIR), entry);
   for (const entry of manifest.objects ?? []) check(path.join(dir, OBJECTS_DIR), entry);
@@ -240,29 +253,85 @@ export async function restoreLibrary(
   }
   const store = options.force ? undefined : await objectStoreHasFiles(config);
   if (store) throw new BackupError(`对象存储已有文件：${store}（确认要替换时加 --force）`);
-  if (config.database.dialect === 'sqlite') {
-    const file = path.resolve(config.database.file);
-    if (!options.force && fs.existsSync(file)) {
-      throw new BackupError(`数据库已存在：${file}（确认要替换时加 --force）`);
+  const dbFile = config.database.dialect === 'sqlite' ? path.resolve(config.database.file) : undefined;
+  if (dbFile && !options.force && fs.existsSync(dbFile)) {
+    throw new BackupError(`数据库已存在：${dbFile}（确认要替换时加 --force）`);
+  }
+  // First, nothing of the library changes: the backup's files are copied beside it (DATA_DIR/tmp, the
+  // same disk, so they are moved into place by renaming) and its database copy is opened and checked.
+  const tmp = path.join(dataDir, 'tmp');
+  fs.mkdirSync(tmp, { recursive: true });
+  const staged = fs.mkdtempSync(path.join(tmp, 'restore-new-'));
+  const previous = fs.mkdtempSync(path.join(tmp, 'restore-old-'));
+  /** What was moved, to move it back if the restore fails half way. */
+  const moved: Array<{ from: string; to: string }> = [];
+  const move = (from: string, to: string) => {
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    fs.renameSync(from, to);
+    moved.push({ from, to });
+  };
+  try {
+    for (const entry of manifest.files) {
+      const target = path.join(staged, entry.path);
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.copyFileSync(path.join(source, FILES_DIR, entry.path), target);
     }
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const temp = `${file}.restore.tmp`;
-    fs.copyFileSync(path.join(source, SQLITE_COPY), temp);
-    for (const suffix of ['-wal', '-shm', '-journal']) fs.rmSync(file + suffix, { force: true });
-    fs.renameSync(temp, file);
-  } else {
-    await restorePostgres(config.database.url, source, manifest, options);
+    let dbCopy: string | undefined;
+    if (dbFile) {
+      fs.mkdirSync(path.dirname(dbFile), { recursive: true });
+      dbCopy = `${dbFile}.restore.tmp`;
+      fs.copyFileSync(path.join(source, SQLITE_COPY), dbCopy);
+      checkSqliteCopy(dbCopy, manifest.schema);
+    }
+    // Then the swap: the database (SQLite: the checked copy renamed into place, the old one kept aside
+    // until the end; PostgreSQL: one transaction), then the files.
+    if (dbFile && dbCopy) {
+      for (const suffix of ['', '-wal', '-shm', '-journal'])
+        if (fs.existsSync(dbFile + suffix)) move(dbFile + suffix, path.join(previous, `database${suffix}`));
+      move(dbCopy, dbFile);
+    } else if (config.database.dialect === 'postgres') {
+      await restorePostgres(config.database.url, source, manifest, options);
+    }
+    for (const file of libraryFiles(config))
+      move(file, path.join(previous, 'files', path.relative(dataDir, file)));
+    for (const entry of manifest.files) move(path.join(staged, entry.path), path.join(dataDir, entry.path));
+  } catch (error) {
+    // Back as it was: what was moved goes back, newest first.
+    for (const { from, to } of moved.reverse()) {
+      try {
+        fs.mkdirSync(path.dirname(from), { recursive: true });
+        fs.renameSync(to, from);
+      } catch {
+        // Left in DATA_DIR/tmp/restore-old-…: the message below says where.
+      }
+    }
+    if (dbFile) fs.rmSync(`${dbFile}.restore.tmp`, { force: true });
+    fs.rmSync(staged, { recursive: true, force: true });
+    fs.rmSync(previous, { recursive: true, force: true });
+    if (error instanceof BackupError) throw error;
+    throw new BackupError(`恢复失败，数据目录和数据库保持原样：${String(error)}`, { cause: error });
   }
-  // The files: the library's own replaced by the backup's (the cache is emptied: it may hold old pages).
-  for (const file of libraryFiles(config)) fs.rmSync(file, { force: true });
+  // The cache may hold the old library's pages; the old files go.
   fs.rmSync(path.join(dataDir, 'cache'), { recursive: true, force: true });
-  for (const entry of manifest.files) {
-    const target = path.join(dataDir, entry.path);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.copyFileSync(path.join(source, FILES_DIR, entry.path), target);
-  }
+  fs.rmSync(staged, { recursive: true, force: true });
+  fs.rmSync(previous, { recursive: true, force: true });
   if (manifest.objects) await restoreObjects(config, source, manifest.objects);
   return manifest;
+}
+
+/** A backup's SQLite copy opens, passes SQLite's own check and is at the schema its manifest names. */
+function checkSqliteCopy(file: string, schema: string): void {
+  let db: BetterSqlite3.Database | undefined;
+  try {
+    db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
+    const check = db.pragma('quick_check', { simple: true });
+    const last = db.prepare('select name from kysely_migration order by name desc limit 1').pluck().get();
+    if (check !== 'ok' || (schema && last !== schema)) throw new Error(String(check));
+  } catch {
+    throw new BackupError('备份中的数据库文件无法打开或已损坏，不予恢复：数据目录和数据库保持原样');
+  } finally {
+    db?.close();
+  }
 }
 
 async function restorePostgres(
