@@ -51,7 +51,7 @@ export async function imageEnd(kind: SniffedImage, source: ByteSource): Promise<
       const end = 8 + size + (size % 2);
       return end <= source.size ? end : undefined;
     }
-    default:
+    case 'tiff':
       return undefined;
   }
 }

@@ -16,6 +16,7 @@ import {
   LOGIN_HEADER,
   LOGIN_NOTE,
   accessCookieUser,
+  isCatalogued,
   iiifViewerOf,
   restrictedCors,
 } from './iiif-auth.ts';
@@ -197,10 +198,13 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
     async (request, reply) => {
       const page = await repo.findImagePage(request.params.imageId);
       const book = page ? await repo.findBook(page.book_id) : undefined;
-      if (!page || !book) throw new AppError(404, 'NOT_FOUND', `图像不存在：${request.params.imageId}`);
+      const missing = new AppError(404, 'NOT_FOUND', `图像不存在：${request.params.imageId}`);
+      if (!page || !book) throw missing;
       void reply.header('cache-control', 'no-store');
       const viewer = await iiifViewerOf(request, iiifAuth);
       const decision = await catalog.mayView(book, viewer);
+      // A book the catalogue does not show does not exist for whoever may not read it (issue 30 item 6).
+      if (!decision.allowed && !isCatalogued(book)) throw missing;
       if (decision.isPublic) void reply.header('access-control-allow-origin', '*');
       else restrictedCors(request, reply, iiifAuth);
       const result = (status: number, heading?: string, note?: string) =>

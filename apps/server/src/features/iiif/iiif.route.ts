@@ -65,10 +65,15 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     request: FastifyRequest,
     reply: FastifyReply,
     book: BookRow,
+    /** What a missing resource of this kind answers: a book the catalogue does not show answers it too. */
+    missing: AppError,
     exception: () => Promise<boolean> = () => Promise.resolve(false),
   ): Promise<{ refused: AppError | undefined; isPublic: boolean }> {
     const decision = await catalog.mayView(book, await iiifViewerOf(request, iiifAuth));
     const excepted = !decision.allowed && (await exception());
+    // A hidden or never-published book does not exist for whoever may not read it (issue 30 item 6:
+    // a 401 with its size and login service told strangers it does).
+    if (!decision.allowed && !excepted && !isCatalogued(book)) throw missing;
     if (decision.isPublic || excepted) {
       void reply.header('access-control-allow-origin', '*');
       void reply.header('cache-control', 'public, max-age=86400');
@@ -85,9 +90,10 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     request: FastifyRequest,
     reply: FastifyReply,
     book: BookRow,
+    missing: AppError,
     exception?: () => Promise<boolean>,
   ) {
-    const { refused } = await decide(request, reply, book, exception);
+    const { refused } = await decide(request, reply, book, missing, exception);
     if (refused) throw refused;
   }
 
@@ -96,9 +102,13 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
    * (as its catalogue page is), naming the login services, so an outside viewer can start IIIF Auth; its
    * images and texts stay behind the access rule.
    */
-  async function admitMetadata(request: FastifyRequest, reply: FastifyReply, book: BookRow) {
-    const decision = await decide(request, reply, book);
-    if (decision.refused && !isCatalogued(book)) throw decision.refused;
+  async function admitMetadata(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    book: BookRow,
+    missing: AppError,
+  ) {
+    const decision = await decide(request, reply, book, missing);
     if (decision.refused && !reply.hasHeader('access-control-allow-origin'))
       void reply.header('access-control-allow-origin', '*');
     return decision;
@@ -108,8 +118,9 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
   async function pageAndBook(imageId: number) {
     const page = await repo.findImagePage(imageId);
     const book = page ? await repo.findBook(page.book_id) : undefined;
-    if (!page || !book) throw imageNotFound(String(imageId));
-    return { page, book };
+    const missing = imageNotFound(String(imageId));
+    if (!page || !book) throw missing;
+    return { page, book, missing };
   }
 
   // Any identifier that names no image is a 404, whatever its form (IIIF Image API §7).
@@ -127,8 +138,8 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     '/iiif/3/:imageId/info.json',
     { schema: { tags: ['iiif'], summary: 'IIIF Image API 3.0 image information', params: ImageId } },
     async (request, reply) => {
-      const { page, book } = await pageAndBook(imageIdOf(request.params.imageId));
-      const { refused, isPublic } = await decide(request, reply, book);
+      const { page, book, missing } = await pageAndBook(imageIdOf(request.params.imageId));
+      const { refused, isPublic } = await decide(request, reply, book, missing);
       const base = baseOf(request, reply);
       const description = {
         '@context': IMAGE_CONTEXT,
@@ -196,7 +207,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     },
     async (request, reply) => {
       const { region, size, rotation, qualityFormat } = request.params;
-      const { page, book } = await pageAndBook(imageIdOf(request.params.imageId));
+      const { page, book, missing } = await pageAndBook(imageIdOf(request.params.imageId));
       let parsed: ImageRequest | undefined;
       let invalid: unknown;
       try {
@@ -209,6 +220,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
         request,
         reply,
         book,
+        missing,
         async () =>
           parsed !== undefined &&
           book.is_visible === 1 &&
@@ -271,8 +283,9 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     async (request, reply) => {
       const volume = await repo.findVolume(request.params.volumeId);
       const book = volume ? await repo.findBook(volume.book_id) : undefined;
-      if (!volume || !book) throw new AppError(404, 'NOT_FOUND', `卷册不存在：${request.params.volumeId}`);
-      const { refused, isPublic } = await admitMetadata(request, reply, book);
+      const missing = new AppError(404, 'NOT_FOUND', `卷册不存在：${request.params.volumeId}`);
+      if (!volume || !book) throw missing;
+      const { refused, isPublic } = await admitMetadata(request, reply, book, missing);
       // The search service is offered only to clients it will answer; such a manifest is theirs alone.
       const searchable = !refused && context.services.fullText.allowsSearch(viewerOf(request));
       if (searchable) {
@@ -310,8 +323,9 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     },
     async (request, reply) => {
       const book = await repo.findBook(request.params.catalogId);
-      if (!book) throw new AppError(404, 'NOT_FOUND', `古籍不存在：${request.params.catalogId}`);
-      await admitMetadata(request, reply, book);
+      const missing = new AppError(404, 'NOT_FOUND', `古籍不存在：${request.params.catalogId}`);
+      if (!book) throw missing;
+      await admitMetadata(request, reply, book, missing);
       const volumes = await repo.listVolumes(book.id);
       return reply
         .type('application/ld+json')
@@ -329,8 +343,8 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request, reply) => {
-      const { page: imagePage, book } = await pageAndBook(imageIdOf(request.params.imageId));
-      await admit(request, reply, book);
+      const { page: imagePage, book, missing } = await pageAndBook(imageIdOf(request.params.imageId));
+      await admit(request, reply, book, missing);
       const page = { ...imagePage, ocr_json: (await repo.findPage(imagePage.id))?.ocr_json ?? null };
       const ocr = parseOcr(page.ocr_json);
       if (!ocr) throw new AppError(404, 'NO_OCR', `本页暂无识别文字：${page.id}`);
@@ -355,8 +369,9 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     async (request, reply) => {
       const volume = await repo.findVolume(request.params.volumeId);
       const book = volume ? await repo.findBook(volume.book_id) : undefined;
-      if (!volume || !book) throw new AppError(404, 'NOT_FOUND', `卷册不存在：${request.params.volumeId}`);
-      await admit(request, reply, book);
+      const missing = new AppError(404, 'NOT_FOUND', `卷册不存在：${request.params.volumeId}`);
+      if (!volume || !book) throw missing;
+      await admit(request, reply, book, missing);
       // The answer (a refusal too) depends on who asks and from where: never kept by a shared cache.
       void reply.header('cache-control', 'private, no-store');
       addVary(reply, 'cookie');
