@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
-import { isSafeName, isSafeText } from '../validation.ts';
+import { hasHtmlTag, isSafeName, isSafeText } from '../validation.ts';
 import { Id, PageQuery, paged } from './common.ts';
 
 /** A node of the classification dictionary (spec §3: dictionaryId, dictionaryName, dictionaryValue). */
@@ -168,6 +168,7 @@ export const UpdateBookRequest = z.object({
     .string()
     .trim()
     .max(4000, '附注最多 4000 字')
+    .refine((s) => !hasHtmlTag(s), MSG.noHtml)
     .refine(isSafeText, MSG.textUnsafeChars)
     .nullable()
     .optional(),

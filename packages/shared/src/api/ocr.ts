@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
 import { Id } from './common.ts';
+import { hasHtmlTag, isSafeText } from '../validation.ts';
 
 /** A box in image pixels, origin at the top left. */
 export const OcrPoints = z.object({
@@ -80,7 +81,16 @@ export const OcrVersionList = z.object({ imageId: z.number().int(), versions: z.
 export type OcrVersionList = z.infer<typeof OcrVersionList>;
 
 /** A page's OCR JSON as a request sends it: the same shape, its arrays bounded (OCR_LIMITS). */
-const OcrLineInput = z.object({ words: z.array(OcrWord).max(OCR_LIMITS.wordsPerLine, MSG.ocrTooMany) });
+/** A word as a request sends it: shown to every reader, so no markup in it (issue 30 item 8). */
+const OcrWordInput = OcrWord.extend({
+  word: z
+    .string()
+    .refine((s) => !hasHtmlTag(s), MSG.noHtml)
+    .refine(isSafeText, MSG.textUnsafeChars),
+});
+const OcrLineInput = z.object({
+  words: z.array(OcrWordInput).max(OCR_LIMITS.wordsPerLine, MSG.ocrTooMany),
+});
 const ocrLinesInput = z.array(OcrLineInput).max(OCR_LIMITS.lines, MSG.ocrTooMany);
 export const OcrJsonInput = OcrJson.extend({
   ocr_res: z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MSG } from '../messages.ts';
-import { isSafeName, isSafeText } from '../validation.ts';
+import { hasHtmlTag, isSafeName, isSafeText } from '../validation.ts';
 
 /** Own books page 5 on the first page, then 6 (spec §9). */
 export const OWN_FIRST_PAGE_SIZE = 5;
@@ -63,7 +63,13 @@ export type OwnBook = z.infer<typeof OwnBook>;
 
 export const OwnVolumeRequest = z.object({
   name: required(MSG.ownVolumeNameRequired, 100),
-  introduction: z.string().trim().max(1000).refine(isSafeText, MSG.textUnsafeChars).optional(),
+  introduction: z
+    .string()
+    .trim()
+    .max(1000)
+    .refine((s) => !hasHtmlTag(s), MSG.noHtml)
+    .refine(isSafeText, MSG.textUnsafeChars)
+    .optional(),
 });
 export type OwnVolumeRequest = z.input<typeof OwnVolumeRequest>;
 

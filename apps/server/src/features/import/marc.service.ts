@@ -5,6 +5,7 @@
  * nothing. The export writes MARCXML of one book or of the catalogue, a batch of books at a time.
  */
 import {
+  hasHtmlTag,
   isSafeName,
   isSafeText,
   MARC_FIELD_LABELS,
@@ -182,6 +183,7 @@ export class MarcService {
         if ([...value].length > MAX[field]) error(field, `不能超过 ${MAX[field]} 字`);
         else if (field === 'notes' ? !isSafeText(value) : !isSafeName(value))
           error(field, MSG.nameUnsafeChars);
+        else if (field === 'notes' && hasHtmlTag(value)) error(field, MSG.noHtml);
       }
       if (
         values.bookNumber !== undefined &&

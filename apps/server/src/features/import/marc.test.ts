@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarcField } from '@natlibfi/marc-record';
-import type { MarcImported, MarcPreview } from '@guji/shared';
+import { MSG, type MarcImported, type MarcPreview } from '@guji/shared';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { createHttpHarness, multipartFile, type HttpHarness } from '../../../test/http.ts';
 import { makeBook, makeReader, makeStaff, type MadeUser } from '../../../test/factories.ts';
@@ -206,6 +206,17 @@ describe.each(DIALECTS)('MARC import and export on %s', (dialect) => {
       sort: 99,
     });
     expect((await preview(file)).counts).toMatchObject({ changed: 1, new: 1, error: 0 });
+  });
+
+  it('refuses a note (500 $a) with a tag, as the catalogue form does; nothing is imported', async () => {
+    // Issue 30 item 8: MARC 500 $a was stored as sent.
+    const b = call();
+    const file = iso(marc21(b, '標記', [data('500', '  ', ['a', '<img src=x onerror=alert(1)>'])]));
+    const seen = await preview(file);
+    expect(seen.counts).toMatchObject({ error: 1 });
+    expect(seen.records[0]!.errors.join('')).toContain(MSG.noHtml);
+    expect((await send('import', file)).statusCode).toBe(400);
+    expect(await byCall(b)).toEqual([]);
   });
 
   it('refuses a record without a title, two records of one book, and a format that does not match', async () => {

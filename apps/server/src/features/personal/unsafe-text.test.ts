@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
-import { createBook } from '../../../test/catalog-factory.ts';
+import { createBook, ocrFor } from '../../../test/catalog-factory.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 
@@ -21,10 +21,10 @@ describe.each(DIALECTS)('reader-visible texts refuse control, bidi characters an
   let admin: string;
   let book: { bookId: number; pageIds: number[]; volumeIds: number[] };
 
-  const send = (method: 'POST' | 'PUT', url: string, cookie: string, body: unknown) =>
+  const send = (method: 'POST' | 'PUT' | 'PATCH', url: string, cookie: string, body: unknown) =>
     h.request({ method, url, cookie, body, remoteAddress: OUTSIDE });
   const refused = async (
-    method: 'POST' | 'PUT',
+    method: 'POST' | 'PUT' | 'PATCH',
     url: string,
     cookie: string,
     body: unknown,
@@ -221,5 +221,42 @@ describe.each(DIALECTS)('reader-visible texts refuse control, bidi characters an
     expect(ok.statusCode, ok.body).toBe(200);
     const terminal = await send('POST', '/api/admin/terminals', admin, { name: '阅览室一号机' });
     expect(terminal.statusCode, terminal.body).toBe(200);
+  });
+  it('tags are refused in OCR words, a book’s notes, a volume’s introduction and MARC 500 notes; nothing is stored', async () => {
+    // Issue 30 item 8: these were stored as sent.
+    const pageId = book.pageIds[0]!;
+    const ocr = ocrFor('學而時習之', 600, 400);
+    ocr.ocr_res.content[0]!.words[1]!.word = '<img src=x>';
+    await refused('PUT', `/api/pages/${pageId}/ocr`, admin, { ocr }, MSG.noHtml);
+    const stored = await h.context.database.db
+      .selectFrom('pages')
+      .select('ocr_json')
+      .where('id', '=', pageId)
+      .executeTakeFirst();
+    expect(stored?.ocr_json ?? '').not.toContain('<img');
+
+    await refused('PATCH', `/api/books/${book.bookId}`, admin, { notes: '原缺<script>' }, MSG.noHtml);
+    const notes = await h.context.database.db
+      .selectFrom('books')
+      .select('notes')
+      .where('id', '=', book.bookId)
+      .executeTakeFirst();
+    expect(notes?.notes ?? '').not.toContain('<script');
+
+    const own = await send('POST', '/api/own/books', reader, {
+      title: '標記試驗',
+      actualVolume: 1,
+      author: '佚名',
+      publishDynasty: '清',
+      editionType: '抄本',
+    });
+    const catalogId = own.json<{ catalogId: number }>().catalogId;
+    await refused(
+      'POST',
+      `/api/own/books/${catalogId}/volumes`,
+      reader,
+      { name: '卷一', introduction: '<iframe src=//x>' },
+      MSG.noHtml,
+    );
   });
 });
