@@ -1,3 +1,4 @@
+import { requestForLog } from './http/log-redact.ts';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -54,13 +55,19 @@ export interface BuildAppOptions {
   runWorker?: boolean;
   /** Pino options, or false for silence (tests). */
   logger?: boolean | { level: string };
+  /** Where the configured logger writes (standard output by default; a test's stream). */
+  logStream?: { write(line: string): void };
 }
 
 /** Builds the HTTP server: API, OpenAPI docs, and the built web app, in one process. */
 export async function buildApp(context: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const { config } = context;
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel },
+    logger: options.logger ?? {
+      level: config.logLevel,
+      serializers: { req: requestForLog },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Request ids unique across processes; a proxy's X-Request-Id (nginx $request_id) is kept.

@@ -27,7 +27,7 @@ export function registerSession(app: FastifyInstance, context: AppContext): void
     // In the reading room by address, or as a terminal holding an administrator's token (DESIGN.md §7).
     request.readingRoom =
       (await context.services.readingRoom.current()).contains(request.ip) ||
-      (await context.services.terminals.isValid(request.cookies[TERMINAL_COOKIE]));
+      (await context.services.terminals.isValidCookie(request.cookies[TERMINAL_COOKIE]));
     const token = request.cookies[SESSION_COOKIE];
     if (!token || token.length > 100) return;
     const user = await context.services.sessions.resolve(token);

@@ -95,9 +95,9 @@ export const terminalRoutes: RouteModule = (app, { context }) => {
   r.route({
     ...routeOf(terminalsApi.activate, { 403: ErrorBody }),
     handler: async (request, reply) => {
-      if (!(await terminals.isValid(request.query.token)))
-        throw forbidden('终端令牌无效或已被撤销', 'TERMINAL_INVALID');
-      void reply.setCookie(TERMINAL_COOKIE, request.query.token, {
+      const cookieValue = await terminals.cookieFor(request.query.token);
+      if (!cookieValue) throw forbidden('终端令牌无效或已被撤销', 'TERMINAL_INVALID');
+      void reply.setCookie(TERMINAL_COOKIE, cookieValue, {
         path: '/',
         httpOnly: true,
         sameSite: 'lax',

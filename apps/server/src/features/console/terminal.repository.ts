@@ -56,6 +56,17 @@ export class TerminalRepository {
       .executeTakeFirst();
   }
 
+  async findById(
+    id: number,
+    tx: DbOrTx = this.db,
+  ): Promise<{ id: number; token_hash: string; revoked_at: string | null } | undefined> {
+    return tx
+      .selectFrom('reading_room_terminals')
+      .select(['id', 'token_hash', 'revoked_at'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
   async touch(id: number, now: string, tx: DbOrTx = this.db): Promise<void> {
     await tx.updateTable('reading_room_terminals').set({ last_seen_at: now }).where('id', '=', id).execute();
   }

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { CreatedTerminal, Terminal } from '@guji/shared';
 import { nowIso } from '../../db/database.ts';
 import type { Transact } from '../../db/query.ts';
@@ -9,6 +10,11 @@ import type { TerminalRepository, TerminalRow } from './terminal.repository.ts';
 
 /** The cookie a reading-room terminal holds. */
 export const TERMINAL_COOKIE = 'guji_terminal';
+
+/** A terminal cookie: the terminal's id, a dot, the MAC (base64url of SHA-256). */
+const COOKIE_VALUE = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
+const cookieMac = (tokenHash: string) =>
+  createHmac('sha256', tokenHash).update('guji_terminal cookie').digest('base64url');
 
 const toTerminal = (row: TerminalRow): Terminal => ({
   id: row.id,
@@ -80,6 +86,41 @@ export class TerminalService {
   }
 
   /** Whether a token belongs to a terminal that has not been revoked. */
+  /**
+   * The value of the terminal's cookie, apart from its token (issue 30 item 9: the token, which appears
+   * in the activation link, was the long-lived cookie itself): the terminal's id and a MAC keyed by the
+   * token's hash, so whoever holds the cookie cannot learn the token, and revoking the terminal ends both.
+   * Undefined for a token that is not valid.
+   */
+  async cookieFor(token: string): Promise<string | undefined> {
+    if (!(await this.isValid(token))) return undefined;
+    const row = await this.terminals.findByTokenHash(sha256(token));
+    if (!row) return undefined;
+    return `${row.id}.${cookieMac(sha256(token))}`;
+  }
+
+  /** Whether a terminal cookie (or, as activated before, the token itself) belongs to a terminal not revoked. */
+  async isValidCookie(value: string | undefined): Promise<boolean> {
+    const parts = value === undefined ? undefined : COOKIE_VALUE.exec(value);
+    if (!parts) return this.isValid(value);
+    const now = this.clock.now().getTime();
+    const known = this.recent.get(value!);
+    if (known && known.until > now) return known.ok;
+    const row = await this.terminals.findById(Number(parts[1]));
+    const mac = row ? Buffer.from(cookieMac(row.token_hash)) : undefined;
+    const given = Buffer.from(parts[2]!);
+    const ok =
+      row !== undefined &&
+      row.revoked_at === null &&
+      mac !== undefined &&
+      mac.length === given.length &&
+      timingSafeEqual(mac, given);
+    if (row && ok) await this.terminals.touch(row.id, nowIso(this.clock.now()));
+    if (this.recent.size > 1000) this.recent.clear();
+    this.recent.set(value!, { ok, until: now + 30_000 });
+    return ok;
+  }
+
   async isValid(token: string | undefined): Promise<boolean> {
     if (!token || token.length > 100) return false;
     const hash = sha256(token);

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MSG } from '@guji/shared';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
+import { buildApp } from '../../app.ts';
+import { redactUrl } from '../../http/log-redact.ts';
 
 const OUTSIDE = '203.0.113.9';
 
@@ -55,7 +57,12 @@ describe.each(DIALECTS)('reading-room terminals over HTTP on %s', (dialect) => {
     const setCookie = String(activation.headers['set-cookie']);
     expect(setCookie).toContain('guji_terminal=');
     expect(setCookie).toContain('HttpOnly');
-    const cookie = `guji_terminal=${terminal.token}`;
+    // The cookie is not the token (issue 30 item 9): the token is in the activation link, the cookie apart.
+    expect(setCookie).not.toContain(terminal.token);
+    const cookie = /^(guji_terminal=[^;]+)/.exec(setCookie)![1]!;
+    // A browser activated before keeps the token itself as its cookie: still honoured until revoked.
+    const older = `guji_terminal=${terminal.token}`;
+    expect(await session(older)).toBe(true);
 
     expect(await session()).toBe(false);
     expect(await session(cookie)).toBe(true);
@@ -80,6 +87,7 @@ describe.each(DIALECTS)('reading-room terminals over HTTP on %s', (dialect) => {
         .statusCode,
     ).toBe(200);
     expect(await session(cookie)).toBe(false);
+    expect(await session(older)).toBe(false);
     const again = await h.request({ method: 'GET', url: terminal.activationPath, remoteAddress: OUTSIDE });
     expect(again.statusCode).toBe(403);
     expect(again.json()).toMatchObject({ code: 'TERMINAL_INVALID', message: '终端令牌无效或已被撤销' });
@@ -87,6 +95,7 @@ describe.each(DIALECTS)('reading-room terminals over HTTP on %s', (dialect) => {
 
   it('refuses forged tokens, and lets only administrators issue them', async () => {
     expect(await session('guji_terminal=forged-token')).toBe(false);
+    expect(await session(`guji_terminal=1.${'A'.repeat(43)}`)).toBe(false);
     expect(
       (
         await h.request({
@@ -227,5 +236,30 @@ describe.each(DIALECTS)('reading-room terminals over HTTP on %s', (dialect) => {
     } finally {
       vi.restoreAllMocks();
     }
+  });
+  it('never writes a terminal token into the request log', async () => {
+    const created = await h.request({
+      method: 'POST',
+      url: '/api/admin/terminals',
+      cookie: admin,
+      body: { name: '日誌試驗機' },
+    });
+    const { token, activationPath } = created.json<{ token: string; activationPath: string }>();
+    const lines: string[] = [];
+    // The tests' configuration logs nothing; here the request log is on, as it is in production.
+    const context = { ...h.context, config: { ...h.context.config, logLevel: 'info' } };
+    const app = await buildApp(context, { logStream: { write: (line) => lines.push(line) } });
+    try {
+      const activation = await app.inject({ method: 'GET', url: activationPath, remoteAddress: OUTSIDE });
+      expect(activation.statusCode).toBe(303);
+      const log = lines.join('');
+      expect(log).toContain('/api/reading-room/activate?token=[redacted]');
+      expect(log).not.toContain(token);
+    } finally {
+      await app.close();
+    }
+    expect(redactUrl('/x?a=1&TOKEN=abc&access_token=d&b=2')).toBe(
+      '/x?a=1&TOKEN=[redacted]&access_token=[redacted]&b=2',
+    );
   });
 });
