@@ -86,6 +86,7 @@ const EnvSchema = z.object({
   TENCENTCLOUD_SMS_REGION: z.string().default('ap-guangzhou'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
   PUBLIC_API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
+  DOWNLOAD_PDF_CONCURRENCY: z.coerce.number().int().positive().max(64).default(2),
   PUBLIC_API_ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   WEB_DIST: z.string().optional(),
   SITE_NAME: z.string().optional(),
@@ -193,6 +194,8 @@ export interface Config {
   authRateLimitPerMinute: number;
   /** Public read API (/api/v1): requests a minute per personal API token, and per address without one. */
   publicApiRateLimitPerMinute: number;
+  /** Volume PDFs built at once by one process (each holds its pages in memory); one per reader. */
+  downloadPdfConcurrency: number;
   publicApiAnonymousRateLimitPerMinute: number;
   webDist: string;
   /** Initial site texts; administrators can change them later in the settings table. */
@@ -282,6 +285,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sms: smsConfigOf(e),
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     publicApiRateLimitPerMinute: e.PUBLIC_API_RATE_LIMIT_PER_MINUTE,
+    downloadPdfConcurrency: e.DOWNLOAD_PDF_CONCURRENCY,
     publicApiAnonymousRateLimitPerMinute: e.PUBLIC_API_ANONYMOUS_RATE_LIMIT_PER_MINUTE,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     siteDefaults: site,

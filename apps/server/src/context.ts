@@ -258,7 +258,9 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     config.ocrOnIngest,
     config.uploadMaxPixels,
   );
-  const downloads = new DownloadService(storage, repos.catalog, catalog, personal, settings, clock);
+  const downloads = new DownloadService(storage, repos.catalog, catalog, personal, settings, clock, {
+    perProcess: config.downloadPdfConcurrency,
+  });
   const payments = new PaymentRepository(db);
   const printRules = new PrintRules(repos.print, payments, repos.catalog, catalog, clock);
   const paymentProvider = createPaymentProvider(config, secret);

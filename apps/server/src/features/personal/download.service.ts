@@ -3,7 +3,7 @@ import sharp, { type Sharp } from 'sharp';
 import { MSG, type OcrJson } from '@guji/shared';
 import { DRAWING_FONTS, loadGlyphs, type GlyphSet } from '../../demo/fonts.ts';
 import { PdfText } from '../../demo/pdf-text.ts';
-import { forbidden, notFound } from '../../errors.ts';
+import { forbidden, notFound, tooMany } from '../../errors.ts';
 import { parseOcr } from '../../ocr/parse.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { PageRow } from '../../db/schema.ts';
@@ -36,7 +36,32 @@ export class DownloadService {
     private readonly personal: PersonalService,
     private readonly settings: SettingsService,
     private readonly clock: Clock,
+    /** Volume PDFs built at once (issue 30 item 10: eight at once by one reader took 330 MB). */
+    private readonly pdfBuilds: { perProcess: number; perUser?: number } = { perProcess: 2 },
   ) {}
+
+  /** PDFs being built, in all and per reader. */
+  private building = 0;
+  private readonly buildingFor = new Map<number, number>();
+
+  /** Runs a PDF build within the limits, or refuses it with 429 and when to try again. */
+  private async pdfSlot<T>(userId: number, build: () => Promise<T>): Promise<T> {
+    const mine = this.buildingFor.get(userId) ?? 0;
+    if (mine >= (this.pdfBuilds.perUser ?? 1))
+      throw tooMany('您已有一册 PDF 正在生成，请等它下载完成后再下载下一册', 10);
+    if (this.building >= this.pdfBuilds.perProcess)
+      throw tooMany('服务器正在为其他读者生成 PDF，请稍后再试', 10);
+    this.building += 1;
+    this.buildingFor.set(userId, mine + 1);
+    try {
+      return await build();
+    } finally {
+      this.building -= 1;
+      const left = (this.buildingFor.get(userId) ?? 1) - 1;
+      if (left > 0) this.buildingFor.set(userId, left);
+      else this.buildingFor.delete(userId);
+    }
+  }
 
   async pageImage(viewer: Downloader, pageId: number): Promise<DownloadFile> {
     const { page, book } = await this.catalog.readablePage(pageId, viewer);
@@ -80,6 +105,16 @@ export class DownloadService {
     if (pages.length === 0) throw notFound(MSG.noData, 'NO_DATA');
     // The access rule is the book's: checking the first page checks it for all.
     const { book } = await this.catalog.readablePage(pages[0]!.id, viewer);
+    return this.pdfSlot(viewer.userId, () => this.buildPdf(viewer, site, book, volume, pages));
+  }
+
+  private async buildPdf(
+    viewer: Downloader,
+    site: Awaited<ReturnType<SettingsService['get']>>,
+    book: { id: number; title: string },
+    volume: { id: number; name: string },
+    pages: PageRow[],
+  ): Promise<DownloadFile> {
     const footer = this.footer(site.siteName, viewer.name);
     const pdf = await PDFDocument.create();
     pdf.setTitle(`${book.title} ${volume.name}`);

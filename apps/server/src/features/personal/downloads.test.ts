@@ -71,4 +71,20 @@ describe.each(DIALECTS)('downloads over HTTP (%s)', (dialect) => {
     expect(off.json()).toMatchObject({ message: MSG.downloadVolumeOff });
     await h.context.services.settings.update({ downloadVolumePdf: true });
   });
+  it('builds one volume PDF at a time per reader and a few per process: more get 429 with Retry-After', async () => {
+    // Issue 30 item 10: eight at once by one reader took 330 MB and held health up to 973 ms.
+    const url = `/api/volumes/${open.volumeIds[0]}/download.pdf`;
+    const answers = await Promise.all(Array.from({ length: 8 }, () => as(alice).get(url)));
+    const codes = answers.map((r) => r.statusCode).sort();
+    expect(codes.filter((c) => c === 200).length).toBeGreaterThanOrEqual(1);
+    expect(codes.every((c) => c === 200 || c === 429)).toBe(true);
+    const busy = answers.find((r) => r.statusCode === 429);
+    expect(busy?.json()).toMatchObject({ message: '您已有一册 PDF 正在生成，请等它下载完成后再下载下一册' });
+    expect(busy?.headers['retry-after']).toBe('10');
+    // Once the build is over, the next one goes through.
+    expect((await as(alice).get(url)).statusCode).toBe(200);
+    // Another reader is not held up by Alice's build.
+    const [mine, theirs] = await Promise.all([as(alice).get(url), as(bob).get(url)]);
+    expect([mine.statusCode, theirs.statusCode]).toEqual([200, 200]);
+  });
 });
