@@ -87,6 +87,7 @@ const EnvSchema = z.object({
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
   PUBLIC_API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
   DOWNLOAD_PDF_CONCURRENCY: z.coerce.number().int().positive().max(64).default(2),
+  WRITE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
   PUBLIC_API_ANONYMOUS_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   WEB_DIST: z.string().optional(),
   SITE_NAME: z.string().optional(),
@@ -196,6 +197,8 @@ export interface Config {
   publicApiRateLimitPerMinute: number;
   /** Volume PDFs built at once by one process (each holds its pages in memory); one per reader. */
   downloadPdfConcurrency: number;
+  /** Comments, notes, reservations and proofreading saves a minute per user (per address without one). */
+  writeRateLimitPerMinute: number;
   publicApiAnonymousRateLimitPerMinute: number;
   webDist: string;
   /** Initial site texts; administrators can change them later in the settings table. */
@@ -286,6 +289,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     publicApiRateLimitPerMinute: e.PUBLIC_API_RATE_LIMIT_PER_MINUTE,
     downloadPdfConcurrency: e.DOWNLOAD_PDF_CONCURRENCY,
+    writeRateLimitPerMinute: e.WRITE_RATE_LIMIT_PER_MINUTE,
     publicApiAnonymousRateLimitPerMinute: e.PUBLIC_API_ANONYMOUS_RATE_LIMIT_PER_MINUTE,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
     siteDefaults: site,

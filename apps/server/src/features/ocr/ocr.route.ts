@@ -3,6 +3,7 @@ import { ErrorBody, OCR_IMPORT_MAX_CHARS, ocrApi } from '@guji/shared';
 import { routeOf } from '../../http/contract-route.ts';
 import { viewerOf } from '../../http/session.ts';
 import type { RouteModule } from '../../http/route-module.ts';
+import { writeLimit } from '../../http/write-limit.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
@@ -17,7 +18,7 @@ export const ocrRoutes: RouteModule = (app, { context }) => {
   });
 
   r.route({
-    ...routeOf(ocrApi.save, errors),
+    ...routeOf(ocrApi.save, errors, writeLimit(context.config.writeRateLimitPerMinute)),
     bodyLimit: 10 * 1024 * 1024,
     handler: async (request) => ocr.save(request.params.imageId, request.body.ocr, viewerOf(request)),
   });

@@ -4,6 +4,7 @@ import { commentsApi, MSG } from '@guji/shared';
 import { routeOf } from '../../http/contract-route.ts';
 import type { RouteModule } from '../../http/route-module.ts';
 import { errors } from './route-helpers.ts';
+import { writeLimit } from '../../http/write-limit.ts';
 
 /** Comments on books: the book page’s list, mine, and staff hiding one. */
 export const commentRoutes: RouteModule = (app, { context }) => {
@@ -15,7 +16,7 @@ export const commentRoutes: RouteModule = (app, { context }) => {
     handler: (request) => personal.bookComments(request.params.id, viewerOf(request), request.query.pageNum),
   });
   r.route({
-    ...routeOf(commentsApi.create, errors),
+    ...routeOf(commentsApi.create, errors, writeLimit(context.config.writeRateLimitPerMinute)),
     handler: async (request) => {
       await personal.addComment(requireUser(request).id, request.params.id, request.body.text);
       return { ok: true as const, message: MSG.commentPosted };

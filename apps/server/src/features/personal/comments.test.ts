@@ -61,4 +61,22 @@ describe.each(DIALECTS)('comments over HTTP (%s)', (dialect) => {
         .hidden,
     ).toBe(true);
   });
+  it('a reader posting comments in a burst is stopped after the limit with 429; others are not', async () => {
+    // Issue 30 item 11: 60 public comments in a few seconds by one reader.
+    await h.register({ loginName: 'burstreader', phone: '13400001511' });
+    const burst = as((await h.login('burstreader', GOOD_PASSWORD)).cookie);
+    const url = `/api/books/${open.bookId}/comments`;
+    const limit = h.context.config.writeRateLimitPerMinute;
+    const answers = [];
+    for (let i = 0; i < limit + 5; i++) answers.push(await burst.post(url, { text: `第${i}條` }));
+    expect(answers.slice(0, limit).every((r) => r.statusCode === 200)).toBe(true);
+    const refused = answers.slice(limit);
+    expect(refused.map((r) => r.statusCode)).toEqual(refused.map(() => 429));
+    expect(refused[0]!.json()).toEqual({ code: 'TOO_MANY_REQUESTS', message: '请求过于频繁，请稍后再试' });
+    expect(Number(refused[0]!.headers['retry-after'])).toBeGreaterThan(0);
+    const listed = (await h.request({ method: 'GET', url: `${url}?pageNum=1` })).json<{ total: number }>();
+    expect(listed.total).toBeGreaterThanOrEqual(limit);
+    // Another reader still posts.
+    expect((await as(bob).post(url, { text: '另一位讀者' })).statusCode).toBe(200);
+  });
 });

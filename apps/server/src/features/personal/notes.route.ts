@@ -6,6 +6,7 @@ import { manifestUrl } from '../catalog/catalog.service.ts';
 import { routeOf } from '../../http/contract-route.ts';
 import type { RouteModule } from '../../http/route-module.ts';
 import { errors, baseOf, me } from './route-helpers.ts';
+import { writeLimit } from '../../http/write-limit.ts';
 
 /** Notes drawn on pages (private to their author), exported as W3C Web Annotations. */
 export const noteRoutes: RouteModule = (app, { context }) => {
@@ -17,7 +18,7 @@ export const noteRoutes: RouteModule = (app, { context }) => {
     handler: (request) => personal.pageNotes(me(request), request.params.id),
   });
   r.route({
-    ...routeOf(notesApi.create, errors),
+    ...routeOf(notesApi.create, errors, writeLimit(context.config.writeRateLimitPerMinute)),
     handler: (request) => {
       const { imageId, text, ...rect } = request.body;
       return personal.addNote(me(request), imageId, rect, text);

@@ -4,6 +4,7 @@ import { reservationsApi } from '@guji/shared';
 import { routeOf } from '../../http/contract-route.ts';
 import type { RouteModule } from '../../http/route-module.ts';
 import { errors } from './route-helpers.ts';
+import { writeLimit } from '../../http/write-limit.ts';
 
 /** Reservations: applying by call number, withdrawing, the reviewers’ queue and decisions, durations. */
 export const reservationRoutes: RouteModule = (app, { context }) => {
@@ -22,7 +23,7 @@ export const reservationRoutes: RouteModule = (app, { context }) => {
     },
   });
   r.route({
-    ...routeOf(reservationsApi.apply, errors),
+    ...routeOf(reservationsApi.apply, errors, writeLimit(context.config.writeRateLimitPerMinute)),
     handler: (request) => reservations.apply(requireUser(request).id, request.body),
   });
   r.route({
