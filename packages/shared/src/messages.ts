@@ -186,5 +186,6 @@ export const MSG = {
   directoryTooMany: '一卷的目录最多 2000 条',
   directorySaved: '目录已保存',
   readingRoomCidrInvalid: '阅览室地址段格式不正确：{cidr}（应为 IP 地址或 地址/前缀长度，如 10.1.0.0/16）',
+  readingRoomCidrTooWide: '阅览室地址段过宽：{cidr}（前缀长度至少为 /{min}，否则馆外的地址也会算作阅览室）',
   readingRoomCidrsSaved: '阅览室地址段已保存',
 } as const;

@@ -5,6 +5,9 @@ import { ReadingRoom } from '../../http/reading-room.ts';
 import type { SettingsRepository } from '../site/settings.repository.ts';
 import type { Auditor } from './auditor.ts';
 
+/** The widest reading-room range an administrator may save: its prefix length at least this. */
+const MIN_PREFIX = { v4: 8, v6: 16 };
+
 const KEY = 'readingRoomCidrs';
 /** How long a server keeps the list before reading it again (other servers' changes arrive by then). */
 const REFRESH_MS = 30_000;
@@ -50,6 +53,15 @@ export class ReadingRoomAddresses {
       } catch {
         throw badRequest('READING_ROOM_CIDR', MSG.readingRoomCidrInvalid.replace('{cidr}', cidr));
       }
+      // A range wider than /8 (IPv4) or /16 (IPv6), `0.0.0.0/0` above all, would make the whole
+      // Internet a reading room: refused (issue 30).
+      const prefix = /\/(\d+)$/.exec(cidr)?.[1];
+      const widest = cidr.includes(':') ? MIN_PREFIX.v6 : MIN_PREFIX.v4;
+      if (prefix !== undefined && Number(prefix) < widest)
+        throw badRequest(
+          'READING_ROOM_CIDR',
+          MSG.readingRoomCidrTooWide.replace('{cidr}', cidr).replace('{min}', String(widest)),
+        );
     }
     await this.transact(async (tx) => {
       const before = this.fromSettings(await this.settings.getAll(tx));

@@ -156,6 +156,21 @@ describe.each(DIALECTS)('reading-room terminals over HTTP on %s', (dialect) => {
       );
     }
     expect(await fromAddress('10.8.3.4')).toBe(true); // nothing changed
+    // Ranges that would make the Internet a reading room (issue 30).
+    for (const [wide, min] of [
+      ['0.0.0.0/0', 8],
+      ['10.0.0.0/7', 8],
+      ['::/0', 16],
+      ['2001::/15', 16],
+    ] as const) {
+      const refused = await save(admin, [wide]);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json<{ message: string }>().message).toBe(
+        MSG.readingRoomCidrTooWide.replace('{cidr}', wide).replace('{min}', String(min)),
+      );
+    }
+    expect(await fromAddress('192.168.7.20')).toBe(false);
+    expect(await fromAddress('10.8.3.4')).toBe(true);
 
     expect((await save(admin, [' 192.168.7.0/24 ', '', '2001:db8::/32'])).json()).toEqual({
       ok: true,

@@ -30,6 +30,10 @@ describe('safeRedirect', () => {
     expect(safeRedirect('//evil.example/')).toBe('/');
     expect(safeRedirect('/\\evil.example')).toBe('/');
     expect(safeRedirect('/Login?redirect=/x')).toBe('/');
+    // Issue 30: a tab (%09) left a signed-in reader on /Login with a script error.
+    expect(safeRedirect(new URLSearchParams('redirect=%09/PersonalPage').get('redirect'))).toBe('/');
+    expect(safeRedirect('/\t/evil.example')).toBe('/');
+    expect(safeRedirect('/Book\n?id=1')).toBe('/');
     expect(safeRedirect('/register')).toBe('/');
   });
 

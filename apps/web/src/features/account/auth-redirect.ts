@@ -22,10 +22,14 @@ export function signedOutAction(pathname: string): SignedOutAction {
 
 /**
  * The in-app path a `redirect` query parameter asks to return to, or '/' when it is missing or could
- * leave the site (absolute URLs, protocol-relative `//host`, backslashes).
+ * leave the site (absolute URLs, protocol-relative `//host`, backslashes, control characters).
  */
 export function safeRedirect(raw: string | null | undefined): string {
   if (!raw || !raw.startsWith('/') || raw.startsWith('//') || raw.includes('\\')) return '/';
+  // Tabs, line breaks and other control characters or spaces: a browser drops some of them from a URL
+  // (`/\t/host` becomes `//host`), and the router cannot take them.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  if (/[\u0000-\u001f\u007f\s]/u.test(raw)) return '/';
   if (/^\/(login|register)(\/|\?|$)/i.test(raw)) return '/';
   return raw;
 }
