@@ -7,7 +7,8 @@
  * TextBlocks (anonymous, then as the page's owner), 770 KB of flat ALTO and 600 KB of hOCR paragraphs
  * (read to the end), 1.9 MB of markup (the largest file accepted), 5 MB of markup (over the body limit),
  * a 14000×14000 1-bit PNG (pixel bomb), zip bombs three at once (item 5) and a large page (BENCH_HOSTILE_PAGE, default 6000x8000) that is
- * then recognised. For each phase: request durations and statuses, /api/health latency (p50/p95/max)
+ * then recognised; issue 30's cases: three small PNGs each with 95 MB after its end in one upload, MARC
+ * files with 30 comments before the root (preview and import) and 5,000 records. For each phase: request durations and statuses, /api/health latency (p50/p95/max)
  * while it ran, and the server's resident memory before and after (VmRSS) and its peak (VmHWM).
  */
 import http from 'node:http';
@@ -115,6 +116,29 @@ async function post(
     request.end(body);
   } else request.destroy();
   return answered;
+}
+
+/** A MARCXML collection of `count` MARC21 records of about 3.7 KB each (within the documented limits). */
+function marcRecords(count: number): string {
+  const sub = (code: string, value: string) => `<subfield code="${code}">${value}</subfield>`;
+  const field = (tag: string, ...subs: string[]) =>
+    `<datafield tag="${tag}" ind1=" " ind2=" ">${subs.join('')}</datafield>`;
+  const records = Array.from({ length: count }, (_, i) =>
+    [
+      '<record><leader>00000nam a2200000 i 4500</leader>',
+      `<controlfield tag="001">bench-${i}</controlfield>`,
+      field('100', sub('a', '紀昀')),
+      field('245', sub('a', `四庫全書總目提要第${i}種`)),
+      field('250', sub('a', '清乾隆武英殿刻本')),
+      field('300', sub('a', '4冊')),
+      ...Array.from({ length: 12 }, (_, k) =>
+        field('500', sub('a', `附注第${k}條：${'卷端題名下有朱文方印。'.repeat(8)}`)),
+      ),
+      field('852', sub('h', `BENCH-${i}`)),
+      '</record>',
+    ].join(''),
+  );
+  return `<?xml version="1.0" encoding="UTF-8"?><collection xmlns="http://www.loc.gov/MARC21/slim">${records.join('')}</collection>`;
 }
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
@@ -304,6 +328,47 @@ export async function runHostile(): Promise<BenchResult> {
     await phase(
       `zip bomb: ${Math.round(signedBomb.length / 1024)} KB, a PNG signature then 300 MB of zeros declared as 4 KB, 3 at once`,
       () => Promise.all([0, 1, 2].map(() => uploadZip(signedBomb))),
+    );
+
+    // Issue 30 item 3: small PNGs each followed by 95 MB, three at once in one request.
+    const trailing = Buffer.concat([await pageImage(4, 100, 150), Buffer.alloc(95 * 1024 ** 2, 0x41)]);
+    await phase('3 × (100×150 PNG + 95 MB after its end) in one upload', async () => {
+      const form = new FormData();
+      for (const n of [1, 2, 3])
+        form.append('file', new Blob([new Uint8Array(trailing)], { type: 'image/png' }), `尾${n}.png`);
+      const t = performance.now();
+      const response = await fetch(`${origin}/api/own/singles`, {
+        method: 'POST',
+        headers: { cookie },
+        body: form,
+      });
+      await response.arrayBuffer();
+      return [{ status: response.status, ms: performance.now() - t }];
+    });
+
+    // MARC files as catalogue staff (issue 30 items 1 and 7).
+    const staff = `guji_session=${await loginCookie(origin, dataDir, env.SESSION_SECRET!, 'catalogadmin', 'Bianmu#2026')}`;
+    const marc = async (what: 'preview' | 'import', data: Buffer, name: string) => {
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(data)], { type: 'application/xml' }), name);
+      const t = performance.now();
+      const response = await fetch(`${origin}/api/admin/marc/${what}?format=auto`, {
+        method: 'POST',
+        headers: { cookie: staff },
+        body: form,
+      });
+      await response.arrayBuffer();
+      return { status: response.status, ms: performance.now() - t };
+    };
+    const comments = Buffer.from(`${'<!--a-->'.repeat(30)}X`);
+    await phase('MARC preview and import: 30 comments and a stray character (241 bytes)', async () => [
+      await marc('preview', comments, 'c.xml'),
+      await marc('import', comments, 'c.xml'),
+    ]);
+    const records = Buffer.from(marcRecords(5000));
+    await phase(
+      `MARC preview: ${(records.length / 1024 ** 2).toFixed(1)} MB MARCXML, 5,000 records`,
+      async () => [await marc('preview', records, 'many.xml')],
     );
 
     const big = await pageImage(3, pageWidth, pageHeight, 'jpeg');
