@@ -17,6 +17,8 @@ import {
   LOGIN_NOTE,
   accessCookieUser,
   isCatalogued,
+  LOGOUT_URL,
+  LOGOUT2_URL,
   iiifViewerOf,
   restrictedCors,
 } from './iiif-auth.ts';
@@ -58,61 +60,73 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
     done(null, payload);
   });
 
-  r.get(
-    '/iiif/auth/books/:bookId/login',
-    {
-      schema: {
-        tags: ['iiif'],
-        summary:
-          'IIIF Auth login / access service (1.0 login, 2.0 active): the site login in the viewer’s window',
-        params: BookId,
+  // One handler, two ids: the Auth 1.0 login service and the Auth 2.0 access service must not share an
+  // id (@iiif/parser cannot load a manifest where they do: issue 31 item 2).
+  for (const [url, summary] of [
+    ['/iiif/auth/books/:bookId/login', 'IIIF Auth 1.0 login service: the site login in the viewer’s window'],
+    [
+      '/iiif/auth/2/books/:bookId/login',
+      'IIIF Auth 2.0 access service (active): the site login in the viewer’s window',
+    ],
+  ] as const)
+    r.get(
+      url,
+      {
+        schema: {
+          tags: ['iiif'],
+          summary,
+          params: BookId,
+        },
       },
-    },
-    async (request, reply) => {
-      void reply.header('cache-control', 'no-store');
-      void reply.header('cross-origin-opener-policy', 'unsafe-none');
-      const book = await repo.findBook(request.params.bookId);
-      if (!book) throw new AppError(404, 'NOT_FOUND', `古籍不存在：${request.params.bookId}`);
-      if (!request.user || !request.sessionToken) {
-        // The site's own login page, which comes back here (through the web app's page) when done.
-        const back = `${LOGIN_DONE_PAGE}?next=${encodeURIComponent(request.url)}`;
-        return reply.redirect(`/Login?redirect=${encodeURIComponent(back)}`, 303);
-      }
-      void reply.header(
-        'content-security-policy',
-        `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${CLOSE_HASH}' 'sha256-${BUTTON_HASH}'`,
-      );
-      const viewer = { userId: request.user.id, roles: request.user.roles, readingRoom: request.readingRoom };
-      const decision = await catalog.mayView(book, viewer);
-      if (!decision.allowed) {
-        // Signed in but not a reader of this book: the spec's refusal, here where the reader is looking
-        // (Mirador 4 shows no failure text of its own after a refused token), and a button that closes.
-        const refusal = accessError(decision.access).message;
+      async (request, reply) => {
+        void reply.header('cache-control', 'no-store');
+        void reply.header('cross-origin-opener-policy', 'unsafe-none');
+        const book = await repo.findBook(request.params.bookId);
+        if (!book) throw new AppError(404, 'NOT_FOUND', `古籍不存在：${request.params.bookId}`);
+        if (!request.user || !request.sessionToken) {
+          // The site's own login page, which comes back here (through the web app's page) when done.
+          const back = `${LOGIN_DONE_PAGE}?next=${encodeURIComponent(request.url)}`;
+          return reply.redirect(`/Login?redirect=${encodeURIComponent(back)}`, 303);
+        }
+        void reply.header(
+          'content-security-policy',
+          `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${CLOSE_HASH}' 'sha256-${BUTTON_HASH}'`,
+        );
+        const viewer = {
+          userId: request.user.id,
+          roles: request.user.roles,
+          readingRoom: request.readingRoom,
+        };
+        const decision = await catalog.mayView(book, viewer);
+        if (!decision.allowed) {
+          // Signed in but not a reader of this book: the spec's refusal, here where the reader is looking
+          // (Mirador 4 shows no failure text of its own after a refused token), and a button that closes.
+          const refusal = accessError(decision.access).message;
+          return reply
+            .type('text/html; charset=utf-8')
+            .send(page('无法阅读', refusal, CLOSE_SCRIPT, undefined, true));
+        }
+        // The cookie image requests of a viewer on another site carry (SameSite=Lax ones are not sent).
+        const secure = isSecureCookie(request, config.cookieSecure);
+        const { token, expiresIn } = iiifAuth.issue('cookie', request.user.id, sha256(request.sessionToken));
+        void reply.setCookie(ACCESS_COOKIE, token, {
+          path: '/',
+          httpOnly: true,
+          sameSite: secure ? 'none' : 'lax',
+          secure,
+          maxAge: Math.min(expiresIn, COOKIE_TTL_S),
+        });
         return reply
           .type('text/html; charset=utf-8')
-          .send(page('无法阅读', refusal, CLOSE_SCRIPT, undefined, true));
-      }
-      // The cookie image requests of a viewer on another site carry (SameSite=Lax ones are not sent).
-      const secure = isSecureCookie(request, config.cookieSecure);
-      const { token, expiresIn } = iiifAuth.issue('cookie', request.user.id, sha256(request.sessionToken));
-      void reply.setCookie(ACCESS_COOKIE, token, {
-        path: '/',
-        httpOnly: true,
-        sameSite: secure ? 'none' : 'lax',
-        secure,
-        maxAge: Math.min(expiresIn, COOKIE_TTL_S),
-      });
-      return reply
-        .type('text/html; charset=utf-8')
-        .send(
-          page(
-            '已登录',
-            '已登录古籍数字图书馆，正在返回查看器；若窗口未自动关闭，请手动关闭。',
-            CLOSE_SCRIPT,
-          ),
-        );
-    },
-  );
+          .send(
+            page(
+              '已登录',
+              '已登录古籍数字图书馆，正在返回查看器；若窗口未自动关闭，请手动关闭。',
+              CLOSE_SCRIPT,
+            ),
+          );
+      },
+    );
 
   const TokenQuery = z.object({
     messageId: z.string().max(1000).optional(),
@@ -265,33 +279,37 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
       );
   }
 
-  r.get(
-    '/iiif/auth/logout',
-    {
-      schema: { tags: ['iiif'], summary: 'IIIF Auth logout service: ends the login and the viewers’ access' },
-    },
-    async (request, reply) => {
-      if (fromTrustedSite(request)) return logout(request, reply);
-      // Another site sent the reader here: nothing ends until the reader confirms on this site's page.
-      void reply.header('cache-control', 'no-store');
-      void reply.header(
-        'content-security-policy',
-        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
-      );
-      return reply
-        .type('text/html; charset=utf-8')
-        .send(
-          page(
-            '退出登录',
-            '另一个网站请求退出古籍数字图书馆的登录。如确要退出，请按“退出登录”；否则关闭此窗口即可，登录不受影响。',
-            undefined,
-            undefined,
-            false,
-            '<form method="post" action="/iiif/auth/logout"><button type="submit">退出登录</button></form>',
-          ),
+  for (const url of [LOGOUT_URL, LOGOUT2_URL])
+    r.get(
+      url,
+      {
+        schema: {
+          tags: ['iiif'],
+          summary: `IIIF Auth ${url === LOGOUT_URL ? '1.0' : '2.0'} logout service: ends the login and the viewers’ access`,
+        },
+      },
+      async (request, reply) => {
+        if (fromTrustedSite(request)) return logout(request, reply);
+        // Another site sent the reader here: nothing ends until the reader confirms on this site's page.
+        void reply.header('cache-control', 'no-store');
+        void reply.header(
+          'content-security-policy',
+          "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
         );
-    },
-  );
+        return reply
+          .type('text/html; charset=utf-8')
+          .send(
+            page(
+              '退出登录',
+              '另一个网站请求退出古籍数字图书馆的登录。如确要退出，请按“退出登录”；否则关闭此窗口即可，登录不受影响。',
+              undefined,
+              undefined,
+              false,
+              '<form method="post" action="/iiif/auth/logout"><button type="submit">退出登录</button></form>',
+            ),
+          );
+      },
+    );
 
   // The confirmation's form (this site's page only: the CSRF check refuses a POST from elsewhere).
   r.post(

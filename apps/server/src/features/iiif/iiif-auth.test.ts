@@ -1,3 +1,4 @@
+import { normalize } from '@iiif/parser';
 import { MSG } from '@guji/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/helpers.ts';
@@ -71,6 +72,50 @@ describe.each(DIALECTS)('IIIF Authorization services on %s', (dialect) => {
       expect(hidden.status).toBe(404);
       expect(hidden).toEqual(await answerOf(manifest, missingId, cookie));
     }
+  });
+
+  it('a restricted manifest loads in @iiif/parser: every auth service typed, Auth 1.0 and 2.0 ids apart', async () => {
+    // Issue 31 items 1 and 2: services without @type failed the Presentation validator, and the two
+    // versions' services sharing ids made the parser refuse the manifest.
+    const manifest = (await f.get(`/iiif/presentation/volumes/${f.closed.volumeIds[0]}/manifest.json`)).json<
+      Record<string, unknown>
+    >();
+    expect(() => normalize(structuredClone(manifest) as never)).not.toThrow();
+    const services: Array<{ id: string; type: string }> = [];
+    const walk = (node: unknown) => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        const o = node as Record<string, unknown>;
+        const id = (o.id ?? o['@id']) as string | undefined;
+        const type = (o.type ?? o['@type']) as string | undefined;
+        if (id?.includes('/iiif/auth/')) services.push({ id, type: type ?? '' });
+        Object.values(o).forEach(walk);
+      }
+    };
+    walk(manifest);
+    expect(services.length).toBeGreaterThan(0);
+    expect(services.filter((s) => !s.type)).toEqual([]);
+    const typesById = new Map<string, Set<string>>();
+    for (const s of services) typesById.set(s.id, (typesById.get(s.id) ?? new Set()).add(s.type));
+    expect([...typesById].filter(([, types]) => types.size > 1)).toEqual([]);
+    expect(new Set(services.map((s) => s.type))).toEqual(
+      new Set([
+        'AuthCookieService1',
+        'AuthTokenService1',
+        'AuthLogoutService1',
+        'AuthProbeService2',
+        'AuthAccessService2',
+        'AuthAccessTokenService2',
+        'AuthLogoutService2',
+      ]),
+    );
+    // The Auth 2.0 access and logout services answer as the 1.0 ones do.
+    const access = await f.get(`/iiif/auth/2/books/${f.closed.bookId}/login`);
+    expect(access.statusCode).toBe(303);
+    expect(access.headers.location).toContain('/Login?redirect=');
+    const cookie = (await f.h.login(f.allowed.loginName, 'Guji#2026ok')).cookie;
+    expect((await f.get('/iiif/auth/2/logout', {}, cookie)).body).toContain('已退出古籍数字图书馆的登录');
+    expect((await f.get('/api/me', {}, cookie)).statusCode).toBe(401);
   });
 
   it('keeps public books public: CORS *, no credentials, no auth services', async () => {

@@ -19,10 +19,13 @@ export const AUTH1_CONTEXT = 'http://iiif.io/api/auth/1/context.json';
 export const AUTH2_CONTEXT = 'http://iiif.io/api/auth/2/context.json';
 
 export const loginServiceUrl = (bookId: number) => `/iiif/auth/books/${bookId}/login`;
+/** The Auth 2.0 access service: the same login, its own id (issue 31 item 2). */
+export const access2Url = (bookId: number) => `/iiif/auth/2/books/${bookId}/login`;
 export const token1Url = (bookId: number) => `/iiif/auth/1/books/${bookId}/token`;
 export const token2Url = (bookId: number) => `/iiif/auth/2/books/${bookId}/token`;
 export const probeUrl = (pageId: number) => `/iiif/auth/2/probe/${pageId}`;
 export const LOGOUT_URL = '/iiif/auth/logout';
+export const LOGOUT2_URL = '/iiif/auth/2/logout';
 /** The web app's page the login window returns to after /Login (it goes on to the login service). */
 export const LOGIN_DONE_PAGE = '/IiifLogin';
 
@@ -44,6 +47,7 @@ export function auth1Service(base: string, book: BookRow) {
   return {
     '@context': AUTH1_CONTEXT,
     '@id': base + loginServiceUrl(book.id),
+    '@type': 'AuthCookieService1',
     profile: 'http://iiif.io/api/auth/1/login',
     label: '登录古籍数字图书馆',
     header: LOGIN_HEADER,
@@ -52,8 +56,17 @@ export function auth1Service(base: string, book: BookRow) {
     failureHeader: refusalFor(book),
     failureDescription: FAILURE_NOTE,
     service: [
-      { '@id': base + token1Url(book.id), profile: 'http://iiif.io/api/auth/1/token' },
-      { '@id': base + LOGOUT_URL, profile: 'http://iiif.io/api/auth/1/logout', label: '退出登录' },
+      {
+        '@id': base + token1Url(book.id),
+        '@type': 'AuthTokenService1',
+        profile: 'http://iiif.io/api/auth/1/token',
+      },
+      {
+        '@id': base + LOGOUT_URL,
+        '@type': 'AuthLogoutService1',
+        profile: 'http://iiif.io/api/auth/1/logout',
+        label: '退出登录',
+      },
     ],
   };
 }
@@ -65,7 +78,7 @@ export function auth2ProbeService(base: string, book: BookRow, pageId: number) {
     type: 'AuthProbeService2',
     service: [
       {
-        id: base + loginServiceUrl(book.id),
+        id: base + access2Url(book.id),
         type: 'AuthAccessService2',
         profile: 'active',
         label: zh('登录古籍数字图书馆'),
@@ -79,7 +92,7 @@ export function auth2ProbeService(base: string, book: BookRow, pageId: number) {
             errorHeading: zh(refusalFor(book)),
             errorNote: zh(FAILURE_NOTE),
           },
-          { id: base + LOGOUT_URL, type: 'AuthLogoutService2', label: zh('退出登录') },
+          { id: base + LOGOUT2_URL, type: 'AuthLogoutService2', label: zh('退出登录') },
         ],
       },
     ],
