@@ -189,16 +189,27 @@ describe.each(DIALECTS)('public read API v1 (%s)', (dialect) => {
     expect(missing.json()).toEqual({ code: 'NO_DATA', message: MSG.noData });
   });
 
-  it('anonymous callers read the catalogue and public pages, but no text; a session cookie does not count', async () => {
+  it('anonymous callers read the catalogue, public pages and their text, as IIIF gives them; no search; a session cookie does not count', async () => {
     expect((await get(`/api/v1/books/${open.bookId}`, null)).statusCode).toBe(200);
     expect(
       (await get(`/api/v1/books/${open.bookId}/volumes/${open.volumeIds[0]}/pages`, null)).statusCode,
     ).toBe(200);
+    // A public book's text layer is public (issue 31 item 11): the same text as its IIIF text.json.
     const textUrl = `/api/v1/books/${open.bookId}/pages/${open.pageIds[0]}/text`;
+    const text = await get(textUrl, null);
+    expect(text.statusCode).toBe(200);
+    expect(V1PageText.parse(text.json()).text).toContain('學而時習之');
+    const iiif = await h.request({
+      method: 'GET',
+      url: `/iiif/presentation/pages/${open.pageIds[0]}/text.json`,
+      remoteAddress: OUTSIDE,
+    });
+    expect(iiif.statusCode).toBe(200);
+    const closedText = `/api/v1/books/${closed.bookId}/pages/${closed.pageIds[0]}/text`;
     for (const response of [
-      await get(textUrl, null),
+      await get(closedText, null),
       // The reader's own session cookie, without a token: still anonymous.
-      await get(textUrl, null, OUTSIDE, reader.cookie),
+      await get(closedText, null, OUTSIDE, reader.cookie),
       await get('/api/v1/search?q=學而', null, READING_ROOM, reader.cookie),
     ]) {
       expect(response.statusCode).toBe(401);

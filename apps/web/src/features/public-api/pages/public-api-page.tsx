@@ -23,7 +23,7 @@ const ENDPOINTS: Array<{ path: string; what: string }> = [
 
 const ERRORS: Array<[string, string, string]> = [
   ['400', 'VALIDATION', '参数不正确，message 说明哪一个'],
-  ['401', 'API_TOKEN_REQUIRED', '需要令牌才能读取（页面文字、全文检索）'],
+  ['401', 'API_TOKEN_REQUIRED', '需要令牌才能读取（受限书籍的页面文字、全文检索）'],
   ['401', 'API_TOKEN_INVALID', '令牌不存在、已撤销或其用户已停用'],
   ['403', 'READING_ROOM_ONLY', '该书（或全文检索）仅在阅览室提供，或需预约权限'],
   ['404', 'NO_DATA', '书、册或页不存在或未公开'],
@@ -61,7 +61,10 @@ export function PublicApiPage() {
         <pre className="api-code" tabIndex={0} role="region" aria-label="请求头示例">
           Authorization: Bearer gj_…
         </pre>
-        <p>不带令牌也可以读取目录、书籍结构和公开书籍的页面列表，但页面文字与全文检索需要令牌。</p>
+        <p>
+          不带令牌也可以读取目录、书籍结构，以及公开书籍的页面列表和页面文字（与其 IIIF
+          文字层相同）；受限书籍的页面文字与全文检索需要令牌。
+        </p>
       </Section>
 
       <Section title="2. 速率限制">
