@@ -10,7 +10,12 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { assertContractRoutes } from './http/contract-route.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
@@ -124,9 +129,18 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         version: '0.1.0',
         description: 'API of the digital library of ancient Chinese books.',
       },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'guji_session' } } },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'guji_session' },
+          // The public read API (/api/v1): a personal API token (docs/public-api.md).
+          bearer: { type: 'http', scheme: 'bearer', description: '个人 API 令牌（我的信息 → API 令牌）' },
+        },
+      },
     },
-    transform: jsonSchemaTransform,
+    transform: describedTransform,
+    // The schemas with an id (the tree-shaped answers refer to themselves) as components, so every
+    // `$ref` resolves (issue 31 item 8).
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
@@ -293,3 +307,15 @@ export function webPages(webDist: string, html: string): WebPages {
   const inject = (files: string[]) => html.replace('</head>', `${links(files)}</head>`);
   return { reader: inject([...converter, ...reader]), other: inject(converter) };
 }
+
+/**
+ * The zod transform of each route for the API description, and a 200 for the routes that answer with a
+ * file (a PDF, an image, MARCXML, a citation): OpenAPI needs at least one response per operation.
+ */
+const describedTransform: typeof jsonSchemaTransform = (input) => {
+  const out = jsonSchemaTransform(input);
+  const schema = out.schema as { response?: Record<string, unknown>; hide?: boolean } | undefined;
+  if (schema && !schema.hide && Object.keys(schema.response ?? {}).length === 0)
+    out.schema = { ...schema, response: { 200: { description: '文件（内容类型见 docs/api.md）' } } };
+  return out;
+};

@@ -44,6 +44,8 @@ export function routeOf<const C extends Contract, const E extends ErrorAnswers =
     ...(c.body && !c.multipart ? { body: c.body } : {}),
     // Uploads: the OpenAPI document says the route takes a form.
     ...(c.multipart ? { consumes: ['multipart/form-data'] } : {}),
+    // The public read API takes a personal token, or none (docs/public-api.md); the rest the session.
+    ...(c.path.startsWith('/api/v1/') ? { security: [{ bearer: [] }, {}] } : {}),
     response,
   } as SchemaOf<C, E>;
   return {

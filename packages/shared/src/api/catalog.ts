@@ -11,14 +11,16 @@ export interface Classification {
   dictionaryValue: string;
   children: Classification[];
 }
-export const Classification: z.ZodType<Classification> = z.lazy(() =>
-  z.object({
-    dictionaryId: z.number().int(),
-    dictionaryName: z.string(),
-    dictionaryValue: z.string(),
-    children: z.array(Classification),
-  }),
-);
+export const Classification: z.ZodType<Classification> = z
+  .lazy(() =>
+    z.object({
+      dictionaryId: z.number().int(),
+      dictionaryName: z.string(),
+      dictionaryValue: z.string(),
+      children: z.array(Classification),
+    }),
+  )
+  .meta({ id: 'Classification' });
 
 /** Why a book cannot be read, mirroring DESIGN.md §7. */
 export const ACCESS_REASONS = ['ok', 'login', 'noData', 'readingRoom'] as const;
@@ -83,15 +85,17 @@ export interface DirectoryNode {
   pageNumber: number | null;
   children: DirectoryNode[];
 }
-export const DirectoryNode: z.ZodType<DirectoryNode> = z.lazy(() =>
-  z.object({
-    directoryId: z.number().int(),
-    name: z.string(),
-    imageId: z.number().int().nullable(),
-    pageNumber: z.number().int().nullable(),
-    children: z.array(DirectoryNode),
-  }),
-);
+export const DirectoryNode: z.ZodType<DirectoryNode> = z
+  .lazy(() =>
+    z.object({
+      directoryId: z.number().int(),
+      name: z.string(),
+      imageId: z.number().int().nullable(),
+      pageNumber: z.number().int().nullable(),
+      children: z.array(DirectoryNode),
+    }),
+  )
+  .meta({ id: 'DirectoryNode' });
 
 export const PageImage = z.object({
   imageId: z.number().int(),

@@ -67,9 +67,9 @@ export interface V1Classification {
   name: string;
   children: V1Classification[];
 }
-export const V1Classification: z.ZodType<V1Classification> = z.lazy(() =>
-  z.object({ code: z.string(), name: z.string(), children: z.array(V1Classification) }),
-);
+export const V1Classification: z.ZodType<V1Classification> = z
+  .lazy(() => z.object({ code: z.string(), name: z.string(), children: z.array(V1Classification) }))
+  .meta({ id: 'V1Classification' });
 export const V1ClassificationTree = z.object({ classifications: z.array(V1Classification) }).meta({
   example: {
     classifications: [
@@ -148,15 +148,17 @@ export interface V1DirectoryEntry {
   pageNumber: number | null;
   children: V1DirectoryEntry[];
 }
-export const V1DirectoryEntry: z.ZodType<V1DirectoryEntry> = z.lazy(() =>
-  z.object({
-    id: z.number().int(),
-    name: z.string(),
-    pageId: z.number().int().nullable(),
-    pageNumber: z.number().int().nullable(),
-    children: z.array(V1DirectoryEntry),
-  }),
-);
+export const V1DirectoryEntry: z.ZodType<V1DirectoryEntry> = z
+  .lazy(() =>
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      pageId: z.number().int().nullable(),
+      pageNumber: z.number().int().nullable(),
+      children: z.array(V1DirectoryEntry),
+    }),
+  )
+  .meta({ id: 'V1DirectoryEntry' });
 
 export const V1Volume = z.object({
   id: z.number().int(),

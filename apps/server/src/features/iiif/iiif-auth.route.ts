@@ -319,7 +319,8 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
   );
 
   // CORS preflight of viewers' requests with `Authorization: Bearer` (configured origins only).
-  app.options('/iiif/*', (request: FastifyRequest, reply: FastifyReply) => {
+  // (Not in the API description: a browser's preflight, no operation of its own.)
+  app.options('/iiif/*', { schema: { hide: true } }, (request: FastifyRequest, reply: FastifyReply) => {
     restrictedCors(request, reply, iiifAuth);
     if (iiifAuth.isViewerOrigin(request.headers.origin)) {
       void reply.header('access-control-allow-methods', 'GET, HEAD, OPTIONS');
