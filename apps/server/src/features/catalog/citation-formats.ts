@@ -101,10 +101,12 @@ export function toBibtex(work: CitedWork): string {
     ['title', work.title && bibtexText(work.title)],
     ['author', work.author && `{${bibtexText(work.author)}}`],
     ['year', work.dynasty && bibtexText(work.dynasty)],
+    // A dynasty is no number: Zotero drops such a year but keeps a date as written (biber warns).
+    ['date', work.dynasty && bibtexText(work.dynasty)],
     ['edition', work.edition && bibtexText(work.edition)],
     ['type', work.editionType && bibtexText(work.editionType)],
     ['volume', work.volume && bibtexText(work.volume.name)],
-    ['pages', work.page && String(work.page.pageNumber)],
+    // No `pages`: in an @book it is the book's length (Zotero: a 3-page book); the cited page is in the note.
     ['note', noteOf(work) && bibtexText(noteOf(work)!)],
     ['library', bibtexText(work.siteName)],
     ['language', CITATION_LANGUAGE],
@@ -153,15 +155,17 @@ export type ExportHref = (format: CitationFormat) => string;
 
 /**
  * The head of a served page for reference managers: Highwire Press `citation_*` tags (Zotero, Google
- * Scholar), Dublin Core `DC.*` with its schema link (DC describes this digital copy: the site is its
- * publisher), and `rel="alternate"` links to the three exports. Every value escaped.
+ * Scholar), PRISM's edition and Dublin Core `DC.*` with their schema links — what the RIS export gives
+ * (issue 31 item 9: Zotero had saved the edition as the publisher and the site's slogan as the abstract)
+ * — and `rel="alternate"` links to the three exports. Every value escaped.
  */
 export function citationHead(work: CitedWork, exportHref: ExportHref): string {
   const tags: Array<[string, string | null | undefined]> = [
     ['citation_title', work.title],
     ['citation_author', work.author],
     ['citation_publication_date', work.dynasty],
-    ['citation_publisher', work.edition],
+    // The edition (版本) is no publisher: PRISM's edition, which Zotero reads as the edition.
+    ['prism.edition', work.edition],
     ['citation_language', CITATION_LANGUAGE],
     ['citation_public_url', work.url],
     ['citation_volume', work.volume?.name],
@@ -170,7 +174,9 @@ export function citationHead(work: CitedWork, exportHref: ExportHref): string {
     ['DC.creator', work.author],
     ['DC.date', work.dynasty],
     ['DC.type', 'book'],
-    ['DC.publisher', work.siteName],
+    // The cited place and the call number, as RIS's note has them; else a reference manager takes the
+    // site's own description for the book's abstract.
+    ['DC.description', noteOf(work) ?? work.title],
     ['DC.language', CITATION_LANGUAGE],
     ['DC.identifier', work.url],
     ['DC.identifier', work.callNumber],
@@ -182,6 +188,7 @@ export function citationHead(work: CitedWork, exportHref: ExportHref): string {
     );
   const links = [
     '<link data-citation rel="schema.DC" href="http://purl.org/dc/elements/1.1/">',
+    '<link data-citation rel="schema.prism" href="http://prismstandard.org/namespaces/1.2/basic/">',
     ...ALTERNATES.map(
       ([format, title]) =>
         `<link data-citation rel="alternate" type="${CITATION_FORMATS[format].type.split(';')[0]!}" ` +

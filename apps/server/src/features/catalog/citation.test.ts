@@ -81,6 +81,14 @@ describe.each(DIALECTS)('citation exports on %s', (dialect) => {
     });
   });
 
+  it('gives a page’s BibTeX the cited page in its note, never as the book’s length (issue 31 item 9)', async () => {
+    const pageId = book.pageIds[1]!;
+    const bib = (await get(`/api/books/${book.bookId}/citation/bibtex?imageId=${pageId}`)).body;
+    expect(bib).not.toMatch(/^\s*pages = /m);
+    expect(bib).toContain('  note = {卷一 第 2 页（第2葉）；索书号：A-1},');
+    expect(bib).toContain('  date = {宋},');
+  });
+
   it('exports a book as BibTeX with an ASCII key and the Chinese name kept whole', async () => {
     const response = await get(`/api/books/${book.bookId}/citation/bibtex`);
     expect(response.statusCode).toBe(200);
@@ -94,6 +102,7 @@ describe.each(DIALECTS)('citation exports on %s', (dialect) => {
         '  title = {論語集注},\n' +
         '  author = {{朱熹}},\n' +
         '  year = {宋},\n' +
+        '  date = {宋},\n' +
         '  edition = {清同治十年金陵書局刻本},\n' +
         '  type = {刻本},\n' +
         '  note = {索书号：A-1},\n' +
