@@ -31,7 +31,12 @@ export async function iiifAuthFixture(dialect: Dialect): Promise<IiifAuthFixture
     // Requests from 127.0.0.1 may say they came over HTTPS (X-Forwarded-Proto), as behind a proxy.
     TRUST_PROXY: '127.0.0.1',
   });
-  const closed = await createBook(h.context, { title: '孟子', volumes: [2], isOpen: false });
+  const closed = await createBook(h.context, {
+    title: '孟子',
+    volumes: [2],
+    isOpen: false,
+    texts: [['孟子見梁惠王', '王曰叟不遠千里而來']],
+  });
   const hidden = await createBook(h.context, {
     title: '秘本',
     volumes: [1],

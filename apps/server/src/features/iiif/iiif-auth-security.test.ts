@@ -36,6 +36,35 @@ describe.each(DIALECTS)('IIIF Authorization security on %s', (dialect) => {
     expect(ok.headers.vary).toMatch(/authorization/i);
   });
 
+  it('a restricted page’s text layer follows the images’ Auth: declared with the probe, opened by the token', async () => {
+    // Issue 31 item 3: Mirador drew the images after login but got 401 for every text.json.
+    const manifest = (await f.get(`/iiif/presentation/volumes/${f.closed.volumeIds[0]}/manifest.json`)).json<{
+      items: Array<{ annotations?: Array<{ id: string; service?: Array<{ id: string; type: string }> }> }>;
+    }>();
+    const [textPage] = manifest.items[0]!.annotations!;
+    expect(textPage!.service).toEqual([
+      expect.objectContaining({
+        id: `http://localhost:80/iiif/auth/2/probe/${f.closed.pageIds[0]}`,
+        type: 'AuthProbeService2',
+      }),
+    ]);
+    const text = new URL(textPage!.id).pathname;
+    expect((await f.get(text, { origin: VIEWER })).statusCode).toBe(401);
+    const { accessToken } = await f.token(await session(f.allowed.loginName), f.closed.bookId);
+    const read = await f.get(text, { origin: VIEWER, ...bearer(accessToken!) });
+    expect(read.statusCode).toBe(200);
+    expect(read.body).toContain('孟子見梁惠王');
+    expect(read.headers['access-control-allow-origin']).toBe(VIEWER);
+    // A token of a reader who may not read this book (issued for another book) does not open it.
+    const { accessToken: other } = await f.token(await session(f.denied.loginName), f.open.bookId);
+    expect((await f.get(text, { origin: VIEWER, ...bearer(other!) })).statusCode).toBe(403);
+    // A public book's text names no auth service.
+    const open = (await f.get(`/iiif/presentation/volumes/${f.open.volumeIds[0]}/manifest.json`)).json<{
+      items: Array<{ annotations?: Array<{ service?: unknown }> }>;
+    }>();
+    expect(open.items.flatMap((c) => c.annotations ?? []).every((a) => a.service === undefined)).toBe(true);
+  });
+
   it('never gives credentialed CORS to an unlisted origin', async () => {
     const { accessToken } = await f.token(await session(f.allowed.loginName), f.closed.bookId);
     const other = await info(f.closed.pageIds[0]!, { origin: OTHER, ...bearer(accessToken!) });

@@ -116,8 +116,18 @@ export function buildManifest({
         },
       ],
       // The recognised text, one `supplementing` annotation per column (referenced, fetched on demand).
+      // A restricted book's text follows the images' Auth flow: the same probe (and through it the same
+      // login and token) is declared on it, and text.json honours the token (issue 31 item 3).
       ...(page.ocr_json
-        ? { annotations: [{ id: `${base}${textAnnotationsUrl(page.id)}`, type: 'AnnotationPage' }] }
+        ? {
+            annotations: [
+              {
+                id: `${base}${textAnnotationsUrl(page.id)}`,
+                type: 'AnnotationPage',
+                ...(restricted ? { service: [auth2ProbeService(base, book, page.id)] } : {}),
+              },
+            ],
+          }
         : {}),
     })),
     structures: ranges(
