@@ -125,6 +125,37 @@ describe('MARC mapping', () => {
       expect(read.values).toEqual({ ...book, controlNumber: undefined, bookNumber: '32' });
     }
   });
+
+  it('reads back exactly a name that holds brackets, with or without a dynasty (issue 31 item 5)', () => {
+    // The demo's 大學 and 史記: export → import had made 曾子（舊題） into 曾子 and cut （漢） off 史記's.
+    const names = [
+      '曾子（舊題）',
+      '（漢）司馬遷撰；（南朝宋）裴駰集解；（唐）司馬貞索隱；（唐）張守節正義',
+      '(清)紀昀',
+    ];
+    for (const author of names)
+      for (const publishDynasty of ['西漢', undefined])
+        for (const format of ['marc21', 'cnmarc'] as const) {
+          const book = {
+            controlNumber: 'GUJI-9',
+            title: '大學',
+            author,
+            ...(publishDynasty ? { publishDynasty } : {}),
+          };
+          const read = bookOfRecord(recordOfBook(book, format), format);
+          expect(read.values, `${format} ${author} ${publishDynasty}`).toEqual({
+            title: '大學',
+            author,
+            ...(publishDynasty ? { publishDynasty } : {}),
+          });
+        }
+    // Another system's record still has its bracketed dynasty taken apart.
+    const other = bookOfRecord(
+      recordOfBook({ controlNumber: 'X-1', title: '大學', author: '(清)紀昀' }, 'cnmarc'),
+      'cnmarc',
+    );
+    expect(other.values).toMatchObject({ author: '紀昀', publishDynasty: '清' });
+  });
 });
 
 describe('MARC files', () => {

@@ -34,6 +34,9 @@ const sub = (field: MarcDataField, code: string): string[] =>
 const first = (field: MarcDataField, code: string): string => sub(field, code)[0] ?? '';
 /** ISBD punctuation a cataloguer ends a subfield with (` /`, ` :`, ` ;`, ` =`, `,`, `.`). */
 const bare = (text: string): string => text.replace(/[\s/:;=,.]+$/u, '').trim();
+
+/** The control number (001) of a record this library exported: `GUJI-` and the book's id. */
+export const OWN_CONTROL = /^GUJI-(\d+)$/;
 const HAN = /\p{Script=Han}/u;
 
 /** Whether a record is MARC21 (245 title) or CNMARC (200 title); null when it has neither. */
@@ -143,6 +146,20 @@ function put(found: Found, field: MarcBookField, value: string | undefined | nul
   found.sources[field] = source;
 }
 
+/**
+ * The author as a record gives it: this library's own exports write the name as it is catalogued and the
+ * dynasty apart (MARC21 100 $d, CNMARC 70X $c), so it comes back exactly (a name may itself hold
+ * brackets: 曾子（舊題）, （漢）司馬遷撰；…); other systems' names may carry the dynasty in brackets.
+ */
+function authorOf(record: MarcData, name: string, dynastyField: string) {
+  const own = dynastyOf(dynastyField);
+  const control = record.fields.find((f) => f.tag === '001');
+  const exact = control !== undefined && 'value' in control && OWN_CONTROL.test(control.value.trim());
+  if (exact) return { name: name.trim(), dynasty: own, split: false };
+  const split = splitDynasty(bare(name));
+  return { name: split.name, dynasty: own ?? split.dynasty, split: own === null && split.dynasty !== null };
+}
+
 function marc21Book(record: MarcData, found: Found) {
   const one = (tag: string) => linkedFields(record, tag)[0];
   const title = one('245');
@@ -158,10 +175,9 @@ function marc21Book(record: MarcData, found: Found) {
   }
   const author = one('100') ?? one('110') ?? one('700') ?? one('710');
   if (author) {
-    const { name, dynasty } = splitDynasty(bare(first(author.field, 'a')));
+    const { name, dynasty, split } = authorOf(record, first(author.field, 'a'), first(author.field, 'd'));
     put(found, 'author', name, `${author.source}$a`);
-    const own = dynastyOf(first(author.field, 'd'));
-    put(found, 'publishDynasty', own ?? dynasty, `${author.source}$${own ? 'd' : 'a'}`);
+    put(found, 'publishDynasty', dynasty, `${author.source}$${split ? 'a' : 'd'}`);
   }
   const edition = one('250');
   if (edition) put(found, 'coverageDynasty', bare(first(edition.field, 'a')), `${edition.source}$a`);
@@ -193,10 +209,9 @@ function cnmarcBook(record: MarcData, found: Found) {
   }
   const person = ['700', '701', '710', '711'].map((tag) => one(tag)).find((f) => f && first(f, 'a'));
   if (person) {
-    const { name, dynasty } = splitDynasty(bare(first(person, 'a')));
-    const own = dynastyOf(first(person, 'c'));
+    const { name, dynasty, split } = authorOf(record, first(person, 'a'), first(person, 'c'));
     put(found, 'author', name, `${person.tag}$a`);
-    put(found, 'publishDynasty', own ?? dynasty, `${person.tag}$${own ? 'c' : 'a'}`);
+    put(found, 'publishDynasty', dynasty, `${person.tag}$${split ? 'a' : 'c'}`);
   } else if (title && first(title, 'f')) {
     const { name, dynasty } = splitDynasty(bare(first(title, 'f')));
     const stripped = name.replace(ROLE, '');
@@ -253,7 +268,13 @@ export function recordOfBook(book: BookForMarc, format: MarcFormat): MarcData {
       ? [
           { tag: '001', value: book.controlNumber },
           ...field('084', '  ', ['a', book.classCode], ['2', book.classCode ? 'local' : null]),
-          ...field('100', '0 ', ['a', authorWithDynasty(book)]),
+          // The name as catalogued, the dynasty apart in $d (read back by this library; exact).
+          ...field(
+            '100',
+            '0 ',
+            ['a', book.author],
+            ['d', book.author && book.publishDynasty ? `(${book.publishDynasty})` : null],
+          ),
           ...field('245', book.author ? '10' : '00', ['a', book.title]),
           ...field('250', '  ', ['a', book.coverageDynasty]),
           ...field('300', '  ', ['a', count]),

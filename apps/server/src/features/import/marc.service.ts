@@ -37,7 +37,14 @@ import {
   readMarcFile,
   type MarcData,
 } from './marc-codec.ts';
-import { bookOfRecord, detectFormat, recordOfBook, type BookForMarc, type MarcBook } from './marc-mapping.ts';
+import {
+  bookOfRecord,
+  detectFormat,
+  OWN_CONTROL,
+  recordOfBook,
+  type BookForMarc,
+  type MarcBook,
+} from './marc-mapping.ts';
 import type { MarcRepository } from './marc.repository.ts';
 
 const FIELDS = Object.keys(MARC_FIELD_LABELS) as MarcBookField[];
@@ -64,7 +71,6 @@ const MAX: Record<MarcBookField, number> = {
 };
 const EXPORT_BATCH = 200;
 /** The control number the export gives a book that did not come from a MARC record. */
-const OWN_CONTROL = /^GUJI-(\d+)$/;
 
 interface PlannedRecord extends MarcPreviewRecord {
   values: MarcBook['values'];
