@@ -127,6 +127,15 @@ describe('MARC mapping', () => {
   });
 
   it('reads back exactly a name that holds brackets, with or without a dynasty (issue 31 item 5)', () => {
+    const EMPTY = {
+      author: null,
+      publishDynasty: null,
+      coverageDynasty: null,
+      callNumber: null,
+      classCode: null,
+      bookNumber: null,
+      notes: null,
+    };
     // The demo's 大學 and 史記: export → import had made 曾子（舊題） into 曾子 and cut （漢） off 史記's.
     const names = [
       '曾子（舊題）',
@@ -137,10 +146,11 @@ describe('MARC mapping', () => {
       for (const publishDynasty of ['西漢', undefined])
         for (const format of ['marc21', 'cnmarc'] as const) {
           const book = {
+            ...EMPTY,
             controlNumber: 'GUJI-9',
             title: '大學',
             author,
-            ...(publishDynasty ? { publishDynasty } : {}),
+            publishDynasty: publishDynasty ?? null,
           };
           const read = bookOfRecord(recordOfBook(book, format), format);
           expect(read.values, `${format} ${author} ${publishDynasty}`).toEqual({
@@ -151,7 +161,7 @@ describe('MARC mapping', () => {
         }
     // Another system's record still has its bracketed dynasty taken apart.
     const other = bookOfRecord(
-      recordOfBook({ controlNumber: 'X-1', title: '大學', author: '(清)紀昀' }, 'cnmarc'),
+      recordOfBook({ ...EMPTY, controlNumber: 'X-1', title: '大學', author: '(清)紀昀' }, 'cnmarc'),
       'cnmarc',
     );
     expect(other.values).toMatchObject({ author: '紀昀', publishDynasty: '清' });

@@ -190,18 +190,29 @@ async function readMarcXml(data: Buffer): Promise<MarcData[]> {
   return records;
 }
 
-/** One record as MARCXML, without the XML declaration (for a collection). */
-export function marcXmlRecord(record: MarcData): string {
-  return MARCXML.to(new MarcRecord(record, READ_OPTIONS), { omitDeclaration: true });
+const MARC21_NS = 'http://www.loc.gov/MARC21/slim';
+/** MarcXchange (ISO 25577): the XML of MARC formats other than MARC21, here UNIMARC (CNMARC). */
+const MARCXCHANGE_NS = 'info:lc/xmlns/marcxchange-v2';
+
+/**
+ * One record, without the XML declaration (for a collection): MARCXML for MARC21; for CNMARC a
+ * MarcXchange record saying its format (issue 31 item 5: a UNIMARC leader in the MARC21 namespace fails
+ * MARC21slim.xsd).
+ */
+export function marcXmlRecord(record: MarcData, format: 'marc21' | 'cnmarc' = 'marc21'): string {
+  const xml = MARCXML.to(new MarcRecord(record, READ_OPTIONS), { omitDeclaration: true });
+  if (format === 'marc21') return xml;
+  return xml.replace(`<record xmlns="${MARC21_NS}">`, '<record format="UNIMARC" type="Bibliographic">');
 }
 
-export const MARCXML_HEAD =
-  '<?xml version="1.0" encoding="UTF-8"?>\n<collection xmlns="http://www.loc.gov/MARC21/slim">\n';
+/** The opening of a collection document: MARCXML (MARC21) or MarcXchange (CNMARC). */
+export const marcXmlHead = (format: 'marc21' | 'cnmarc' = 'marc21') =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n<collection xmlns="${format === 'marc21' ? MARC21_NS : MARCXCHANGE_NS}">\n`;
 export const MARCXML_TAIL = '</collection>\n';
 
-/** Records as one MARCXML collection document. */
-export function marcXmlCollection(records: MarcData[]): string {
-  return MARCXML_HEAD + records.map((r) => `${marcXmlRecord(r)}\n`).join('') + MARCXML_TAIL;
+/** Records as one MARCXML (or, for CNMARC, MarcXchange) collection document. */
+export function marcXmlCollection(records: MarcData[], format: 'marc21' | 'cnmarc' = 'marc21'): string {
+  return marcXmlHead(format) + records.map((r) => `${marcXmlRecord(r, format)}\n`).join('') + MARCXML_TAIL;
 }
 
 /** One record as ISO 2709 (marcjs counts the bytes of UTF-8 text). */

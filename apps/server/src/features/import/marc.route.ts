@@ -64,7 +64,7 @@ export const marcRoutes: RouteModule = (app, { context }) => {
     handler: async (request, reply) => {
       const file = await marc.exportBook(request.params.catalogId, viewerOf(request), request.query.format);
       return reply
-        .type('application/marcxml+xml; charset=utf-8')
+        .type(typeOf(request.query.format))
         .header('content-disposition', `attachment; filename="${file.fileName}"`)
         .header('cache-control', 'private, no-cache')
         .send(file.body);
@@ -75,10 +75,14 @@ export const marcRoutes: RouteModule = (app, { context }) => {
     handler: async (request, reply) => {
       const format = request.query.format;
       return reply
-        .type('application/marcxml+xml; charset=utf-8')
+        .type(typeOf(format))
         .header('content-disposition', `attachment; filename="catalogue-${format}.xml"`)
         .header('cache-control', 'private, no-cache')
         .send(Readable.from(marc.exportCatalogue(viewerOf(request), format)));
     },
   });
 };
+
+/** MARCXML's media type (RFC 6207) for MARC21; MarcXchange (CNMARC) is plain XML. */
+const typeOf = (format: string) =>
+  format === 'cnmarc' ? 'application/xml; charset=utf-8' : 'application/marcxml+xml; charset=utf-8';

@@ -32,7 +32,7 @@ import type { Auditor } from '../console/auditor.ts';
 import {
   marcSyntax,
   marcXmlRecord,
-  MARCXML_HEAD,
+  marcXmlHead,
   MARCXML_TAIL,
   readMarcFile,
   type MarcData,
@@ -300,19 +300,19 @@ export class MarcService {
     const visible = book?.is_visible === 1 && book.audit_status === OWN_STATUS.published;
     if (!book || book.is_lonely === 1 || (!visible && !owner && !isCatalogStaff(viewer.roles)))
       throw notFound(MSG.noData, 'NO_DATA');
-    const body = `${MARCXML_HEAD}${marcXmlRecord(recordOfBook(forMarc(book), format))}\n${MARCXML_TAIL}`;
+    const body = `${marcXmlHead(format)}${marcXmlRecord(recordOfBook(forMarc(book), format), format)}\n${MARCXML_TAIL}`;
     return { body, fileName: `book-${bookId}-${format}.xml` };
   }
 
   /** The catalogue as a MARCXML collection, a batch of books at a time; hidden books for staff only. */
   async *exportCatalogue(viewer: Viewer, format: MarcFormat): AsyncGenerator<string> {
     const visibleOnly = !isCatalogStaff(viewer.roles);
-    yield MARCXML_HEAD;
+    yield marcXmlHead(format);
     let after = 0;
     for (;;) {
       const rows = await this.marc.exportBatch(after, EXPORT_BATCH, visibleOnly);
       if (rows.length === 0) break;
-      yield rows.map((row) => `${marcXmlRecord(recordOfBook(forMarc(row), format))}\n`).join('');
+      yield rows.map((row) => `${marcXmlRecord(recordOfBook(forMarc(row), format), format)}\n`).join('');
       after = rows.at(-1)!.id;
     }
     yield MARCXML_TAIL;

@@ -250,7 +250,15 @@ describe.each(DIALECTS)('MARC import and export on %s', (dialect) => {
     for (const format of ['marc21', 'cnmarc'] as const) {
       const one = await h.request({ method: 'GET', url: `/api/books/${bookId}/marcxml?format=${format}` });
       expect(one.statusCode).toBe(200);
-      expect(one.headers['content-type']).toContain('application/marcxml+xml');
+      // MARC21 as MARCXML; CNMARC as MarcXchange (ISO 25577), which says its format (issue 31 item 5).
+      expect(one.headers['content-type']).toContain(
+        format === 'marc21' ? 'application/marcxml+xml' : 'application/xml',
+      );
+      expect(one.body).toContain(
+        format === 'marc21'
+          ? '<collection xmlns="http://www.loc.gov/MARC21/slim">'
+          : '<collection xmlns="info:lc/xmlns/marcxchange-v2">\n<record format="UNIMARC" type="Bibliographic">',
+      );
       expect(one.headers['content-disposition']).toBe(`attachment; filename="book-${bookId}-${format}.xml"`);
       expect(one.body).toContain('論語集注𠮷');
       const back = await preview(Buffer.from(one.body));
