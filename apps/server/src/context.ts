@@ -258,9 +258,8 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     config.ocrOnIngest,
     config.uploadMaxPixels,
   );
-  const downloads = new DownloadService(storage, repos.catalog, catalog, personal, settings, clock, {
-    perProcess: config.downloadPdfConcurrency,
-  });
+  const pdf = { perProcess: config.downloadPdfConcurrency };
+  const downloads = new DownloadService(storage, repos.catalog, catalog, personal, settings, clock, pdf);
   const payments = new PaymentRepository(db);
   const printRules = new PrintRules(repos.print, payments, repos.catalog, catalog, clock);
   const paymentProvider = createPaymentProvider(config, secret);

@@ -201,18 +201,6 @@ export class CatalogService {
     return { page, book };
   }
 
-  /**
-   * A page whose image and text layer a viewer may have: a public book's to anyone (as IIIF serves them,
-   * DESIGN.md §4: other libraries' viewers and programs), others by the access rule (readablePage).
-   */
-  async viewablePage(pageId: number, viewer: Viewer): Promise<{ page: PageRow; book: BookRow }> {
-    const page = await this.catalog.findPage(pageId);
-    const book = page ? await this.catalog.findBook(page.book_id) : undefined;
-    if (!page || !book) throw NO_DATA();
-    if ((await this.mayView(book, viewer)).isPublic) return { page, book };
-    return this.readablePage(pageId, viewer);
-  }
-
   /** The access decision for a book and viewer (DESIGN.md §7). */
   async access(book: BookRow | undefined, volumeCount: number, viewer: Viewer): Promise<Access> {
     const hasPrivilege =

@@ -1,3 +1,4 @@
+import { bookNotFound, imageIdOf, imageNotFound, volumeNotFound } from './not-found.ts';
 import { OWN_STATUS } from '@guji/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -102,13 +103,8 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
    * (as its catalogue page is), naming the login services, so an outside viewer can start IIIF Auth; its
    * images and texts stay behind the access rule.
    */
-  async function admitMetadata(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    book: BookRow,
-    missing: AppError,
-  ) {
-    const decision = await decide(request, reply, book, missing);
+  async function admitMetadata(request: FastifyRequest, reply: FastifyReply, book: BookRow, gone: AppError) {
+    const decision = await decide(request, reply, book, gone);
     if (decision.refused && !reply.hasHeader('access-control-allow-origin'))
       void reply.header('access-control-allow-origin', '*');
     return decision;
@@ -283,7 +279,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     async (request, reply) => {
       const volume = await repo.findVolume(request.params.volumeId);
       const book = volume ? await repo.findBook(volume.book_id) : undefined;
-      const missing = new AppError(404, 'NOT_FOUND', `卷册不存在：${request.params.volumeId}`);
+      const missing = volumeNotFound(request.params.volumeId);
       if (!volume || !book) throw missing;
       const { refused, isPublic } = await admitMetadata(request, reply, book, missing);
       // The search service is offered only to clients it will answer; such a manifest is theirs alone.
@@ -323,7 +319,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     },
     async (request, reply) => {
       const book = await repo.findBook(request.params.catalogId);
-      const missing = new AppError(404, 'NOT_FOUND', `古籍不存在：${request.params.catalogId}`);
+      const missing = bookNotFound(request.params.catalogId);
       if (!book) throw missing;
       await admitMetadata(request, reply, book, missing);
       const volumes = await repo.listVolumes(book.id);
@@ -369,7 +365,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     async (request, reply) => {
       const volume = await repo.findVolume(request.params.volumeId);
       const book = volume ? await repo.findBook(volume.book_id) : undefined;
-      const missing = new AppError(404, 'NOT_FOUND', `卷册不存在：${request.params.volumeId}`);
+      const missing = volumeNotFound(request.params.volumeId);
       if (!volume || !book) throw missing;
       await admit(request, reply, book, missing);
       // The answer (a refusal too) depends on who asks and from where: never kept by a shared cache.
@@ -398,12 +394,3 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     },
   );
 };
-
-const imageNotFound = (id: string) => new AppError(404, 'NOT_FOUND', `图像不存在：${id.slice(0, 80)}`);
-
-/** An image identifier as a page id; anything else names no image (404, never 400). */
-function imageIdOf(text: string): number {
-  const id = /^[1-9]\d{0,15}$/.test(text) ? Number(text) : NaN;
-  if (!Number.isSafeInteger(id)) throw imageNotFound(text);
-  return id;
-}

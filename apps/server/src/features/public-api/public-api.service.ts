@@ -117,8 +117,12 @@ export class PublicApiService {
 
   /** A page's current OCR text with its boxes, to whoever may read the book (CatalogService.readablePage). */
   async pageText(bookId: number, pageId: number, viewer: Viewer): Promise<V1PageText> {
-    // A public book's text layer is public, as its IIIF text.json is (issue 31 item 11).
-    const { page } = await this.catalog.viewablePage(pageId, viewer);
+    // A public book's text layer is public, as its IIIF text.json is (DESIGN.md §4; issue 31 item 11);
+    // other books' by the access rule.
+    const found = await this.catalogRepo.findPage(pageId);
+    const book = found ? await this.catalogRepo.findBook(found.book_id) : undefined;
+    const isPublic = book !== undefined && (await this.catalog.mayView(book, viewer)).isPublic;
+    const page = isPublic ? found! : (await this.catalog.readablePage(pageId, viewer)).page;
     if (page.book_id !== bookId) throw NO_DATA();
     const ocr = parseOcr(page.ocr_json);
     // Text kept from before the first save is version 1 (OcrService keeps it as such when it is replaced).
