@@ -261,6 +261,28 @@ describe('MARC files', () => {
     expect(turns).toBeGreaterThan(0);
   });
 
+  it('says plainly that a MARC-8 record is not read, naming the record (issue 31 item 7)', async () => {
+    // 245 $a in MARC-8: ESC $ 1 switches to EACC, whose CJK characters are three ASCII bytes each.
+    const eacc = '\u001b$1!0C!4T\u001b(B';
+    const record = (title: string): MarcData => ({
+      leader: '00000nam  2200000 a 4500',
+      fields: [
+        { tag: '001', value: 'm8-1' },
+        { tag: '245', ind1: '1', ind2: '0', subfields: [{ code: 'a', value: title }] },
+      ],
+    });
+    const message =
+      '第 2 条记录使用 MARC-8 编码（含字符集转义序列，如 CJK 的 EACC），本系统只读取 Unicode（UTF-8）的 MARC 记录：请在原系统中以 UTF-8 导出后再导入';
+    const iso = Buffer.concat([iso2709Record(record('Plain title')), iso2709Record(record(eacc))]);
+    await refused(iso, new RegExp(`^${message.replace(/[()（）]/g, '.')}$`));
+    // The same bytes in MARCXML (no valid XML can hold them): the same plain answer.
+    const xml = marcXmlCollection([record('Plain title'), record('MARC-8 title')]).replace(
+      'MARC-8 title',
+      eacc,
+    );
+    await refused(xml, /^第 2 条记录使用 MARC-8 编码/);
+  });
+
   it('limits the size of a file and the number of records', async () => {
     await refused(Buffer.alloc(MARC_LIMITS.fileBytes + 1, 0x20), /文件过大/);
     const many = Buffer.concat(Array.from({ length: MARC_LIMITS.records + 1 }, () => iso2709Record(cnmarc)));

@@ -82,6 +82,10 @@ async function readIso2709(data: Buffer): Promise<MarcData[]> {
   return records;
 }
 
+const ESCAPE = 0x1b;
+const marc8 = (index: number) =>
+  `第 ${index} 条记录使用 MARC-8 编码（含字符集转义序列，如 CJK 的 EACC），本系统只读取 Unicode（UTF-8）的 MARC 记录：请在原系统中以 UTF-8 导出后再导入`;
+
 function readIsoRecord(raw: Buffer, index: number): MarcData {
   const bad = (what: string) => fail(`第 ${index} 条记录不是有效的 ISO 2709 记录：${what}`);
   if (raw.length < 26) throw bad('记录过短');
@@ -104,6 +108,9 @@ function readIsoRecord(raw: Buffer, index: number): MarcData {
   } catch {
     throw fail(`第 ${index} 条记录不是 UTF-8 编码：请以 UTF-8 导出（MARC-8 等编码不支持）`);
   }
+  // MARC-8 (leader/09 blank) switches character sets with escape sequences: its CJK set (EACC) is
+  // written in ASCII bytes, so such a record decodes as UTF-8 into garbage (issue 31 item 7).
+  if (raw.includes(ESCAPE)) throw fail(marc8(index));
   const record = marcjs.Marc.parse(raw, 'iso2709');
   return {
     leader: record.leader,
@@ -177,6 +184,7 @@ async function readMarcXml(data: Buffer): Promise<MarcData[]> {
     const end = text.indexOf(close, match.index);
     if (end === -1) throw fail(`第 ${index} 条记录不完整：缺少 ${close}，文件可能被截断`);
     const raw = text.slice(match.index, end + close.length);
+    if (raw.includes('\u001b')) throw fail(marc8(index));
     if (raw.length > MARC_LIMITS.xmlRecordChars) throw fail(`第 ${index} 条记录过大（超过 20 万字符）`);
     try {
       const record = await MARCXML.from(raw, READ_OPTIONS);
