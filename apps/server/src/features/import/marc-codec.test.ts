@@ -126,6 +126,67 @@ describe('MARC mapping', () => {
     }
   });
 
+  it('writes MARC21 as another catalogue needs it: 005, 008, 040, the heading apart from the statement, 264, 856', () => {
+    // Issue 31 item 6: no 008/005/040, the whole statement (its dynasty doubled) in 100, no link to the copy.
+    const record = recordOfBook(
+      {
+        controlNumber: 'GUJI-3',
+        createdAt: '2026-11-20T08:09:10.000Z',
+        updatedAt: '2026-11-28T01:02:03.000Z',
+        links: {
+          page: 'https://guji.example/SearchPage/3',
+          iiif: 'https://guji.example/iiif/presentation/books/3/collection.json',
+        },
+        title: '史記',
+        author: '（漢）司馬遷撰；（南朝宋）裴駰集解',
+        publishDynasty: '西漢',
+        coverageDynasty: '清乾隆間文淵閣四庫全書寫本',
+        callNumber: 'DEMO-史-001',
+        classCode: null,
+        bookNumber: null,
+        notes: null,
+      },
+      'marc21',
+    );
+    const control = (tag: string) =>
+      record.fields.find((f) => f.tag === tag && 'value' in f) as { value: string };
+    const data = (tag: string) =>
+      record.fields.filter(
+        (
+          f,
+        ): f is MarcField & {
+          ind1: string;
+          ind2: string;
+          subfields: Array<{ code: string; value: string }>;
+        } => f.tag === tag && 'subfields' in f,
+      );
+    expect(control('005').value).toBe('20261128010203.0');
+    const fixed = control('008').value;
+    expect(fixed).toHaveLength(40);
+    expect(fixed.slice(0, 6)).toBe('261120');
+    expect(fixed.slice(35, 38)).toBe('chi');
+    expect(data('040')[0]!.subfields).toEqual([{ code: 'b', value: 'chi' }]);
+    expect(data('100')[0]!.subfields).toEqual([
+      { code: 'a', value: '司馬遷' },
+      { code: 'd', value: '(西漢)' },
+    ]);
+    expect(data('245')[0]!.subfields).toEqual([
+      { code: 'a', value: '史記' },
+      { code: 'c', value: '（漢）司馬遷撰；（南朝宋）裴駰集解' },
+    ]);
+    expect(data('264')[0]).toMatchObject({ ind2: '1', subfields: [{ code: 'c', value: '[西漢]' }] });
+    expect(data('856').map((f) => [f.ind1 + f.ind2, f.subfields[0]!.value])).toEqual([
+      ['41', 'https://guji.example/SearchPage/3'],
+      ['41', 'https://guji.example/iiif/presentation/books/3/collection.json'],
+    ]);
+    // And it still reads back as it was catalogued.
+    expect(bookOfRecord(record, 'marc21').values).toMatchObject({
+      title: '史記',
+      author: '（漢）司馬遷撰；（南朝宋）裴駰集解',
+      publishDynasty: '西漢',
+    });
+  });
+
   it('reads back exactly a name that holds brackets, with or without a dynasty (issue 31 item 5)', () => {
     const EMPTY = {
       author: null,

@@ -18,6 +18,11 @@ export interface MarcBook {
 /** The book as the export writes it. */
 export interface BookForMarc {
   controlNumber: string;
+  /** When the record was created and last changed (ISO 8601), for MARC21 008 and 005. */
+  createdAt?: string;
+  updatedAt?: string;
+  /** The book's page and its IIIF collection (its volumes' manifests) on this site, for MARC21 856. */
+  links?: { page: string; iiif: string };
   title: string;
   author: string | null;
   publishDynasty: string | null;
@@ -151,11 +156,14 @@ function put(found: Found, field: MarcBookField, value: string | undefined | nul
  * dynasty apart (MARC21 100 $d, CNMARC 70X $c), so it comes back exactly (a name may itself hold
  * brackets: 曾子（舊題）, （漢）司馬遷撰；…); other systems' names may carry the dynasty in brackets.
  */
+function isOwn(record: MarcData): boolean {
+  const control = record.fields.find((f) => f.tag === '001');
+  return control !== undefined && 'value' in control && OWN_CONTROL.test(control.value.trim());
+}
+
 function authorOf(record: MarcData, name: string, dynastyField: string) {
   const own = dynastyOf(dynastyField);
-  const control = record.fields.find((f) => f.tag === '001');
-  const exact = control !== undefined && 'value' in control && OWN_CONTROL.test(control.value.trim());
-  if (exact) return { name: name.trim(), dynasty: own, split: false };
+  if (isOwn(record)) return { name: name.trim(), dynasty: own, split: false };
   const split = splitDynasty(bare(name));
   return { name: split.name, dynasty: own ?? split.dynasty, split: own === null && split.dynasty !== null };
 }
@@ -179,6 +187,9 @@ function marc21Book(record: MarcData, found: Found) {
     put(found, 'author', name, `${author.source}$a`);
     put(found, 'publishDynasty', dynasty, `${author.source}$${split ? 'a' : 'd'}`);
   }
+  // This library's own records carry the statement of responsibility whole in 245 $c: that is the author.
+  const statement = title && isOwn(record) ? first(title.field, 'c') : '';
+  if (statement) put(found, 'author', statement, `${title!.source}$c`);
   const edition = one('250');
   if (edition) put(found, 'coverageDynasty', bare(first(edition.field, 'a')), `${edition.source}$a`);
   const location = one('852');
@@ -251,6 +262,28 @@ const field = (tag: string, ind: string, ...pairs: Array<[string, string | null 
   const subfields = pairs.flatMap(([code, value]) => (value ? [{ code, value }] : []));
   return subfields.length ? [{ tag, ind1: ind[0]!, ind2: ind[1]!, subfields }] : [];
 };
+/** MARC21 005: yyyymmddhhmmss.f of an ISO 8601 time. */
+const transactionTime = (iso: string) => `${iso.replace(/[-:T]/g, '').slice(0, 14)}.0`;
+
+/**
+ * MARC21 008 for a book (40 characters): date entered (yymmdd), no attempt at dates of publication
+ * (`n`: an ancient book's date is its dynasty, in 264), place `xx ` (unknown), language `chi`.
+ */
+function fixedData(book: BookForMarc): string {
+  const entered = (book.createdAt ?? new Date().toISOString()).slice(2, 10).replace(/-/g, '');
+  const value = `${entered}nuuuuuuuuxx ${' '.repeat(17)}chi d`;
+  return value.padEnd(40, ' ').slice(0, 40);
+}
+
+/** The first name of a statement of responsibility: （漢）司馬遷撰；… → 司馬遷; 曾子（舊題） stays. */
+function headingOf(author: string | null): string | null {
+  if (!author) return null;
+  const first = author.split(/[；;，,、]/u)[0]!.trim();
+  const { name } = splitDynasty(first);
+  const bare = name.replace(ROLE, '').trim();
+  return bare.length >= 2 ? bare : name;
+}
+
 const authorWithDynasty = (book: BookForMarc) =>
   book.author && book.publishDynasty ? `(${book.publishDynasty})${book.author}` : book.author;
 const noteLines = (book: BookForMarc) => (book.notes ?? '').split('\n').filter((l) => l.trim());
@@ -267,19 +300,35 @@ export function recordOfBook(book: BookForMarc, format: MarcFormat): MarcData {
     format === 'marc21'
       ? [
           { tag: '001', value: book.controlNumber },
+          ...(book.updatedAt ? [{ tag: '005', value: transactionTime(book.updatedAt) }] : []),
+          { tag: '008', value: fixedData(book) },
+          // Cataloguing language Chinese; description by ISBD punctuation-free rules of this library.
+          ...field('040', '  ', ['b', 'chi']),
           ...field('084', '  ', ['a', book.classCode], ['2', book.classCode ? 'local' : null]),
-          // The name as catalogued, the dynasty apart in $d (read back by this library; exact).
+          // The heading: the first name of the statement, without its dynasty and role word; the
+          // dynasty apart in $d (this library's own convention, read back by its import).
           ...field(
             '100',
             '0 ',
-            ['a', book.author],
+            ['a', headingOf(book.author)],
             ['d', book.author && book.publishDynasty ? `(${book.publishDynasty})` : null],
           ),
-          ...field('245', book.author ? '10' : '00', ['a', book.title]),
+          // The statement of responsibility as catalogued, whole (read back exactly from $c).
+          ...field('245', book.author ? '10' : '00', ['a', book.title], ['c', book.author]),
           ...field('250', '  ', ['a', book.coverageDynasty]),
+          ...field('264', ' 1', ['c', book.publishDynasty ? `[${book.publishDynasty}]` : null]),
           ...field('300', '  ', ['a', count]),
           ...noteLines(book).flatMap((note) => field('500', '  ', ['a', note])),
           ...field('852', '8 ', ['h', book.callNumber]),
+          // The digitised copy on this site: its page, and its IIIF collection (the volumes' manifests).
+          ...field('856', '41', ['u', book.links?.page], ['y', book.links ? '古籍数字图书馆' : null]),
+          ...field(
+            '856',
+            '41',
+            ['u', book.links?.iiif],
+            ['y', book.links ? 'IIIF' : null],
+            ['q', book.links ? 'application/ld+json' : null],
+          ),
         ]
       : [
           { tag: '001', value: book.controlNumber },

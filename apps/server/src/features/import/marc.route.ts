@@ -1,3 +1,4 @@
+import { documentOrigin } from '../../http/document-origin.ts';
 import { Readable } from 'node:stream';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -62,7 +63,13 @@ export const marcRoutes: RouteModule = (app, { context }) => {
   r.route({
     ...routeOf(marcApi.book),
     handler: async (request, reply) => {
-      const file = await marc.exportBook(request.params.catalogId, viewerOf(request), request.query.format);
+      const base = documentOrigin(context.config, request, reply);
+      const file = await marc.exportBook(
+        request.params.catalogId,
+        viewerOf(request),
+        request.query.format,
+        base,
+      );
       return reply
         .type(typeOf(request.query.format))
         .header('content-disposition', `attachment; filename="${file.fileName}"`)
@@ -78,7 +85,11 @@ export const marcRoutes: RouteModule = (app, { context }) => {
         .type(typeOf(format))
         .header('content-disposition', `attachment; filename="catalogue-${format}.xml"`)
         .header('cache-control', 'private, no-cache')
-        .send(Readable.from(marc.exportCatalogue(viewerOf(request), format)));
+        .send(
+          Readable.from(
+            marc.exportCatalogue(viewerOf(request), format, documentOrigin(context.config, request, reply)),
+          ),
+        );
     },
   });
 };

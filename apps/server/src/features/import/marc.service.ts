@@ -294,34 +294,44 @@ export class MarcService {
     bookId: number,
     viewer: Viewer,
     format: MarcFormat,
+    /** The site's origin, for the links to the digitised copy. */
+    base: string,
   ): Promise<{ body: string; fileName: string }> {
     const book = await this.catalog.findBook(bookId);
     const owner = book?.owner_id !== null && book?.owner_id === viewer.userId;
     const visible = book?.is_visible === 1 && book.audit_status === OWN_STATUS.published;
     if (!book || book.is_lonely === 1 || (!visible && !owner && !isCatalogStaff(viewer.roles)))
       throw notFound(MSG.noData, 'NO_DATA');
-    const body = `${marcXmlHead(format)}${marcXmlRecord(recordOfBook(forMarc(book), format), format)}\n${MARCXML_TAIL}`;
+    const body = `${marcXmlHead(format)}${marcXmlRecord(recordOfBook(forMarc(book, base), format), format)}\n${MARCXML_TAIL}`;
     return { body, fileName: `book-${bookId}-${format}.xml` };
   }
 
   /** The catalogue as a MARCXML collection, a batch of books at a time; hidden books for staff only. */
-  async *exportCatalogue(viewer: Viewer, format: MarcFormat): AsyncGenerator<string> {
+  async *exportCatalogue(viewer: Viewer, format: MarcFormat, base: string): AsyncGenerator<string> {
     const visibleOnly = !isCatalogStaff(viewer.roles);
     yield marcXmlHead(format);
     let after = 0;
     for (;;) {
       const rows = await this.marc.exportBatch(after, EXPORT_BATCH, visibleOnly);
       if (rows.length === 0) break;
-      yield rows.map((row) => `${marcXmlRecord(recordOfBook(forMarc(row), format), format)}\n`).join('');
+      yield rows
+        .map((row) => `${marcXmlRecord(recordOfBook(forMarc(row, base), format), format)}\n`)
+        .join('');
       after = rows.at(-1)!.id;
     }
     yield MARCXML_TAIL;
   }
 }
 
-function forMarc(row: BookRow): BookForMarc {
+function forMarc(row: BookRow, base: string): BookForMarc {
   return {
     controlNumber: row.source_key?.startsWith('marc:') ? row.source_key.slice(5) : `GUJI-${row.id}`,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    links: {
+      page: `${base}/SearchPage/${row.id}`,
+      iiif: `${base}/iiif/presentation/books/${row.id}/collection.json`,
+    },
     title: row.title,
     author: row.author,
     publishDynasty: row.publish_dynasty,
