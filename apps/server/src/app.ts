@@ -33,6 +33,7 @@ import { citationPageHead } from './features/catalog/citation-page.ts';
 import { searchRoutes } from './features/search/search.route.ts';
 import { ocrRoutes } from './features/ocr/ocr.route.ts';
 import { iiifRoutes } from './features/iiif/iiif.route.ts';
+import { iiifSearchRoutes } from './features/iiif/iiif-search.route.ts';
 import { iiifAuthRoutes } from './features/iiif/iiif-auth.route.ts';
 import { collectionRoutes } from './features/personal/collections.route.ts';
 import { commentRoutes } from './features/personal/comments.route.ts';
@@ -179,6 +180,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     marcRoutes,
     ocrRoutes,
     iiifRoutes,
+    iiifSearchRoutes,
     iiifAuthRoutes,
     metricsRoutes,
     publicApiRoutes,

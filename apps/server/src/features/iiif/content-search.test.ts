@@ -96,4 +96,74 @@ describe.each(DIALECTS)('IIIF text annotations and Content Search 2.0 on %s', (d
     expect(visitor.json()).toMatchObject({ code: 'LOGIN_REQUIRED' });
     expect(visitor.headers['cache-control']).toBe('private, no-store');
   });
+  it('answers Content Search 1.0 and its autocomplete with the same hits, under the same rules (issue 31 item 4)', async () => {
+    await h.context.services.auth.upsertAccount({
+      loginName: 'iiifreader1',
+      password: GOOD_PASSWORD,
+      roles: ['reader'],
+    });
+    const cookie = (await h.login('iiifreader1', GOOD_PASSWORD)).cookie;
+    const ask = (url: string, remoteAddress = READING_ROOM) =>
+      h.request({ method: 'GET', url, remoteAddress, cookie });
+    const search = await ask(`/iiif/search/1/volumes/${volume()}?q=${encodeURIComponent('子曰')}`);
+    expect(search.statusCode).toBe(200);
+    const body = search.json<{
+      '@context': string[];
+      '@type': string;
+      within: { total: number };
+      resources: Array<{
+        '@id': string;
+        '@type': string;
+        motivation: string;
+        resource: { chars: string };
+        on: string;
+      }>;
+      hits: Array<{ '@type': string; annotations: string[]; match: string; before: string; after: string }>;
+    }>();
+    expect(body['@context']).toEqual([
+      'http://iiif.io/api/presentation/2/context.json',
+      'http://iiif.io/api/search/1/context.json',
+    ]);
+    expect(body['@type']).toBe('sc:AnnotationList');
+    // 子曰 on the first page, 有子曰 on the second: two hits, as Content Search 2.0 finds them.
+    expect(body.within.total).toBe(2);
+    expect(body.resources.map((r) => [r['@type'], r.motivation, r.resource.chars])).toEqual([
+      ['oa:Annotation', 'sc:painting', '子曰'],
+      ['oa:Annotation', 'sc:painting', '子曰'],
+    ]);
+    expect(body.resources[0]!.on).toMatch(new RegExp(`/canvas/${book.pageIds[0]}#xywh=\\d+,\\d+,\\d+,\\d+$`));
+    expect(body.hits[1]).toMatchObject({
+      '@type': 'search:Hit',
+      annotations: [body.resources[1]!['@id']],
+      match: '子曰',
+      before: '有',
+    });
+    const two = (await ask(`/iiif/search/volumes/${volume()}?q=${encodeURIComponent('子曰')}`)).json<{
+      items: unknown[];
+    }>();
+    expect(two.items).toHaveLength(body.resources.length);
+
+    const complete = await ask(
+      `/iiif/search/1/volumes/${volume()}/autocomplete?q=${encodeURIComponent('子')}`,
+    );
+    expect(complete.statusCode).toBe(200);
+    const terms = complete.json<{
+      '@type': string;
+      terms: Array<{ match: string; url: string; count: number }>;
+    }>();
+    expect(terms['@type']).toBe('search:TermList');
+    expect(terms.terms[0]).toEqual({
+      match: '子曰',
+      url: `http://localhost:80/iiif/search/1/volumes/${volume()}?q=${encodeURIComponent('子曰')}`,
+      count: 2,
+    });
+    // The same rules: outside the reading room both refuse.
+    expect(
+      (await ask(`/iiif/search/1/volumes/${volume()}?q=${encodeURIComponent('子曰')}`, OUTSIDE)).statusCode,
+    ).toBe(403);
+    expect(
+      (await ask(`/iiif/search/1/volumes/${volume()}/autocomplete?q=${encodeURIComponent('子')}`, OUTSIDE))
+        .statusCode,
+    ).toBe(403);
+  });
 });

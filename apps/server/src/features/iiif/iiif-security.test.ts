@@ -142,7 +142,14 @@ describe.each(DIALECTS)('IIIF documents hardened on %s', (dialect) => {
         offered.push(client.name);
         expect(service).toEqual([
           { id: expect.stringMatching(/\/iiif\/search\/volumes\/\d+$/) as unknown, type: 'SearchService2' },
+          expect.objectContaining({
+            id: expect.stringMatching(/\/iiif\/search\/1\/volumes\/\d+$/) as unknown,
+            type: 'SearchService1',
+          }),
         ]);
+        // Content Search 1.0 answers exactly where 2.0 does.
+        const search1 = await get(search.replace('/iiif/search/', '/iiif/search/1/'), client);
+        expect(search1.statusCode, client.name).toBe(200);
         expect(manifest.headers['cache-control'], client.name).toMatch(/^private/);
         expect(manifest.headers.vary, client.name).toMatch(/cookie/i);
       } else {

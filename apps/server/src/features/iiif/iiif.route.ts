@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { viewerOf } from '../../http/session.ts';
 import { addVary, documentOrigin } from '../../http/document-origin.ts';
-import { accessError, iiifImageBase } from '../catalog/catalog.service.ts';
+import { iiifImageBase } from '../catalog/catalog.service.ts';
 import { AppError, tooMany } from '../../errors.ts';
 import { WWW_AUTHENTICATE } from '../../http/error-handler.ts';
 import { freeFormMaxArea, imageSizes, pageLimits, TILE_SIZE } from '../../iiif/image.service.ts';
@@ -22,13 +22,12 @@ import {
 import {
   buildBookCollection,
   buildManifest,
-  buildSearchResponse,
   buildTextAnnotations,
   buildTopCollection,
 } from './presentation.ts';
 import { parseOcr } from '../../ocr/parse.ts';
-import { auth1Service, iiifViewerOf, isCatalogued, restrictedCors } from './iiif-auth.ts';
-import type { BookRow } from '../../db/schema.ts';
+import { auth1Service } from './iiif-auth.ts';
+import { iiifAccess } from './iiif-access.ts';
 import type { RouteModule } from '../../http/route-module.ts';
 
 const IMAGE_CONTEXT = 'http://iiif.io/api/image/3/context.json';
@@ -47,7 +46,6 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
   const repo = context.repos.catalog;
   const images = context.iiifImages;
   const { config } = context;
-  const { iiifAuth } = context.services;
   // Renders of sizes and regions no viewer grid asks for, per signed-in user or client address.
   const renderLimit = app.createRateLimit({
     max: config.iiifRenderRateLimitPerMinute,
@@ -57,58 +55,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
 
   const baseOf = (request: FastifyRequest, reply: FastifyReply) => documentOrigin(config, request, reply);
 
-  /**
-   * Checks access to a book; sets CORS and caching headers for the answer. `exception` is asked only
-   * when the rule refuses, and lets the answer out publicly (a restricted book's cover thumbnail).
-   * The reader is the session's, or an outside viewer's by IIIF Authorization (bearer token, access cookie).
-   */
-  async function decide(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    book: BookRow,
-    /** What a missing resource of this kind answers: a book the catalogue does not show answers it too. */
-    missing: AppError,
-    exception: () => Promise<boolean> = () => Promise.resolve(false),
-  ): Promise<{ refused: AppError | undefined; isPublic: boolean }> {
-    const decision = await catalog.mayView(book, await iiifViewerOf(request, iiifAuth));
-    const excepted = !decision.allowed && (await exception());
-    // A hidden or never-published book does not exist for whoever may not read it (issue 30 item 6:
-    // a 401 with its size and login service told strangers it does).
-    if (!decision.allowed && !excepted && !isCatalogued(book)) throw missing;
-    if (decision.isPublic || excepted) {
-      void reply.header('access-control-allow-origin', '*');
-      void reply.header('cache-control', 'public, max-age=86400');
-    } else {
-      restrictedCors(request, reply, iiifAuth);
-      void reply.header('cache-control', decision.allowed ? 'private, max-age=3600' : 'private, no-store');
-      addVary(reply, 'cookie');
-    }
-    const refused = decision.allowed || excepted ? undefined : accessError(decision.access);
-    return { refused, isPublic: decision.isPublic };
-  }
-
-  async function admit(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    book: BookRow,
-    missing: AppError,
-    exception?: () => Promise<boolean>,
-  ) {
-    const { refused } = await decide(request, reply, book, missing, exception);
-    if (refused) throw refused;
-  }
-
-  /**
-   * Manifests and collections: a restricted book the catalogue shows stays readable as metadata by anyone
-   * (as its catalogue page is), naming the login services, so an outside viewer can start IIIF Auth; its
-   * images and texts stay behind the access rule.
-   */
-  async function admitMetadata(request: FastifyRequest, reply: FastifyReply, book: BookRow, gone: AppError) {
-    const decision = await decide(request, reply, book, gone);
-    if (decision.refused && !reply.hasHeader('access-control-allow-origin'))
-      void reply.header('access-control-allow-origin', '*');
-    return decision;
-  }
+  const { decide, admit, admitMetadata } = iiifAccess(context);
 
   /** The page (without its OCR JSON: images need none of it) and its book, or a 404. */
   async function pageAndBook(imageId: number) {
@@ -347,38 +294,6 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       return reply
         .type('application/ld+json;profile="http://iiif.io/api/presentation/3/context.json"')
         .send(buildTextAnnotations(baseOf(request, reply), page, ocr));
-    },
-  );
-
-  r.get(
-    '/iiif/search/volumes/:volumeId',
-    {
-      schema: {
-        tags: ['iiif'],
-        summary: 'IIIF Content Search 2.0 over a volume’s recognised text (reading room only, DESIGN.md §7)',
-        params: VolumeId,
-        querystring: z
-          .object({ q: z.string({ error: '缺少检索词 q' }).trim().min(1, '缺少检索词 q').max(50) })
-          .catchall(z.string()),
-      },
-    },
-    async (request, reply) => {
-      const volume = await repo.findVolume(request.params.volumeId);
-      const book = volume ? await repo.findBook(volume.book_id) : undefined;
-      const missing = volumeNotFound(request.params.volumeId);
-      if (!volume || !book) throw missing;
-      await admit(request, reply, book, missing);
-      // The answer (a refusal too) depends on who asks and from where: never kept by a shared cache.
-      void reply.header('cache-control', 'private, no-store');
-      addVary(reply, 'cookie');
-      const viewer = viewerOf(request);
-      // Signed in, in the reading room, a book the user may read: the rule of in-book search.
-      const hits = await context.services.fullText.volumeMatches(viewer, volume.id, request.query.q, catalog);
-      const ignored = Object.keys(request.query).filter((key) => key !== 'q');
-      const base = baseOf(request, reply);
-      return reply
-        .type('application/ld+json')
-        .send(buildSearchResponse(base, base + request.url, volume.id, hits, ignored));
     },
   );
 

@@ -66,9 +66,8 @@ export function buildManifest({
     ...(pages[0] ? { thumbnail: [thumbnail(base, pages[0].id)] } : {}),
     ...(volumeCount > 1 ? { partOf: [{ id: base + collectionUrl(book.id), type: 'Collection' }] } : {}),
     // IIIF Content Search 2.0 over the volume's recognised text, offered only where it answers (DESIGN.md §7).
-    ...(searchable
-      ? { service: [{ id: `${base}${searchServiceUrl(volume.id)}`, type: 'SearchService2' }] }
-      : {}),
+    // Content Search 1.0 beside it: the version Mirador 4 and Universal Viewer speak (issue 31 item 4).
+    ...(searchable ? { service: searchServices(base, volume.id) } : {}),
     homepage: [
       {
         id: `${base}/SearchPage/${book.id}`,
@@ -143,11 +142,32 @@ export function buildManifest({
 }
 
 export const searchServiceUrl = (volumeId: number) => `/iiif/search/volumes/${volumeId}`;
+export const search1Url = (volumeId: number) => `/iiif/search/1/volumes/${volumeId}`;
+export const autocomplete1Url = (volumeId: number) => `/iiif/search/1/volumes/${volumeId}/autocomplete`;
+
+/** A volume's content search services: 2.0, and 1.0 with its autocomplete. */
+function searchServices(base: string, volumeId: number) {
+  return [
+    { id: `${base}${searchServiceUrl(volumeId)}`, type: 'SearchService2' },
+    {
+      id: `${base}${search1Url(volumeId)}`,
+      type: 'SearchService1',
+      profile: 'http://iiif.io/api/search/1/search',
+      service: [
+        {
+          id: `${base}${autocomplete1Url(volumeId)}`,
+          type: 'AutoCompleteService1',
+          profile: 'http://iiif.io/api/search/1/autocomplete',
+        },
+      ],
+    },
+  ];
+}
 export const textAnnotationsUrl = (pageId: number) => `/iiif/presentation/pages/${pageId}/text.json`;
 /** A canvas's path (declared once in packages/shared, where the reader's citation uses it too). */
 export const canvasUrl = canvasPath;
 
-const xywh = (b: { left: number; top: number; right: number; bottom: number }) =>
+export const xywh = (b: { left: number; top: number; right: number; bottom: number }) =>
   `xywh=${b.left},${b.top},${b.right - b.left},${b.bottom - b.top}`;
 
 /** A page's recognised text as a IIIF AnnotationPage: one `supplementing` annotation per column. */

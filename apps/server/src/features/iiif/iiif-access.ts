@@ -1,0 +1,69 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import type { BookRow } from '../../db/schema.ts';
+import type { AppError } from '../../errors.ts';
+import { addVary } from '../../http/document-origin.ts';
+import { accessError } from '../catalog/catalog.service.ts';
+import { iiifViewerOf, isCatalogued, restrictedCors } from './iiif-auth.ts';
+
+/**
+ * The access rule for every IIIF answer (images, manifests, text layers, search): who may have it, and
+ * the CORS and caching headers that go with the decision. Shared by the IIIF route modules.
+ */
+export function iiifAccess(context: AppContext) {
+  const { catalog, iiifAuth } = context.services;
+  /**
+   * Checks access to a book; sets CORS and caching headers for the answer. `exception` is asked only
+   * when the rule refuses, and lets the answer out publicly (a restricted book's cover thumbnail).
+   * The reader is the session's, or an outside viewer's by IIIF Authorization (bearer token, access cookie).
+   */
+  async function decide(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    book: BookRow,
+    /** What a missing resource of this kind answers: a book the catalogue does not show answers it too. */
+    missing: AppError,
+    exception: () => Promise<boolean> = () => Promise.resolve(false),
+  ): Promise<{ refused: AppError | undefined; isPublic: boolean }> {
+    const decision = await catalog.mayView(book, await iiifViewerOf(request, iiifAuth));
+    const excepted = !decision.allowed && (await exception());
+    // A hidden or never-published book does not exist for whoever may not read it (issue 30 item 6:
+    // a 401 with its size and login service told strangers it does).
+    if (!decision.allowed && !excepted && !isCatalogued(book)) throw missing;
+    if (decision.isPublic || excepted) {
+      void reply.header('access-control-allow-origin', '*');
+      void reply.header('cache-control', 'public, max-age=86400');
+    } else {
+      restrictedCors(request, reply, iiifAuth);
+      void reply.header('cache-control', decision.allowed ? 'private, max-age=3600' : 'private, no-store');
+      addVary(reply, 'cookie');
+    }
+    const refused = decision.allowed || excepted ? undefined : accessError(decision.access);
+    return { refused, isPublic: decision.isPublic };
+  }
+
+  async function admit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    book: BookRow,
+    missing: AppError,
+    exception?: () => Promise<boolean>,
+  ) {
+    const { refused } = await decide(request, reply, book, missing, exception);
+    if (refused) throw refused;
+  }
+
+  /**
+   * Manifests and collections: a restricted book the catalogue shows stays readable as metadata by anyone
+   * (as its catalogue page is), naming the login services, so an outside viewer can start IIIF Auth; its
+   * images and texts stay behind the access rule.
+   */
+  async function admitMetadata(request: FastifyRequest, reply: FastifyReply, book: BookRow, gone: AppError) {
+    const decision = await decide(request, reply, book, gone);
+    if (decision.refused && !reply.hasHeader('access-control-allow-origin'))
+      void reply.header('access-control-allow-origin', '*');
+    return decision;
+  }
+
+  return { decide, admit, admitMetadata };
+}

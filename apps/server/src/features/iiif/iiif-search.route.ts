@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { addVary, documentOrigin } from '../../http/document-origin.ts';
+import { viewerOf } from '../../http/session.ts';
+import type { RouteModule } from '../../http/route-module.ts';
+import { iiifAccess } from './iiif-access.ts';
+import { volumeNotFound } from './not-found.ts';
+import { buildSearchResponse } from './presentation.ts';
+import { buildAutocomplete1, buildSearch1Response } from './search1.ts';
+
+const VolumeId = z.object({ volumeId: z.coerce.number().int().positive() });
+const Query = z
+  .object({ q: z.string({ error: '缺少检索词 q' }).trim().min(1, '缺少检索词 q').max(50) })
+  .catchall(z.string());
+
+/**
+ * IIIF Content Search over a volume's recognised text: 2.0, and 1.0 with autocomplete (the version
+ * Mirador 4 and Universal Viewer speak). Every version answers under the same rules (DESIGN.md §7):
+ * the book's access rule, and in-book search only for a signed-in user in the reading room.
+ */
+export const iiifSearchRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { catalog, fullText } = context.services;
+  const repo = context.repos.catalog;
+  const { admit } = iiifAccess(context);
+
+  /** The volume's hits for the query, once the book's rule admits the caller. */
+  async function hitsOf(request: FastifyRequest, reply: FastifyReply, volumeId: number, q: string) {
+    const volume = await repo.findVolume(volumeId);
+    const book = volume ? await repo.findBook(volume.book_id) : undefined;
+    const missing = volumeNotFound(volumeId);
+    if (!volume || !book) throw missing;
+    await admit(request, reply, book, missing);
+    // The answer (a refusal too) depends on who asks and from where: never kept by a shared cache.
+    void reply.header('cache-control', 'private, no-store');
+    addVary(reply, 'cookie');
+    // Signed in, in the reading room, a book the user may read: the rule of in-book search.
+    return fullText.volumeMatches(viewerOf(request), volume.id, q, catalog);
+  }
+  const baseOf = (request: FastifyRequest, reply: FastifyReply) =>
+    documentOrigin(context.config, request, reply);
+  const ignoredOf = (query: Record<string, string>) => Object.keys(query).filter((key) => key !== 'q');
+
+  r.get(
+    '/iiif/search/volumes/:volumeId',
+    {
+      schema: {
+        tags: ['iiif'],
+        summary: 'IIIF Content Search 2.0 over a volume’s recognised text (reading room only, DESIGN.md §7)',
+        params: VolumeId,
+        querystring: Query,
+      },
+    },
+    async (request, reply) => {
+      const hits = await hitsOf(request, reply, request.params.volumeId, request.query.q);
+      const base = baseOf(request, reply);
+      return reply
+        .type('application/ld+json')
+        .send(
+          buildSearchResponse(
+            base,
+            base + request.url,
+            request.params.volumeId,
+            hits,
+            ignoredOf(request.query),
+          ),
+        );
+    },
+  );
+
+  r.get(
+    '/iiif/search/1/volumes/:volumeId',
+    {
+      schema: {
+        tags: ['iiif'],
+        summary: 'IIIF Content Search 1.0 over a volume’s recognised text (the same hits and rules as 2.0)',
+        params: VolumeId,
+        querystring: Query,
+      },
+    },
+    async (request, reply) => {
+      const hits = await hitsOf(request, reply, request.params.volumeId, request.query.q);
+      const base = baseOf(request, reply);
+      return reply
+        .type('application/ld+json')
+        .send(
+          buildSearch1Response(
+            base,
+            base + request.url,
+            request.params.volumeId,
+            hits,
+            ignoredOf(request.query),
+          ),
+        );
+    },
+  );
+
+  r.get(
+    '/iiif/search/1/volumes/:volumeId/autocomplete',
+    {
+      schema: {
+        tags: ['iiif'],
+        summary: 'IIIF Content Search 1.0 autocomplete: the query and the characters that follow it',
+        params: VolumeId,
+        querystring: Query,
+      },
+    },
+    async (request, reply) => {
+      const hits = await hitsOf(request, reply, request.params.volumeId, request.query.q);
+      const base = baseOf(request, reply);
+      return reply
+        .type('application/ld+json')
+        .send(buildAutocomplete1(base, base + request.url, request.params.volumeId, hits));
+    },
+  );
+};
