@@ -180,6 +180,9 @@ test('reservations: same day auto-approved and readable; a longer one refused wi
 
   // Typing the call number looks up the title.
   const apply = async (callNumber: string, title: string, duration: string, reason?: string) => {
+    // The form empties itself when the previous application is saved; the toast seen may still be the
+    // one before, so wait for the empty form rather than type into one about to be reset.
+    await expect(page.getByRole('combobox', { name: '索书号' })).toHaveValue('');
     await page.getByRole('combobox', { name: '索书号' }).fill(callNumber);
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: title }).click();
     await expect(page.getByLabel('书名')).toHaveValue(title);
