@@ -6,7 +6,7 @@ import { viewerOf } from '../../http/session.ts';
 import type { RouteModule } from '../../http/route-module.ts';
 import { iiifAccess } from './iiif-access.ts';
 import { volumeNotFound } from './not-found.ts';
-import { buildSearchResponse } from './presentation.ts';
+import { buildSearchResponse, type SearchHit } from './presentation.ts';
 import { buildAutocomplete1, buildSearch1Response } from './search1.ts';
 
 const VolumeId = z.object({ volumeId: z.coerce.number().int().positive() });
@@ -42,76 +42,40 @@ export const iiifSearchRoutes: RouteModule = (app, { context }) => {
     documentOrigin(context.config, request, reply);
   const ignoredOf = (query: Record<string, string>) => Object.keys(query).filter((key) => key !== 'q');
 
-  r.get(
-    '/iiif/search/volumes/:volumeId',
-    {
-      schema: {
-        tags: ['iiif'],
-        summary: 'IIIF Content Search 2.0 over a volume’s recognised text (reading room only, DESIGN.md §7)',
-        params: VolumeId,
-        querystring: Query,
+  // Three answers of one search: Content Search 2.0, 1.0, and 1.0's autocomplete.
+  const answers: Array<
+    [
+      string,
+      string,
+      (base: string, url: string, volumeId: number, hits: SearchHit[], ignored: string[]) => unknown,
+    ]
+  > = [
+    [
+      '/iiif/search/volumes/:volumeId',
+      'IIIF Content Search 2.0 over a volume’s recognised text (reading room only, DESIGN.md §7)',
+      buildSearchResponse,
+    ],
+    [
+      '/iiif/search/1/volumes/:volumeId',
+      'IIIF Content Search 1.0 over a volume’s recognised text (the same hits and rules as 2.0)',
+      buildSearch1Response,
+    ],
+    [
+      '/iiif/search/1/volumes/:volumeId/autocomplete',
+      'IIIF Content Search 1.0 autocomplete: the query and the characters that follow it',
+      (base, url, volumeId, hits) => buildAutocomplete1(base, url, volumeId, hits),
+    ],
+  ];
+  for (const [path, summary, build] of answers)
+    r.get(
+      path,
+      { schema: { tags: ['iiif'], summary, params: VolumeId, querystring: Query } },
+      async (request, reply) => {
+        const hits = await hitsOf(request, reply, request.params.volumeId, request.query.q);
+        const base = baseOf(request, reply);
+        return reply
+          .type('application/ld+json')
+          .send(build(base, base + request.url, request.params.volumeId, hits, ignoredOf(request.query)));
       },
-    },
-    async (request, reply) => {
-      const hits = await hitsOf(request, reply, request.params.volumeId, request.query.q);
-      const base = baseOf(request, reply);
-      return reply
-        .type('application/ld+json')
-        .send(
-          buildSearchResponse(
-            base,
-            base + request.url,
-            request.params.volumeId,
-            hits,
-            ignoredOf(request.query),
-          ),
-        );
-    },
-  );
-
-  r.get(
-    '/iiif/search/1/volumes/:volumeId',
-    {
-      schema: {
-        tags: ['iiif'],
-        summary: 'IIIF Content Search 1.0 over a volume’s recognised text (the same hits and rules as 2.0)',
-        params: VolumeId,
-        querystring: Query,
-      },
-    },
-    async (request, reply) => {
-      const hits = await hitsOf(request, reply, request.params.volumeId, request.query.q);
-      const base = baseOf(request, reply);
-      return reply
-        .type('application/ld+json')
-        .send(
-          buildSearch1Response(
-            base,
-            base + request.url,
-            request.params.volumeId,
-            hits,
-            ignoredOf(request.query),
-          ),
-        );
-    },
-  );
-
-  r.get(
-    '/iiif/search/1/volumes/:volumeId/autocomplete',
-    {
-      schema: {
-        tags: ['iiif'],
-        summary: 'IIIF Content Search 1.0 autocomplete: the query and the characters that follow it',
-        params: VolumeId,
-        querystring: Query,
-      },
-    },
-    async (request, reply) => {
-      const hits = await hitsOf(request, reply, request.params.volumeId, request.query.q);
-      const base = baseOf(request, reply);
-      return reply
-        .type('application/ld+json')
-        .send(buildAutocomplete1(base, base + request.url, request.params.volumeId, hits));
-    },
-  );
+    );
 };
