@@ -11,42 +11,33 @@ if [ "$major" -lt 22 ]; then
   exit 1
 fi
 
-# Debian's Chromium for the browser tests (Playwright cannot download browsers here).
-if [ ! -x /usr/bin/chromium ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "Installing Chromium from Debian"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  else
-    echo "Chromium is missing: install Debian's chromium package (sudo apt-get install chromium)." >&2
-    exit 1
+# Debian packages the tests run: installed with apt-get when missing (as root), otherwise named.
+need() { # need <what it is for> <check command> <package...>
+  local why=$1 check=$2
+  shift 2
+  if ! eval "$check" >/dev/null 2>&1; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+      echo "Installing $* from Debian ($why)"
+      apt-get update -qq
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+    else
+      echo "Missing for $why: install Debian's $* (sudo apt-get install $*)." >&2
+      exit 1
+    fi
   fi
-fi
-
-# An independent OAI-PMH client (HTTP::OAI's oai_pmh) harvests /oai in the tests.
-if ! command -v oai_pmh >/dev/null; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "Installing libhttp-oai-perl from Debian"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libhttp-oai-perl >/dev/null
-  else
-    echo "oai_pmh is missing: install Debian's libhttp-oai-perl package (sudo apt-get install libhttp-oai-perl)." >&2
-    exit 1
-  fi
-fi
-
-# The OCR recogniser's training code (training/, issue 29) is tested on the CPU with Debian's PyTorch.
+}
 PYTHON=/usr/bin/python3
-if ! "$PYTHON" -c 'import torch, numpy, onnx, PIL' 2>/dev/null; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-    echo "Installing Debian's PyTorch, NumPy, onnx and Pillow for the training tests"
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-torch python3-numpy python3-onnx python3-pil >/dev/null
-  else
-    echo "PyTorch is missing: install Debian's python3-torch python3-numpy python3-onnx python3-pil." >&2
-    exit 1
-  fi
-fi
+# Chromium for the browser tests (Playwright cannot download browsers here).
+need 'the browser tests' '[ -x /usr/bin/chromium ]' chromium
+# An independent OAI-PMH client (HTTP::OAI's oai_pmh) harvests /oai in the tests.
+need 'the OAI-PMH harvest tests' 'command -v oai_pmh' libhttp-oai-perl
+# Outside judges of the MARC exports (issue 31): xmllint with the published schemas, Index Data's
+# yaz-marcdump and MARC::Lint's marclint.
+need 'the MARC tests' 'command -v xmllint && command -v yaz-marcdump && command -v marclint' \
+  libxml2-utils yaz libmarc-lint-perl
+# The OCR recogniser's training code (training/, issue 29) is tested on the CPU with Debian's PyTorch.
+need 'the training tests' "$PYTHON -c 'import torch, numpy, onnx, PIL'" \
+  python3-torch python3-numpy python3-onnx python3-pil
 
 npm ci --no-audit --no-fund
 "$PYTHON" -m unittest discover -s training -p 'test_*.py'

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import type { IngestBook } from '../features/import/ingest.service.ts';
-import { DEMO_CLASSIFICATION, loadDemoBooks, type DemoClass } from './books.ts';
+import { DEMO_CLASSIFICATION, loadDemoBooks, type DemoBook, type DemoClass } from './books.ts';
 import { loadGlyphs } from './fonts.ts';
 import { layoutVolume } from './layout.ts';
 import { leafCharacters, renderLeaf } from './render.ts';
@@ -38,6 +38,62 @@ export interface DemoResult {
   omittedCharacters: string[];
 }
 
+/** The demo's classification tree (經史子集), added or updated in place. */
+export async function addDemoClassification(context: AppContext): Promise<void> {
+  const add = async (nodes: DemoClass[], parentId: number | null) => {
+    for (const [sort, node] of nodes.entries()) {
+      const id = await context.repos.classifications.upsert({
+        code: node.code,
+        name: node.name,
+        parentId,
+        sort,
+      });
+      await add(node.children, id);
+    }
+  };
+  await add(DEMO_CLASSIFICATION, null);
+}
+
+type DemoRecord = Omit<IngestBook, 'volumes'>;
+
+/** A typeset demo book's catalogue record. */
+const demoRecord = (book: DemoBook): DemoRecord => ({
+  sourceKey: `demo:${book.key}`,
+  title: book.title,
+  author: book.author,
+  publishDynasty: book.publishDynasty,
+  coverageDynasty: book.coverageDynasty,
+  editionType: '演示排印本',
+  callNumber: book.callNumber,
+  classCode: book.classCode,
+  isVisible: true,
+  isOpen: book.isOpen,
+});
+
+/** The scanned 史記's catalogue record; its pages are read by the OCR whatever OCR_ON_INGEST says. */
+const SHIJI_RECORD: DemoRecord = {
+  sourceKey: 'demo:shiji-wyg',
+  title: '史記',
+  author: '（漢）司馬遷撰；（南朝宋）裴駰集解；（唐）司馬貞索隱；（唐）張守節正義',
+  publishDynasty: '西漢',
+  coverageDynasty: '清乾隆間文淵閣四庫全書寫本（書影，存卷一前二葉）',
+  editionType: '寫本',
+  callNumber: 'DEMO-史-001',
+  classCode: 'SHI.ZHENGSHI',
+  isVisible: true,
+  isOpen: true,
+  alwaysOcr: true,
+};
+
+/**
+ * The catalogue records of every demo book, as importDemoLibrary writes them (without pages): what the
+ * MARC tests export and read back.
+ */
+export const demoCatalogue = (): DemoRecord[] => [
+  ...loadDemoBooks(CLASSICS_DIR).map(demoRecord),
+  SHIJI_RECORD,
+];
+
 /**
  * Typesets the demo library into woodblock-style page images with ground-truth OCR JSON, imports it
  * (replacing an earlier demo import) and sets the collection introduction if none is set.
@@ -46,18 +102,7 @@ export async function importDemoLibrary(
   context: AppContext,
   log: (line: string) => void = () => {},
 ): Promise<DemoResult> {
-  const addClasses = async (nodes: DemoClass[], parentId: number | null) => {
-    for (const [sort, node] of nodes.entries()) {
-      const id = await context.repos.classifications.upsert({
-        code: node.code,
-        name: node.name,
-        parentId,
-        sort,
-      });
-      await addClasses(node.children, id);
-    }
-  };
-  await addClasses(DEMO_CLASSIFICATION, null);
+  await addDemoClassification(context);
 
   const books = loadDemoBooks(CLASSICS_DIR);
   let leaves = 0;
@@ -98,35 +143,13 @@ export async function importDemoLibrary(
         directory: layout.directory.map((entry) => ({ name: entry.name, pageIndex: entry.leafIndex })),
       });
     }
-    await context.services.ingest.importBook({
-      sourceKey: `demo:${book.key}`,
-      title: book.title,
-      author: book.author,
-      publishDynasty: book.publishDynasty,
-      coverageDynasty: book.coverageDynasty,
-      editionType: '演示排印本',
-      callNumber: book.callNumber,
-      classCode: book.classCode,
-      isVisible: true,
-      isOpen: book.isOpen,
-      volumes,
-    });
+    await context.services.ingest.importBook({ ...demoRecord(book), volumes });
     log(`《${book.title}》${volumes.length} 卷，${volumes.reduce((n, v) => n + v.pages.length, 0)} 葉`);
   }
   // The scanned book: pages without text, whose OCR is queued whatever OCR_ON_INGEST says (it is what
   // the book is there to show).
   await context.services.ingest.importBook({
-    sourceKey: 'demo:shiji-wyg',
-    title: '史記',
-    author: '（漢）司馬遷撰；（南朝宋）裴駰集解；（唐）司馬貞索隱；（唐）張守節正義',
-    publishDynasty: '西漢',
-    coverageDynasty: '清乾隆間文淵閣四庫全書寫本（書影，存卷一前二葉）',
-    editionType: '寫本',
-    callNumber: 'DEMO-史-001',
-    classCode: 'SHI.ZHENGSHI',
-    isVisible: true,
-    isOpen: true,
-    alwaysOcr: true,
+    ...SHIJI_RECORD,
     volumes: [
       {
         name: '卷一',

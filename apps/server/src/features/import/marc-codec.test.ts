@@ -170,9 +170,10 @@ describe('MARC mapping', () => {
       { code: 'a', value: '司馬遷' },
       { code: 'd', value: '(西漢)' },
     ]);
+    // ISBD punctuation, as leader/18 `i` says: ` /` before the statement, a full stop at the end.
     expect(data('245')[0]!.subfields).toEqual([
-      { code: 'a', value: '史記' },
-      { code: 'c', value: '（漢）司馬遷撰；（南朝宋）裴駰集解' },
+      { code: 'a', value: '史記 /' },
+      { code: 'c', value: '（漢）司馬遷撰；（南朝宋）裴駰集解.' },
     ]);
     expect(data('264')[0]).toMatchObject({ ind2: '1', subfields: [{ code: 'c', value: '[西漢]' }] });
     expect(data('856').map((f) => [f.ind1 + f.ind2, f.subfields[0]!.value])).toEqual([
@@ -251,6 +252,11 @@ describe('MARC files', () => {
     expect((await readMarcFile(Buffer.from(xml)))[0]!.fields).toEqual(cnmarc.fields);
     const single = marcXmlCollection([marc21]).replace(/<\/?collection[^>]*>/g, '');
     expect(await readMarcFile(Buffer.from(single))).toHaveLength(1);
+    // MarcXchange 2.0 (ISO 25577:2013, as the BnF writes UNIMARC) with an mxc: prefix.
+    const v2 = marcXmlCollection([cnmarc], 'cnmarc')
+      .replace(/<(\/?)(collection|record|leader|controlfield|datafield|subfield)\b/g, '<$1mxc:$2')
+      .replace('xmlns="info:lc/xmlns/marcxchange-v1"', 'xmlns:mxc="info:lc/xmlns/marcxchange-v2"');
+    expect((await readMarcFile(Buffer.from(v2)))[0]!.fields).toEqual(cnmarc.fields);
   });
 
   const refused = async (file: Buffer | string, message: RegExp) => {

@@ -200,7 +200,7 @@ async function readMarcXml(data: Buffer): Promise<MarcData[]> {
 
 const MARC21_NS = 'http://www.loc.gov/MARC21/slim';
 /** MarcXchange (ISO 25577): the XML of MARC formats other than MARC21, here UNIMARC (CNMARC). */
-const MARCXCHANGE_NS = 'info:lc/xmlns/marcxchange-v2';
+const MARCXCHANGE_NS = 'info:lc/xmlns/marcxchange-v1';
 
 /**
  * One record, without the XML declaration (for a collection): MARCXML for MARC21; for CNMARC a

@@ -188,7 +188,8 @@ function marc21Book(record: MarcData, found: Found) {
     put(found, 'publishDynasty', dynasty, `${author.source}$${split ? 'a' : 'd'}`);
   }
   // This library's own records carry the statement of responsibility whole in 245 $c: that is the author.
-  const statement = title && isOwn(record) ? first(title.field, 'c') : '';
+  // Its full stop (ISBD, added on export) is taken off again, only that one.
+  const statement = title && isOwn(record) ? first(title.field, 'c').replace(/\.$/u, '') : '';
   if (statement) put(found, 'author', statement, `${title!.source}$c`);
   const edition = one('250');
   if (edition) put(found, 'coverageDynasty', bare(first(edition.field, 'a')), `${edition.source}$a`);
@@ -302,7 +303,7 @@ export function recordOfBook(book: BookForMarc, format: MarcFormat): MarcData {
           { tag: '001', value: book.controlNumber },
           ...(book.updatedAt ? [{ tag: '005', value: transactionTime(book.updatedAt) }] : []),
           { tag: '008', value: fixedData(book) },
-          // Cataloguing language Chinese; description by ISBD punctuation-free rules of this library.
+          // Cataloguing language Chinese. Leader/18 `i`: ISBD punctuation is included (245 below).
           ...field('040', '  ', ['b', 'chi']),
           ...field('084', '  ', ['a', book.classCode], ['2', book.classCode ? 'local' : null]),
           // The heading: the first name of the statement, without its dynasty and role word; the
@@ -313,8 +314,14 @@ export function recordOfBook(book: BookForMarc, format: MarcFormat): MarcData {
             ['a', headingOf(book.author)],
             ['d', book.author && book.publishDynasty ? `(${book.publishDynasty})` : null],
           ),
-          // The statement of responsibility as catalogued, whole (read back exactly from $c).
-          ...field('245', book.author ? '10' : '00', ['a', book.title], ['c', book.author]),
+          // The statement of responsibility as catalogued, whole (read back exactly from $c), after ` /`;
+          // the field ends with a full stop (the ISBD punctuation MARC::Lint asks of 245).
+          ...field(
+            '245',
+            book.author ? '10' : '00',
+            ['a', book.author ? `${book.title} /` : `${book.title}.`],
+            ['c', book.author ? `${book.author}.` : null],
+          ),
           ...field('250', '  ', ['a', book.coverageDynasty]),
           ...field('264', ' 1', ['c', book.publishDynasty ? `[${book.publishDynasty}]` : null]),
           ...field('300', '  ', ['a', count]),

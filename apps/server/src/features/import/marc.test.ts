@@ -257,7 +257,7 @@ describe.each(DIALECTS)('MARC import and export on %s', (dialect) => {
       expect(one.body).toContain(
         format === 'marc21'
           ? '<collection xmlns="http://www.loc.gov/MARC21/slim">'
-          : '<collection xmlns="info:lc/xmlns/marcxchange-v2">\n<record format="UNIMARC" type="Bibliographic">',
+          : '<collection xmlns="info:lc/xmlns/marcxchange-v1">\n<record format="UNIMARC" type="Bibliographic">',
       );
       expect(one.headers['content-disposition']).toBe(`attachment; filename="book-${bookId}-${format}.xml"`);
       expect(one.body).toContain('論語集注𠮷');
