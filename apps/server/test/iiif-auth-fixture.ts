@@ -50,11 +50,14 @@ export async function iiifAuthFixture(dialect: Dialect): Promise<IiifAuthFixture
   });
   const allowed = await withId(await makeReader(h, 'iiifok'));
   const denied = await withId(await makeReader(h, 'iiifno'));
+  // A privilege from the day before the test clock's now, for a year.
+  const day = 86_400_000;
+  const now = h.clock.now().getTime();
   await h.context.repos.catalog.grantPrivilege(
     allowed.id,
     closed.bookId,
-    '2026-01-01T00:00:00.000Z',
-    '2027-01-01T00:00:00.000Z',
+    new Date(now - day).toISOString(),
+    new Date(now + 365 * day).toISOString(),
   );
   const get: IiifAuthFixture['get'] = (url, headers = {}, cookie) =>
     h.request({ method: 'GET', url, remoteAddress: '203.0.113.9', headers, ...(cookie ? { cookie } : {}) });

@@ -244,6 +244,35 @@ describe.each(DIALECTS)('IIIF Authorization services on %s', (dialect) => {
     expect(bad.json()).toMatchObject({ type: 'AuthAccessTokenError2', profile: 'invalidRequest' });
   });
 
+  it('content search answers an outside viewer by its bearer token, under the reading-room rule (issue 31 items 3–4)', async () => {
+    const { closed, allowed } = f;
+    const volume = closed.volumeIds[0]!;
+    const search = (url: string, remoteAddress: string, token?: string) =>
+      f.h.request({
+        method: 'GET',
+        url,
+        remoteAddress,
+        headers: { origin: VIEWER, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      });
+    const token = (await f.token(allowed.cookie, closed.bookId)).accessToken!;
+    const q = encodeURIComponent('梁惠王');
+    for (const url of [`/iiif/search/1/volumes/${volume}?q=${q}`, `/iiif/search/volumes/${volume}?q=${q}`]) {
+      // In the reading room, the token names the reader (no session cookie: Mirador sends none).
+      const found = await search(url, '10.8.0.7', token);
+      expect(found.statusCode, found.body).toBe(200);
+      expect(found.headers['access-control-allow-origin']).toBe(VIEWER);
+      expect(found.body).toContain('梁惠王');
+      // Without a token it is nobody's search; outside the reading room the token does not help.
+      expect((await search(url, '10.8.0.7')).statusCode).toBe(401);
+      const outside = await search(url, '203.0.113.9', token);
+      expect(outside.statusCode).toBe(403);
+      expect(outside.body).not.toContain('梁惠王');
+      // A forged token names nobody.
+      const forged = `${token.slice(0, -4)}${token.endsWith('AAAA') ? 'BBBB' : 'AAAA'}`;
+      expect((await search(url, '10.8.0.7', forged)).statusCode).toBe(401);
+    }
+  });
+
   it('probe service: 200 for a reader with a token, 401 without, 403 with the refusal text', async () => {
     const pageId = f.closed.pageIds[0]!;
     const probe = async (headers: Record<string, string>) => {

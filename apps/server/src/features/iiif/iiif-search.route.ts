@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { addVary, documentOrigin } from '../../http/document-origin.ts';
-import { viewerOf } from '../../http/session.ts';
 import type { RouteModule } from '../../http/route-module.ts';
 import { iiifAccess } from './iiif-access.ts';
+import { iiifViewerOf } from './iiif-auth.ts';
 import { volumeNotFound } from './not-found.ts';
 import { buildSearchResponse, type SearchHit } from './presentation.ts';
 import { buildAutocomplete1, buildSearch1Response } from './search1.ts';
@@ -21,7 +21,7 @@ const Query = z
  */
 export const iiifSearchRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { catalog, fullText } = context.services;
+  const { catalog, fullText, iiifAuth } = context.services;
   const repo = context.repos.catalog;
   const { admit } = iiifAccess(context);
 
@@ -35,8 +35,9 @@ export const iiifSearchRoutes: RouteModule = (app, { context }) => {
     // The answer (a refusal too) depends on who asks and from where: never kept by a shared cache.
     void reply.header('cache-control', 'private, no-store');
     addVary(reply, 'cookie');
-    // Signed in, in the reading room, a book the user may read: the rule of in-book search.
-    return fullText.volumeMatches(viewerOf(request), volume.id, q, catalog);
+    // Signed in, in the reading room, a book the user may read: the rule of in-book search. An outside
+    // viewer signs in by IIIF Authorization: its bearer token (or access cookie) names the reader.
+    return fullText.volumeMatches(await iiifViewerOf(request, iiifAuth), volume.id, q, catalog);
   }
   const baseOf = (request: FastifyRequest, reply: FastifyReply) =>
     documentOrigin(context.config, request, reply);

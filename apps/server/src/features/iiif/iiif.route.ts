@@ -3,7 +3,6 @@ import { OWN_STATUS } from '@guji/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { viewerOf } from '../../http/session.ts';
 import { addVary, documentOrigin } from '../../http/document-origin.ts';
 import { iiifImageBase } from '../catalog/catalog.service.ts';
 import { AppError, tooMany } from '../../errors.ts';
@@ -228,9 +227,11 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       const book = volume ? await repo.findBook(volume.book_id) : undefined;
       const missing = volumeNotFound(request.params.volumeId);
       if (!volume || !book) throw missing;
-      const { refused, isPublic } = await admitMetadata(request, reply, book, missing);
-      // The search service is offered only to clients it will answer; such a manifest is theirs alone.
-      const searchable = !refused && context.services.fullText.allowsSearch(viewerOf(request));
+      const { isPublic } = await admitMetadata(request, reply, book, missing);
+      // The search service is offered only to clients it answers: in the reading room, to a signed-in
+      // reader, or to an outside viewer once the reader signs in through IIIF Auth (whose services the
+      // manifest names) and it sends the token. Such a manifest is theirs alone.
+      const searchable = request.readingRoom;
       if (searchable) {
         void reply.header('cache-control', 'private, max-age=3600');
         addVary(reply, 'cookie');
