@@ -31,10 +31,11 @@ PYTHON=/usr/bin/python3
 need 'the browser tests' '[ -x /usr/bin/chromium ]' chromium
 # An independent OAI-PMH client (HTTP::OAI's oai_pmh) harvests /oai in the tests.
 need 'the OAI-PMH harvest tests' 'command -v oai_pmh' libhttp-oai-perl
-# Outside judges of the MARC exports (issue 31): xmllint with the published schemas, Index Data's
-# yaz-marcdump and MARC::Lint's marclint.
-need 'the MARC tests' 'command -v xmllint && command -v yaz-marcdump && command -v marclint' \
-  libxml2-utils yaz libmarc-lint-perl
+# Outside judges of the MARC and citation exports (issue 31): xmllint with the published schemas, Index
+# Data's yaz-marcdump, MARC::Lint's marclint, and bibutils (ris2xml, bib2xml).
+need 'the MARC and citation tests' \
+  'command -v xmllint && command -v yaz-marcdump && command -v marclint && command -v ris2xml' \
+  libxml2-utils yaz libmarc-lint-perl bibutils
 # The OCR recogniser's training code (training/, issue 29) is tested on the CPU with Debian's PyTorch.
 need 'the training tests' "$PYTHON -c 'import torch, numpy, onnx, PIL'" \
   python3-torch python3-numpy python3-onnx python3-pil
