@@ -7,6 +7,7 @@ import { useSiteSettings } from '../api/site.ts';
 import { useSession } from '../features/account/queries.ts';
 import { useSignOut } from '../features/account/index.ts';
 import { LanguageToggle } from '../features/language/index.ts';
+import { noConvert } from './book-text.tsx';
 
 /** The site header: name, navigation, 简/繁 switch and the login state. */
 export function AppHeader() {
@@ -68,7 +69,9 @@ function UserMenu({ user }: { user: SessionUser }) {
     >
       <Button type="text" className="user-trigger" aria-label={`${name}，用户菜单`}>
         <Avatar size={28} src={user.avatarUrl ?? undefined} icon={<UserOutlined />} alt="用户头像" />
-        <span className="user-name">{name}</span>
+        <span className="user-name" {...noConvert}>
+          {name}
+        </span>
         <DownOutlined aria-hidden />
       </Button>
     </Dropdown>

@@ -2,9 +2,11 @@ import { Fragment, type ComponentPropsWithoutRef } from 'react';
 import { NO_CONVERT_ATTRIBUTE } from '../features/language/index.ts';
 
 /**
- * The books' own data (titles, authors, call numbers, volume and directory names, recognised text,
- * snippets and quotes of it) is shown exactly as recorded: the 简/繁 toggle converts the interface
- * only. Spread `noConvert` on an element that holds such data, or wrap it in `BookText`.
+ * Everything stored is shown exactly as stored (issues 16 and 32): the books' own data (titles, authors,
+ * call numbers, editions, dynasties, volume and directory names, recognised text, snippets and quotes of
+ * it) and what people typed (comments, notes, reasons, invoice titles, nicknames, own books' fields,
+ * audit details). The 简/繁 toggle converts the interface only. Spread `noConvert` on an element that holds
+ * such data, or wrap it in `BookText`.
  */
 export const noConvert = { [NO_CONVERT_ATTRIBUTE]: '' } as const;
 

@@ -63,8 +63,9 @@ export function OwnBookAuditChannel() {
                 <div>
                   <BookText className="personal-book-title">{book.title}</BookText>
                   <div className="personal-book-meta">
-                    {book.owner} · <BookText>{book.author}</BookText> · {book.publishDynasty}{' '}
-                    {book.editionType} · {book.pageCount} 页
+                    <BookText>{book.owner}</BookText> · <BookText>{book.author}</BookText> ·{' '}
+                    <BookText>{book.publishDynasty}</BookText> <BookText>{book.editionType}</BookText> ·{' '}
+                    {book.pageCount} 页
                   </div>
                 </div>
               </div>

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { Button, Input } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
 import { toast } from '../../../components/toast.ts';
+import { noConvert } from '../../../components/book-text.tsx';
 
 interface EditableFieldProps {
   label: string;
@@ -82,7 +83,14 @@ export function EditableField({ label, display, initial, validate, save, maxLeng
 
   return (
     <span className="editable-display">
-      <span className={display ? 'field-value' : 'field-value field-empty'}>{display || '未填写'}</span>
+      {/* The value as the user typed it; 未填写 is the interface's. */}
+      {display ? (
+        <span className="field-value" {...noConvert}>
+          {display}
+        </span>
+      ) : (
+        <span className="field-value field-empty">未填写</span>
+      )}
       <Button
         type="text"
         size="small"

@@ -61,14 +61,23 @@ export function AuditLog() {
               className: 'nowrap',
               render: (t: string) => formatTime(t),
             },
-            { title: '操作人', dataIndex: 'actor', className: 'nowrap' },
+            {
+              title: '操作人',
+              dataIndex: 'actor',
+              className: 'nowrap',
+              render: (v: string) => <span data-no-convert="">{v}</span>,
+            },
             {
               title: '操作',
               dataIndex: 'action',
               className: 'nowrap',
               render: (a: string) => AUDIT_ACTION_LABELS[a] ?? a,
             },
-            { title: '对象', dataIndex: 'target' },
+            {
+              title: '对象',
+              dataIndex: 'target',
+              render: (v: string) => <span data-no-convert="">{v}</span>,
+            },
             {
               title: '修改前',
               dataIndex: 'before',

@@ -139,7 +139,11 @@ export function CatalogueManager() {
                   <Link to={`/SearchPage/${b.catalogId}`} {...noConvert}>
                     {b.title}
                   </Link>
-                  {b.owner !== null && <div className="admin-stats">读者上传：{b.owner}</div>}
+                  {b.owner !== null && (
+                    <div className="admin-stats">
+                      读者上传：<BookText>{b.owner}</BookText>
+                    </div>
+                  )}
                 </span>
               ),
             },
@@ -154,7 +158,11 @@ export function CatalogueManager() {
               render: (v: string | null) => <BookText>{v ?? ''}</BookText>,
             },
             { title: '分类', dataIndex: 'classCode', render: (v: string | null) => v ?? '' },
-            { title: '版本', dataIndex: 'coverageDynasty', render: (v: string | null) => v ?? '' },
+            {
+              title: '版本',
+              dataIndex: 'coverageDynasty',
+              render: (v: string | null) => <BookText>{v ?? ''}</BookText>,
+            },
             {
               title: '卷册/页',
               key: 'size',
@@ -290,7 +298,15 @@ function BookFormModal({
   return (
     <Modal
       open
-      title={book ? `著录：${book.title}` : '新建古籍'}
+      title={
+        book ? (
+          <>
+            著录：<BookText>{book.title}</BookText>
+          </>
+        ) : (
+          '新建古籍'
+        )
+      }
       okText="保存"
       cancelText="取消"
       onOk={() => form.submit()}

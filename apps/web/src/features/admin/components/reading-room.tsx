@@ -6,6 +6,7 @@ import { call } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { formatTime } from '../../../components/personal-list.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
+import { BookText } from '../../../components/book-text.tsx';
 
 /** The reading room's address ranges, one per line; the administrator's own address as a guide. */
 function ReadingRoomAddresses() {
@@ -114,7 +115,7 @@ export function Terminals() {
           dataSource={list.data?.records ?? []}
           pagination={false}
           columns={[
-            { title: '名称', dataIndex: 'name' },
+            { title: '名称', dataIndex: 'name', render: (v: string) => <BookText>{v}</BookText> },
             { title: '发放时间', dataIndex: 'createdAt', render: (t: string) => formatTime(t) },
             {
               title: '最近使用',

@@ -16,6 +16,7 @@ import { call } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { useSession } from '../../account/queries.ts';
 import { TableScroll } from '../../../components/table-scroll.tsx';
+import { BookText } from '../../../components/book-text.tsx';
 
 /** The roles chosen in a user's role picker (its options are the roles). */
 const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
@@ -83,7 +84,11 @@ export function Users() {
           }}
           columns={[
             { title: '登录名', dataIndex: 'loginName', className: 'nowrap' },
-            { title: '姓名', key: 'name', render: (_, u) => u.realName ?? u.nickName ?? '' },
+            {
+              title: '姓名',
+              key: 'name',
+              render: (_, u) => <BookText>{u.realName ?? u.nickName ?? ''}</BookText>,
+            },
             { title: '手机号', dataIndex: 'phone' },
             { title: '邮箱', dataIndex: 'email' },
             {

@@ -71,8 +71,12 @@ function ResultRow({ book }: { book: BookSummary }) {
             {book.author ? <dd {...noConvert}>{book.author}</dd> : <dd>暂无</dd>}
           </div>
           <div>
+            <dt>朝代</dt>
+            {book.publishDynasty ? <dd {...noConvert}>{book.publishDynasty}</dd> : <dd>暂无</dd>}
+          </div>
+          <div>
             <dt>版本</dt>
-            <dd>{[book.publishDynasty, book.coverageDynasty].filter(Boolean).join(' ') || '暂无'}</dd>
+            {book.coverageDynasty ? <dd {...noConvert}>{book.coverageDynasty}</dd> : <dd>暂无</dd>}
           </div>
           <div>
             <dt>索书号</dt>

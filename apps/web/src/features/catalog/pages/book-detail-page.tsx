@@ -221,11 +221,11 @@ function BookDetailView({ book }: { book: BookDetail }) {
 function BookHeader({ book, onEdit }: { book: BookDetail; onEdit: () => void }) {
   const fields: { label: string; value: string; keep?: boolean; wide?: boolean }[] = [
     { label: '作者', value: orNone(book.author), keep: Boolean(book.author) },
-    { label: '版本', value: orNone(book.coverageDynasty) },
-    { label: '朝代', value: orNone(book.publishDynasty) },
-    { label: '卷数', value: orNone(book.actualVolume) },
+    { label: '版本', value: orNone(book.coverageDynasty), keep: Boolean(book.coverageDynasty) },
+    { label: '朝代', value: orNone(book.publishDynasty), keep: Boolean(book.publishDynasty) },
+    { label: '卷数', value: orNone(book.actualVolume), keep: Boolean(book.actualVolume) },
     { label: '分册数', value: orNone(book.volumeCount || null) },
-    { label: '册数', value: orNone(book.bookNumber) },
+    { label: '册数', value: orNone(book.bookNumber), keep: Boolean(book.bookNumber) },
     {
       label: '索书号',
       value: orNone(book.callNumber),

@@ -30,6 +30,7 @@ import { BookCover } from '../../../components/book-cover.tsx';
 import { usePageParam } from '../../../components/personal-list.tsx';
 import { saveBook, useOwnBooks, useOwnMutation } from '../queries.ts';
 import { AsideNav } from '../components/aside-nav.tsx';
+import { BookText } from '../../../components/book-text.tsx';
 
 const STATUS_COLOURS: Record<string, string> = {
   '0': 'default',
@@ -104,15 +105,18 @@ export function OwnBooksPage() {
                 />
                 <BookCover title={book.title} coverUrl={book.coverUrl} width={64} height={64} />
                 <div className="own-info">
-                  <span className="personal-book-title">{book.title}</span>
+                  <BookText className="personal-book-title">{book.title}</BookText>
                   <div className="personal-book-meta">
-                    {book.author} · {book.publishDynasty} {book.editionType} · {book.actualVolume ?? '—'} 卷 ·{' '}
-                    {book.volumeCount} 册 {book.pageCount} 页
+                    <BookText>{book.author}</BookText> · <BookText>{book.publishDynasty}</BookText>{' '}
+                    <BookText>{book.editionType}</BookText> · <BookText>{book.actualVolume ?? '—'}</BookText>{' '}
+                    卷 · {book.volumeCount} 册 {book.pageCount} 页
                   </div>
                   <div className="personal-status">
                     <Tag color={STATUS_COLOURS[book.auditStatus]}>{OWN_STATUS_LABELS[book.auditStatus]}</Tag>
                     {book.auditStatus === OWN_STATUS.refused && book.refuseReason && (
-                      <span className="refuse-reason">原因：{book.refuseReason}</span>
+                      <span className="refuse-reason">
+                        原因：<BookText>{book.refuseReason}</BookText>
+                      </span>
                     )}
                   </div>
                 </div>

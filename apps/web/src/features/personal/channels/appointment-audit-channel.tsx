@@ -79,12 +79,20 @@ export function AppointmentAuditChannel() {
               </div>
             </div>
             <div className="personal-detail">
-              申请人 {r.applicant}；{r.durationLabel}
-              {r.detailReason && `；原因：${r.detailReason}`}
+              申请人 <BookText>{r.applicant}</BookText>；{r.durationLabel}
+              {r.detailReason && (
+                <>
+                  ；原因：<BookText>{r.detailReason}</BookText>
+                </>
+              )}
             </div>
             <div className="personal-status">
               <StatusTag status={r.auditStatus} />
-              {r.refuseReason && <span className="refuse-reason">拒绝原因：{r.refuseReason}</span>}
+              {r.refuseReason && (
+                <span className="refuse-reason">
+                  拒绝原因：<BookText>{r.refuseReason}</BookText>
+                </span>
+              )}
             </div>
             <span className="personal-time">{formatTime(r.applyTime)}</span>
             <div className="personal-actions">

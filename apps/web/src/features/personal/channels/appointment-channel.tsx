@@ -168,12 +168,18 @@ export function AppointmentChannel() {
             </div>
             <div className="personal-detail">
               {r.durationLabel}
-              {r.detailReason && `：${r.detailReason}`}
+              {r.detailReason && (
+                <>
+                  ：<BookText>{r.detailReason}</BookText>
+                </>
+              )}
             </div>
             <div className="personal-status">
               <StatusTag status={r.auditStatus} />
               {r.auditStatus === RESERVATION_STATUS.refused && r.refuseReason && (
-                <span className="refuse-reason">拒绝原因：{r.refuseReason}</span>
+                <span className="refuse-reason">
+                  拒绝原因：<BookText>{r.refuseReason}</BookText>
+                </span>
               )}
               {r.auditStatus === RESERVATION_STATUS.passed && r.expiresAt && (
                 <span>有效期至 {formatTime(r.expiresAt)}</span>

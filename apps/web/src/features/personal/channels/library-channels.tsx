@@ -128,7 +128,7 @@ export function CommentChannel() {
         <>
           <BookCell book={item.book} />
           <p className="personal-text">
-            {item.text}
+            <BookText>{item.text}</BookText>
             {item.hidden && <Tag className="personal-hidden">已被管理员隐藏</Tag>}
           </p>
           <span className="personal-time">{formatTime(item.createdAt)}</span>
@@ -180,7 +180,9 @@ export function NotationChannel() {
             <div className="personal-detail">
               <BookText>{item.volumeName}</BookText> 第 {item.pageNumber} 页
             </div>
-            <p className="personal-text">{item.text}</p>
+            <p className="personal-text" {...noConvert}>
+              {item.text}
+            </p>
             <span className="personal-time">{formatTime(item.updatedAt)}</span>
             <div className="personal-actions">
               <Link to={to} className="ant-btn ant-btn-default">

@@ -6,6 +6,7 @@ import { toast } from '../../../components/toast.ts';
 import { useSession } from '../../account/queries.ts';
 import { useBookComments, useCommentMutations, usePostComment } from '../queries.ts';
 import { formatTime } from '../../../components/personal-list.tsx';
+import { BookText, noConvert } from '../../../components/book-text.tsx';
 
 /** Checks a comment as the server does (spec-style messages), before sending it. */
 export function commentProblem(text: string): string | null {
@@ -88,11 +89,13 @@ export function BookComments({ catalogId }: { catalogId: number }) {
           {comments.data.records.map((c) => (
             <li key={c.id} className="comment">
               <div className="comment-head">
-                <span className="comment-author">{c.nickName}</span>
+                <BookText className="comment-author">{c.nickName}</BookText>
                 <time dateTime={c.createdAt}>{formatTime(c.createdAt)}</time>
                 {c.hidden && <Tag>已隐藏</Tag>}
               </div>
-              <p className="comment-text">{c.text}</p>
+              <p className="comment-text" {...noConvert}>
+                {c.text}
+              </p>
               <div className="comment-actions">
                 {c.mine && (
                   <Popconfirm

@@ -19,6 +19,7 @@ import {
 } from '../queries.ts';
 import { extractLabel, money, paymentLabel, PayTag, PrintItemCell, PrintTag } from './print-item-cells.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
+import { BookText, noConvert } from '../../../components/book-text.tsx';
 
 /**
  * 管理员打印 (/PersonalPage/AdminPrint, print administrators): notices of paid orders; the summary of
@@ -116,10 +117,12 @@ export function AdminPrintChannel() {
               key: 'reader',
               render: (_, row) => (
                 <div className="desk-reader">
-                  <strong>{row.realName}</strong>
+                  <strong {...noConvert}>{row.realName}</strong>
                   <span>{row.phone}</span>
                   {row.email && <span className="desk-email">{row.email}</span>}
-                  <span className="desk-muted">下单人 {row.creator}</span>
+                  <span className="desk-muted">
+                    下单人 <BookText>{row.creator}</BookText>
+                  </span>
                 </div>
               ),
             },

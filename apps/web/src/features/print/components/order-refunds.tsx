@@ -12,6 +12,7 @@ import { toast } from '../../../components/toast.ts';
 import { formatTime } from '../../../components/personal-list.tsx';
 import { useOrderRefunds, useRefundAction } from '../refund-queries.ts';
 import { money } from './print-item-cells.tsx';
+import { BookText } from '../../../components/book-text.tsx';
 
 const STATUS_COLOR: Record<Refund['status'], string> = {
   pending: 'processing',
@@ -66,7 +67,8 @@ export function OrderRefunds({ orderNum, items }: { orderNum: string; items: Pri
             <li key={refund.id}>
               <Tag color={STATUS_COLOR[refund.status]}>{REFUND_STATUS_LABELS[refund.status]}</Tag>
               {REFUND_PROVIDER_LABELS[refund.provider] ?? refund.provider} 退款 {money(refund.amountFen)} ·{' '}
-              {refund.reason} · <time dateTime={refund.createdAt}>{formatTime(refund.createdAt)}</time>
+              <BookText>{refund.reason}</BookText> ·{' '}
+              <time dateTime={refund.createdAt}>{formatTime(refund.createdAt)}</time>
               {refund.actor ? ` · ${refund.actor}` : ' · 自动退款'}
               {refund.detail && <span className="desk-muted"> · {refund.detail}</span>}
               {refund.status !== 'success' && refund.provider !== 'cash' && (

@@ -14,6 +14,7 @@ import {
   PrintTag,
 } from '../components/print-item-cells.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
+import { BookText } from '../../../components/book-text.tsx';
 
 /** /PaymentSucceeded?orderNum: the desktop lands here once the poll reads 'paid'. */
 export function PaymentSucceededPage() {
@@ -65,10 +66,12 @@ function OrderView({ orderNum }: { orderNum: string }) {
         </Descriptions.Item>
         {o.extract === 1 && (
           <Descriptions.Item label="收件信息" span={2}>
-            {o.consignee} {o.consigneePhonenum} {o.deliveryAddress}
+            <BookText>{o.consignee}</BookText> {o.consigneePhonenum} <BookText>{o.deliveryAddress}</BookText>
           </Descriptions.Item>
         )}
-        <Descriptions.Item label="发票">{o.isInvoice ? o.invoiceTitle : '不需要'}</Descriptions.Item>
+        <Descriptions.Item label="发票">
+          {o.isInvoice ? <BookText>{o.invoiceTitle}</BookText> : '不需要'}
+        </Descriptions.Item>
       </Descriptions>
       <TableScroll label="订单明细">
         <Table<PrintItem>

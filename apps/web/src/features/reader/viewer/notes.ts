@@ -1,4 +1,5 @@
 import OpenSeadragon from 'openseadragon';
+import { NO_CONVERT_ATTRIBUTE } from '../../language/index.ts';
 
 export interface ViewerNote {
   id: number;
@@ -24,6 +25,8 @@ export function addNoteOverlays(
     element.className = 'osd-note';
     element.setAttribute('aria-label', `批注：${note.text.slice(0, 40)}`);
     element.title = note.text;
+    // The note as the reader wrote it: the 简/繁 toggle leaves it alone (issue 32).
+    element.setAttribute(NO_CONVERT_ATTRIBUTE, '');
     // OpenSeadragon takes the pointer events over its canvas; a tracker hands the click to the reader.
     trackers.push(new OpenSeadragon.MouseTracker({ element, clickHandler: () => onOpen(note.id) }));
     element.addEventListener('keydown', (event) => {
