@@ -157,6 +157,45 @@ test('thumbnails, the spread, keys: pages turn right to left', async ({ page }) 
   await page.screenshot({ path: 'test-results/reader-spread.png' });
 });
 
+test('mode, page and zoom are kept in the address: a reload or a shared link opens the same view', async ({
+  page,
+  browser,
+}) => {
+  await page.setViewportSize(DESKTOP);
+  await openLunyu(page);
+  const pageBox = page.getByRole('textbox', { name: '页码' });
+  // PageDown and PageUp turn pages as ← and → do (issue 32).
+  await page.keyboard.press('PageDown');
+  await expect(pageBox).toHaveValue('2');
+  await page.keyboard.press('PageDown');
+  await page.keyboard.press('PageUp');
+  await expect(pageBox).toHaveValue('2');
+  await chooseMode(page, '图文', false);
+  await page.getByRole('button', { name: '放大', exact: true }).click();
+  await expect(page).toHaveURL(/[?&]mode=both(&|$)/);
+  await expect(page).toHaveURL(/[?&]zoom=\d+(&|$)/);
+  const zoom = new URL(page.url()).searchParams.get('zoom');
+  await page.keyboard.press('PageDown');
+  await expect(pageBox).toHaveValue('3');
+  // The page turn kept the view in the new address.
+  await expect(page).toHaveURL(/[?&]mode=both(&|$)/);
+  const shared = page.url();
+  await page.reload();
+  await expect(pageBox).toHaveValue('3');
+  await expect(page.locator('.reader')).toHaveAttribute('data-mode', 'both');
+  await expect(page.locator('.reader-zoom-select')).toContainText(`${zoom}%`);
+  // The same link in another browser opens the same view.
+  const other = await browser.newContext({ viewport: DESKTOP });
+  const second = await other.newPage();
+  await login(second, DEMO.reader.loginName, DEMO.reader.password);
+  await expect(second).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await second.goto(shared);
+  await expect(second.getByRole('textbox', { name: '页码' })).toHaveValue('3');
+  await expect(second.locator('.reader')).toHaveAttribute('data-mode', 'both');
+  await second.screenshot({ path: 'test-results/reader-shared-view.png' });
+  await other.close();
+});
+
 test('a swipe on a touch screen turns the page; the phone toolbar keeps the rest under 更多', async ({
   browser,
 }) => {

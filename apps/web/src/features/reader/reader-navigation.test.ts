@@ -1,11 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import type { DirectoryNode, PageImage } from '@guji/shared';
-import { clampZoom, keyCommand, movePage, startPage, stepZoom } from './reader-navigation.ts';
+import {
+  clampZoom,
+  keyCommand,
+  movePage,
+  startPage,
+  stepZoom,
+  viewFromParams,
+  writeView,
+} from './reader-navigation.ts';
 
 describe('keys in a right-to-left book', () => {
   it('turns forward with ← and back with →', () => {
     expect(keyCommand('ArrowLeft')).toBe('next');
     expect(keyCommand('ArrowRight')).toBe('previous');
+  });
+
+  it('turns with PageDown and PageUp too (issue 32)', () => {
+    expect(keyCommand('PageDown')).toBe('next');
+    expect(keyCommand('PageUp')).toBe('previous');
   });
 
   it('goes to the first page with Home and the last with End', () => {
@@ -98,5 +111,26 @@ describe('zoom steps', () => {
     expect(clampZoom(72.6)).toBe(73);
     expect(clampZoom(3)).toBe(10);
     expect(clampZoom(450)).toBe(200);
+  });
+});
+
+describe('the view kept in the address (issue 32)', () => {
+  it('reads mode and zoom, defaulting to the fitted image, and refuses what is not a view', () => {
+    expect(viewFromParams(new URLSearchParams('catalogId=1'))).toEqual({ mode: 'image', zoom: 'fit' });
+    expect(viewFromParams(new URLSearchParams('mode=both&zoom=150'))).toEqual({ mode: 'both', zoom: 150 });
+    expect(viewFromParams(new URLSearchParams('mode=text&zoom=9999'))).toEqual({ mode: 'text', zoom: 200 });
+    expect(viewFromParams(new URLSearchParams('mode=<x>&zoom=-5'))).toEqual({ mode: 'image', zoom: 'fit' });
+  });
+
+  it('writes only what differs from the default and keeps the other parameters', () => {
+    const base = new URLSearchParams('catalogId=1&fascicleId=2&imageId=3&hl=學');
+    expect(writeView(base, 'image', 'fit').toString()).toBe(base.toString());
+    const both = writeView(base, 'both', 120);
+    expect(both.get('mode')).toBe('both');
+    expect(both.get('zoom')).toBe('120');
+    expect(both.get('imageId')).toBe('3');
+    expect(both.get('hl')).toBe('學');
+    expect(viewFromParams(both)).toEqual({ mode: 'both', zoom: 120 });
+    expect(writeView(both, 'image', 'fit').toString()).toBe(base.toString());
   });
 });

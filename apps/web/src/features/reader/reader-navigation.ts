@@ -14,8 +14,10 @@ export type KeyCommand = PageMove | 'zoomIn' | 'zoomOut';
 export function keyCommand(key: string): KeyCommand | null {
   switch (key) {
     case 'ArrowLeft':
+    case 'PageDown':
       return 'next';
     case 'ArrowRight':
+    case 'PageUp':
       return 'previous';
     case 'Home':
       return 'first';
@@ -108,3 +110,23 @@ export type ZoomChoice = 'fit' | number;
 export type ZoomByMode = Record<DisplayMode, ZoomChoice>;
 
 export const INITIAL_ZOOM: ZoomByMode = { image: 'fit', text: 'fit', both: 'fit' };
+
+/** The reader's view as kept in its address: `mode` (text, both; image when absent) and `zoom` (a
+ * percentage; fitted when absent), so a reload or a shared link opens the same view (issue 32). */
+export function viewFromParams(params: URLSearchParams): { mode: DisplayMode; zoom: ZoomChoice } {
+  const raw = params.get('mode');
+  const mode = DISPLAY_MODES.find((m) => m.value === raw)?.value ?? 'image';
+  const zoomRaw = params.get('zoom');
+  const zoom = zoomRaw && /^\d{1,4}$/.test(zoomRaw) ? clampZoom(Number(zoomRaw)) : 'fit';
+  return { mode, zoom };
+}
+
+/** Writes a view into the address's parameters (the defaults left out); other parameters are kept. */
+export function writeView(params: URLSearchParams, mode: DisplayMode, zoom: ZoomChoice): URLSearchParams {
+  const next = new URLSearchParams(params);
+  if (mode === 'image') next.delete('mode');
+  else next.set('mode', mode);
+  if (zoom === 'fit') next.delete('zoom');
+  else next.set('zoom', String(zoom));
+  return next;
+}
