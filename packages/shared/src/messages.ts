@@ -73,7 +73,7 @@ export const MSG = {
   noHtml: '内容不能包含HTML标记',
   noteEmpty: '请输入笔记内容',
   noteTooLong: '笔记不能超过1000字',
-  noteSaved: '笔记已保存',
+  noteSaved: '批注已保存',
   deleteSuccess: '删除成功',
   notFound: '记录不存在',
   downloadVolumeOff: '本站未开放整册下载',

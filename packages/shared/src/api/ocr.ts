@@ -77,7 +77,21 @@ export const OcrVersion = z.object({
 });
 export type OcrVersion = z.infer<typeof OcrVersion>;
 
-export const OcrVersionList = z.object({ imageId: z.number().int(), versions: z.array(OcrVersion) });
+/** Where a page is: its book, volume and place in the volume (the proofreader's heading and way back). */
+export const OcrPagePlace = z.object({
+  catalogId: z.number().int(),
+  title: z.string(),
+  fascicleId: z.number().int(),
+  volumeName: z.string(),
+  pageNumber: z.number().int(),
+  pageName: z.string(),
+});
+export type OcrPagePlace = z.infer<typeof OcrPagePlace>;
+export const OcrVersionList = z.object({
+  imageId: z.number().int(),
+  place: OcrPagePlace,
+  versions: z.array(OcrVersion),
+});
 export type OcrVersionList = z.infer<typeof OcrVersionList>;
 
 /** A page's OCR JSON as a request sends it: the same shape, its arrays bounded (OCR_LIMITS). */

@@ -31,10 +31,21 @@ export class OcrService {
   ) {}
 
   async versions(pageId: number, viewer: Viewer): Promise<OcrVersionList> {
-    await this.editable(pageId, viewer, false);
-    const rows = await this.versionRepo.list(pageId);
+    const { page, book } = await this.editable(pageId, viewer, false);
+    const [rows, volume] = await Promise.all([
+      this.versionRepo.list(pageId),
+      this.catalog.findVolume(page.volume_id),
+    ]);
     return {
       imageId: pageId,
+      place: {
+        catalogId: book.id,
+        title: book.title,
+        fascicleId: page.volume_id,
+        volumeName: volume?.name ?? '',
+        pageNumber: page.seq,
+        pageName: page.name,
+      },
       versions: rows.map((row) => {
         const ocr = parseOcr(row.ocr_json);
         return {

@@ -62,8 +62,18 @@ describe.each(DIALECTS)('proofreading OCR text over HTTP on %s', (dialect) => {
     const versions = (
       await h.request({ method: 'GET', url: `/api/pages/${pageId()}/ocr/versions`, cookie: staff })
     ).json<{
+      place: unknown;
       versions: Array<{ version: number; source: string; createdBy: string | null; characters: number }>;
     }>();
+    // Where the page is, for the proofreader's heading and its way back to the book (issue 32).
+    expect(versions.place).toEqual({
+      catalogId: book.bookId,
+      title: '論語',
+      fascicleId: book.volumeIds[0],
+      volumeName: '卷一',
+      pageNumber: 1,
+      pageName: '第1葉',
+    });
     expect(versions.versions).toEqual([
       expect.objectContaining({ version: 2, source: 'proofread', createdBy: 'ocrstaff', characters: 7 }),
       expect.objectContaining({ version: 1, source: 'original', createdBy: null, characters: 7 }),

@@ -66,7 +66,11 @@ export class DownloadService {
   async pageImage(viewer: Downloader, pageId: number): Promise<DownloadFile> {
     const { page, book } = await this.catalog.readablePage(pageId, viewer);
     const site = await this.settings.get();
-    const data = await this.stampedJpeg(page, site.downloadMaxSide, this.footer(site.siteName, viewer.name));
+    const data = await this.stampedJpeg(
+      page,
+      site.downloadMaxSide,
+      this.footer(site.siteName, viewer.name, site.timeZone),
+    );
     await this.personal.recordDownload(viewer.userId, {
       bookId: book.id,
       volumeId: page.volume_id,
@@ -115,7 +119,7 @@ export class DownloadService {
     volume: { id: number; name: string },
     pages: PageRow[],
   ): Promise<DownloadFile> {
-    const footer = this.footer(site.siteName, viewer.name);
+    const footer = this.footer(site.siteName, viewer.name, site.timeZone);
     const pdf = await PDFDocument.create();
     pdf.setTitle(`${book.title} ${volume.name}`);
     pdf.setCreator(site.siteName);
@@ -145,8 +149,9 @@ export class DownloadService {
     return { data, contentType: 'application/pdf', fileName: `${book.title}-${volume.name}.pdf` };
   }
 
-  private footer(siteName: string, user: string): string {
-    const date = new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium' }).format(this.clock.now());
+  /** The stamp line: the site, the reader and the day in the library's time zone (not the server's). */
+  private footer(siteName: string, user: string, timeZone: string): string {
+    const date = new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium', timeZone }).format(this.clock.now());
     return `${siteName} · ${user} · ${date}`;
   }
 

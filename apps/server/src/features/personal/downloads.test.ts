@@ -71,6 +71,19 @@ describe.each(DIALECTS)('downloads over HTTP (%s)', (dialect) => {
     expect(off.json()).toMatchObject({ message: MSG.downloadVolumeOff });
     await h.context.services.settings.update({ downloadVolumePdf: true });
   });
+  it('dates the stamp by the library’s day (Asia/Shanghai), not the server’s UTC one (issue 32)', async () => {
+    // 17:00 UTC on 1 June is 01:00 on 2 June in Shanghai.
+    h.clock.advance(9 * 3600);
+    try {
+      const pdf = await as(alice).get(`/api/volumes/${open.volumeIds[0]}/download.pdf`);
+      expect(pdf.statusCode).toBe(200);
+      const [first] = await pdfPageTexts(new Uint8Array(pdf.rawPayload));
+      expect(first).toMatch(/古籍数字图书馆 · \S+ · 2026年6月2日/);
+    } finally {
+      h.clock.advance(-9 * 3600);
+    }
+  });
+
   it('builds one volume PDF at a time per reader and a few per process: more get 429 with Retry-After', async () => {
     // Issue 30 item 10: eight at once by one reader took 330 MB and held health up to 973 ms.
     const url = `/api/volumes/${open.volumeIds[0]}/download.pdf`;

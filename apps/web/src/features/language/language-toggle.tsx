@@ -7,11 +7,12 @@ const OPTIONS: { value: Language; label: string; name: string }[] = [
   { value: 't', label: '繁', name: '繁體中文' },
 ];
 
-/** The 简/繁 switch in the header. Its own labels never convert. */
+/** The 简/繁 switch in the header. Its buttons never convert (each names its script in it); the group's
+ * label is the interface's and does. */
 export function LanguageToggle() {
   const { language, setLanguage } = useLanguage();
   return (
-    <span role="group" aria-label="简繁切换" className="language-toggle" {...{ [NO_CONVERT_ATTRIBUTE]: '' }}>
+    <span role="group" aria-label="简繁切换" className="language-toggle">
       <Space.Compact>
         {OPTIONS.map((option) => (
           <Button
@@ -22,6 +23,7 @@ export function LanguageToggle() {
             title={option.name}
             aria-label={option.name}
             onClick={() => setLanguage(option.value)}
+            {...{ [NO_CONVERT_ATTRIBUTE]: '' }}
           >
             {option.label}
           </Button>

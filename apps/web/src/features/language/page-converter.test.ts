@@ -112,6 +112,25 @@ describe('PageConverter', () => {
     expect(isExcluded(converted)).toBe(false);
   });
 
+  it('converts a text box’s placeholder and label but never the value typed in it (issue 32)', () => {
+    const value = text('这里面的后字');
+    const box = element('textarea', { placeholder: '写下评论', 'aria-label': '评论内容' }, value);
+    const converter = new PageConverter();
+    converter.setConverter(bracket);
+    converter.convertTree(element('form', {}, box));
+    expect(value.nodeValue).toBe('这里面的后字');
+    expect(box.getAttribute('placeholder')).toBe('[写下评论]');
+    expect(box.getAttribute('aria-label')).toBe('[评论内容]');
+    expect(isExcluded(value)).toBe(true);
+    expect(isExcluded(box)).toBe(false);
+    // A placeholder set later is converted as it arrives.
+    box.setAttribute('placeholder', '请输入');
+    converter.applyMutations([
+      { type: 'attributes', target: box, addedNodes: [], attributeName: 'placeholder' },
+    ]);
+    expect(box.getAttribute('placeholder')).toBe('[请输入]');
+  });
+
   it('leaves text without Chinese characters alone', () => {
     const convert = vi.fn(bracket);
     const node = text('Hello 123');

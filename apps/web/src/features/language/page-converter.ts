@@ -26,8 +26,10 @@ export const CONVERTED_ATTRIBUTES = ['placeholder', 'title', 'alt', 'aria-label'
 /** Marks a subtree that keeps its characters (e.g. the language toggle itself). */
 export const NO_CONVERT_ATTRIBUTE = 'data-no-convert';
 
-/** Elements whose text is code or an editable value, never display text. */
-const SKIPPED_ELEMENTS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'TEXTAREA']);
+/** Elements whose text is code, never display text. */
+const SKIPPED_ELEMENTS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE']);
+/** Elements whose text is an editable value (never converted) but whose placeholder and labels are. */
+const VALUE_ELEMENTS = new Set(['TEXTAREA']);
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
@@ -60,10 +62,14 @@ function isSkippedElement(node: ConvertibleNode): boolean {
   return node.getAttribute?.(NO_CONVERT_ATTRIBUTE) != null;
 }
 
-/** Whether a node or any ancestor keeps its text unconverted. */
+const isValueElement = (node: ConvertibleNode) =>
+  node.nodeType === ELEMENT_NODE && VALUE_ELEMENTS.has(node.nodeName.toUpperCase());
+
+/** Whether a node or any ancestor keeps its text unconverted (a text box's value, not its attributes). */
 export function isExcluded(node: ConvertibleNode): boolean {
   for (let current: ConvertibleNode | null = node; current; current = current.parentNode) {
     if (isSkippedElement(current)) return true;
+    if (current !== node && isValueElement(current)) return true;
   }
   return false;
 }
@@ -95,6 +101,7 @@ export class PageConverter {
       } else if (node.nodeType === ELEMENT_NODE) {
         if (isSkippedElement(node)) continue;
         for (const name of CONVERTED_ATTRIBUTES) this.convertAttribute(node, name);
+        if (isValueElement(node)) continue;
         const children = node.childNodes;
         for (let i = children.length - 1; i >= 0; i--) {
           const child = children[i];

@@ -10,7 +10,7 @@ import { PageLoading } from '../../../components/page-loading.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { usePageOcr } from '../../reader/queries.ts';
-import { positiveId } from '../../../lib/reader-url.ts';
+import { positiveId, readerPath } from '../../../lib/reader-url.ts';
 import { confidenceClass } from '../../reader/index.ts';
 import {
   mergeWithNext,
@@ -21,7 +21,7 @@ import {
   splitCell,
   type CellRef,
 } from '../ocr-edit.ts';
-import { noConvert } from '../../../components/book-text.tsx';
+import { BookText, noConvert } from '../../../components/book-text.tsx';
 
 /**
  * /OCRPage?imgid: proofreading one page (catalogue staff, or the owner of an own book): the image with
@@ -30,7 +30,6 @@ import { noConvert } from '../../../components/book-text.tsx';
  * back to an earlier one, export or import ALTO / hOCR.
  */
 export function OcrPage() {
-  useDocumentTitle('文字校对');
   const [params] = useSearchParams();
   const imageId = positiveId(params.get('imgid'));
   const ocr = usePageOcr(imageId);
@@ -39,6 +38,10 @@ export function OcrPage() {
     queryFn: () => call(ocrApi.versions, { params: { imageId: imageId ?? 0 } }, { quiet: true }),
     enabled: imageId != null,
   });
+  const place = versions.data?.place;
+  useDocumentTitle(
+    place ? `文字校对 ${place.title} ${place.volumeName} 第 ${place.pageNumber} 页` : '文字校对',
+  );
 
   const error = versions.error ?? ocr.error;
   if (imageId == null) return <Refused message={MSG.noData} />;
@@ -77,6 +80,7 @@ function Proofreader({
   versions: OcrVersionList;
 }) {
   const queryClient = useQueryClient();
+  const { place } = versions;
   const [draft, setDraft] = useState(initial);
   const [selected, setSelected] = useState<CellRef | null>(null);
   const dirty = draft !== initial;
@@ -137,9 +141,18 @@ function Proofreader({
 
   return (
     <div className="page ocr-page">
-      <Breadcrumbs second={{ title: '文字校对' }} />
+      <Breadcrumbs
+        second={{ title: place.title, to: `/SearchPage/${place.catalogId}`, keep: true }}
+        third={{ title: '文字校对' }}
+      />
       <div className="ocr-page-head">
-        <h1 className="page-title">文字校对 · 图像 {imageId}</h1>
+        <h1 className="page-title">
+          文字校对 · 《<BookText>{place.title}</BookText>》<BookText>{place.volumeName}</BookText> 第{' '}
+          {place.pageNumber} 页
+        </h1>
+        <Link to={readerPath({ catalogId: place.catalogId, fascicleId: place.fascicleId, imageId })}>
+          在阅读器中打开
+        </Link>
         <Space wrap>
           {dirty && <Tag color="orange">有未保存的修改</Tag>}
           <Button onClick={() => rerun.mutate()} loading={rerun.isPending}>
@@ -173,7 +186,10 @@ function Proofreader({
       <div className="ocr-page-body">
         <section className="ocr-page-image" aria-label="页面图像与文字框">
           <div className="ocr-page-figure" style={{ aspectRatio: `${width} / ${height}` }}>
-            <img src={`/iiif/3/${imageId}/full/!1200,1200/0/default.jpg`} alt={`图像 ${imageId}`} />
+            <img
+              src={`/iiif/3/${imageId}/full/!1200,1200/0/default.jpg`}
+              alt={`第 ${place.pageNumber} 页图像`}
+            />
             {boxes.map(({ word, cell }) => (
               <button
                 key={`${cell.line}-${cell.index}`}
