@@ -157,6 +157,60 @@ test('thumbnails, the spread, keys: pages turn right to left', async ({ page }) 
   await page.screenshot({ path: 'test-results/reader-spread.png' });
 });
 
+test('版式 opens fitted beside the image, readable on a phone, and A−/A+ size it', async ({ browser }) => {
+  const layoutChars = (page: Page) =>
+    page
+      .locator('.layout-sheet [data-word]:not(.ocr-note)')
+      .evaluateAll((els) => els.map((el) => parseFloat(getComputedStyle(el).fontSize)).sort((a, b) => a - b));
+  // 1440 px, 图文: the page as laid out fits its pane (it had opened at the image's own size).
+  const desktop = await browser.newContext({ viewport: DESKTOP });
+  const page = await desktop.newPage();
+  await openLunyu(page);
+  await chooseMode(page, '图文', false);
+  await page.getByRole('radiogroup', { name: '文字视图' }).getByText('版式').click();
+  const sheet = page.locator('.layout-sheet');
+  await expect(sheet).toBeVisible();
+  // Fitted to its pane, or (where fitting would draw the characters under 10 px) just large enough for
+  // 10 px characters; never the page's own size, as it had opened.
+  const opened = async () => {
+    const [sheetBox, paneBox, sizes] = await Promise.all([
+      sheet.boundingBox(),
+      page.getByRole('region', { name: /第 1 页文字/ }).boundingBox(),
+      layoutChars(page),
+    ]);
+    const median = sizes[Math.floor(sizes.length / 2)] ?? 0;
+    const fits = sheetBox!.width <= paneBox!.width + 1 && sheetBox!.height <= paneBox!.height + 1;
+    return (fits || median < 11) && median >= 9 && sheetBox!.width < paneBox!.width * 1.5;
+  };
+  await expect.poll(opened).toBe(true);
+  // A+ and A− step the drawn page's zoom through the reader's levels.
+  const width = async () => (await sheet.boundingBox())!.width;
+  const before = await width();
+  await page.getByRole('button', { name: '放大字号' }).click();
+  await expect.poll(width).toBeGreaterThan(before);
+  const larger = await width();
+  await page.getByRole('button', { name: '缩小字号' }).click();
+  await expect.poll(width).toBeLessThan(larger);
+  await page.screenshot({ path: 'test-results/reader-both-layout.png' });
+  await desktop.close();
+
+  // A 390 px phone, 文字 版式: the page's typical character is drawn at 10 px or more.
+  const phone = await browser.newContext({ viewport: PHONE, hasTouch: true });
+  const small = await phone.newPage();
+  await openLunyu(small);
+  await chooseMode(small, '文字', false);
+  await small.getByRole('radiogroup', { name: '文字视图' }).getByText('版式').click();
+  await expect(small.locator('.layout-sheet')).toBeVisible();
+  await expect
+    .poll(async () => {
+      const sizes = await layoutChars(small);
+      return sizes[Math.floor(sizes.length / 2)] ?? 0;
+    })
+    .toBeGreaterThanOrEqual(10);
+  await small.screenshot({ path: 'test-results/reader-phone-layout.png' });
+  await phone.close();
+});
+
 test('mode, page and zoom are kept in the address: a reload or a shared link opens the same view', async ({
   page,
   browser,

@@ -1,15 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { memoryStorage } from '../../test/memory-storage.ts';
 import {
-  clampTextSize,
   DEFAULT_TEXT_VIEW,
+  LAYOUT_MIN_TYPE_PX,
+  TEXT_SIZE,
+  TEXT_VIEW_STORAGE_KEY,
+  clampTextSize,
+  layoutOpeningZoom,
   parseTextView,
   readTextView,
   serializeTextView,
   stepTextSize,
   storeTextView,
-  TEXT_SIZE,
-  TEXT_VIEW_STORAGE_KEY,
 } from './text-view.ts';
 
 describe('the text pane view the reader chose', () => {
@@ -80,5 +82,24 @@ describe('the text pane view the reader chose', () => {
     expect(readTextView(refusing)).toEqual(DEFAULT_TEXT_VIEW);
     expect(() => storeTextView(refusing, DEFAULT_TEXT_VIEW)).not.toThrow();
     expect(() => storeTextView(undefined, DEFAULT_TEXT_VIEW)).not.toThrow();
+  });
+});
+
+describe('the 版式 view’s opening zoom (issue 32)', () => {
+  it('fits the page while its characters stay readable', () => {
+    // 40 px characters drawn at 0.7: fitted at 50 % they are 14 px.
+    expect(layoutOpeningZoom(50, [40, 40, 38, 42], 0.7)).toBe(50);
+  });
+
+  it('opens larger than fitted (the pane scrolls) where fitting would draw them under 10 px', () => {
+    // Fitted to a phone at 25 % the median 40 px character would be 7 px.
+    const zoom = layoutOpeningZoom(25, [40, 20, 40, 41, 39], 0.7);
+    expect(zoom).toBe(Math.ceil((LAYOUT_MIN_TYPE_PX / (40 * 0.7)) * 100));
+    expect(40 * 0.7 * (zoom / 100)).toBeGreaterThanOrEqual(LAYOUT_MIN_TYPE_PX);
+  });
+
+  it('stays within the zoom range and fits a page without characters', () => {
+    expect(layoutOpeningZoom(20, [2, 2, 2], 0.7)).toBe(200);
+    expect(layoutOpeningZoom(35, [], 0.7)).toBe(35);
   });
 });

@@ -72,3 +72,19 @@ export function storeTextView(storage: WritableStorage | undefined, view: TextVi
     // Storage may be disabled.
   }
 }
+
+/** The smallest type the 版式 view opens with, in CSS pixels (issue 32: 4 px characters on a phone). */
+export const LAYOUT_MIN_TYPE_PX = 10;
+
+/**
+ * The zoom (percent) the 版式 view opens at: the page fitted to the pane, but never so small that the
+ * page's typical (median) character is drawn under LAYOUT_MIN_TYPE_PX; the pane scrolls instead.
+ * `typeScale` is the share of a character's measured size it is drawn at (0.7, spec §9).
+ */
+export function layoutOpeningZoom(fitted: number, fontSizes: number[], typeScale: number, max = 200): number {
+  const sorted = fontSizes.filter((size) => size > 0).sort((a, b) => a - b);
+  if (sorted.length === 0) return fitted;
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  const readable = Math.ceil((LAYOUT_MIN_TYPE_PX / (median * typeScale)) * 100);
+  return Math.min(max, Math.max(fitted, readable));
+}

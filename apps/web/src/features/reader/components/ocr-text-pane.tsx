@@ -7,7 +7,9 @@ import { useTextView } from '../hooks/use-text-view.ts';
 import { wordsInBoxes, type WordKey } from '../text-links.ts';
 import { LayoutText } from './layout-text.tsx';
 import { ReadingText } from './reading-text.tsx';
-import { pageText } from './text-chars.ts';
+import { OCR_FONT_SCALE, pageText } from './text-chars.ts';
+import { layoutOpeningZoom } from '../text-view.ts';
+import { stepZoom } from '../reader-navigation.ts';
 import { TextPaneBar } from './text-pane-bar.tsx';
 
 export { charClassName, confidenceClass, OCR_FONT_SCALE, pageText } from './text-chars.ts';
@@ -77,13 +79,31 @@ export function TextPane({
     observer.observe(pane);
     return () => observer.disconnect();
   }, []);
-  // With no zoom chosen for this mode yet, take the largest level that fits (spec §9), as the image does.
+  // With no zoom chosen yet, the 版式 view opens at the largest level that fits (spec §9), as the image
+  // does, unless its characters would then be too small to read (issue 32). Side by side the mode's zoom
+  // is the image's, so the pane keeps its own (fitted, or stepped with its A−/A+).
+  const opening = useMemo(
+    () =>
+      ocr && size && size.width > 0
+        ? layoutOpeningZoom(
+            fittingZoom(ocr.imginfo, size),
+            ocr.ocr_res.content.flatMap((line) => line.words.map((word) => word.fontSize)),
+            OCR_FONT_SCALE,
+          )
+        : null,
+    [ocr, size],
+  );
   useEffect(() => {
-    if (zoomPercent == null && ocr && size && size.width > 0) {
-      onZoomChange(fittingZoom(ocr.imginfo, size));
-    }
-  }, [zoomPercent, ocr, size, onZoomChange]);
-  const scale = (zoomPercent ?? 100) / 100;
+    if (zoomPercent == null && opening != null) onZoomChange(opening);
+  }, [zoomPercent, opening, onZoomChange]);
+  const [ownZoom, setOwnZoom] = useState<number | null>(null);
+  const percent = zoomPercent ?? ownZoom ?? opening ?? 100;
+  const scale = percent / 100;
+  const stepLayout = (direction: 'in' | 'out') => {
+    const next = stepZoom(percent, direction);
+    setOwnZoom(next);
+    onZoomChange(next);
+  };
 
   // A page is read from its top right corner: show that first (in vertical-rl, left 0 is the right edge).
   // Reading text keeps its place when resized; the page as laid out starts again at each zoom.
@@ -141,7 +161,12 @@ export function TextPane({
 
   return (
     <div className="text-pane" data-view={textView.view}>
-      <TextPaneBar textView={textView} simplified={simplified} onCopy={hasText ? copy : null} />
+      <TextPaneBar
+        textView={textView}
+        simplified={simplified}
+        onCopy={hasText ? copy : null}
+        layoutZoom={{ percent, step: stepLayout }}
+      />
       <div
         ref={paneRef}
         className="text-pane-scroll"

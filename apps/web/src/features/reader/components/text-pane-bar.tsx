@@ -1,4 +1,5 @@
 import { Button, ConfigProvider, Segmented, Switch, Tooltip } from 'antd';
+import { ZOOM_LEVELS } from '@guji/shared';
 import { FileTextOutlined } from '@ant-design/icons';
 import type { useTextView } from '../hooks/use-text-view.ts';
 import { TEXT_SIZE, type TextViewName, type TextWriting } from '../text-view.ts';
@@ -18,13 +19,16 @@ export interface TextPaneBarProps {
   simplified: { on: boolean; setOn: (on: boolean) => void };
   /** 复制全文; null while there is no text to copy. */
   onCopy: (() => void) | null;
+  /** The 版式 view's zoom and its steps (A−/A+ there change the drawn page's size). */
+  layoutZoom: { percent: number; step: (direction: 'in' | 'out') => void };
 }
 
 /**
- * The text pane's own options: the view (阅读 / 版式), and for reading text its direction and size;
+ * The text pane's own options: the view (阅读 / 版式), for reading text its direction and size, for the
+ * page as laid out its size (A−/A+ step its zoom);
  * 「简体显示」; 复制全文 (the text in reading order, then the page's citation). Wraps on a narrow pane.
  */
-export function TextPaneBar({ textView, simplified, onCopy }: TextPaneBarProps) {
+export function TextPaneBar({ textView, simplified, onCopy, layoutZoom }: TextPaneBarProps) {
   return (
     <ConfigProvider componentSize="small">
       <div className="text-pane-bar">
@@ -34,6 +38,28 @@ export function TextPaneBar({ textView, simplified, onCopy }: TextPaneBarProps) 
           value={textView.view}
           onChange={textView.setView}
         />
+        {textView.view === 'layout' && (
+          <span className="text-pane-size">
+            <Tooltip title="缩小字号">
+              <Button
+                aria-label="缩小字号"
+                disabled={layoutZoom.percent <= ZOOM_LEVELS[0]!}
+                onClick={() => layoutZoom.step('out')}
+              >
+                A−
+              </Button>
+            </Tooltip>
+            <Tooltip title="放大字号">
+              <Button
+                aria-label="放大字号"
+                disabled={layoutZoom.percent >= ZOOM_LEVELS[ZOOM_LEVELS.length - 1]!}
+                onClick={() => layoutZoom.step('in')}
+              >
+                A+
+              </Button>
+            </Tooltip>
+          </span>
+        )}
         {textView.view === 'reading' && (
           <>
             <Segmented<TextWriting>

@@ -260,7 +260,7 @@ export function ReaderView({ data, loadingVolume, directoryId, imageId, highligh
                 <TextPane
                   ocr={ocr}
                   loading={pageOcr.isPending}
-                  zoomPercent={typeof choice === 'number' ? choice : null}
+                  zoomPercent={mode === 'text' && typeof choice === 'number' ? choice : null}
                   onZoomChange={(percent) => (mode === 'text' ? choose(percent) : undefined)}
                   label={`第 ${pageNumber} 页文字`}
                   hitBoxes={highlights}
