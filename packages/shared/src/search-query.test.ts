@@ -27,6 +27,17 @@ describe('full-text query syntax', () => {
     expect(clauses('子曰\u3000學而')).toHaveLength(2);
   });
 
+  it('reads AND as the space it stands for, as the syntax help says (issue 32)', () => {
+    expect(clauses('君子 AND 小人')).toEqual(clauses('君子 小人'));
+    expect(clauses('君子 AND 小人 OR 孟子')).toEqual(clauses('君子 小人 OR 孟子'));
+    // Lower case is a word, and inside quotes AND is text.
+    expect(clauses('君子 and')).toEqual([
+      { kind: 'any', terms: ['君子'] },
+      { kind: 'any', terms: ['and'] },
+    ]);
+    expect(clauses('"君子 AND 小人"')).toEqual([{ kind: 'any', terms: ['君子 AND 小人'] }]);
+  });
+
   it('reads straight and curly quotes as one phrase, spaces inside kept in the term', () => {
     expect(clauses('"學而 時習"')).toEqual([{ kind: 'any', terms: ['學而 時習'] }]);
     expect(clauses('“學而時習” 子曰')).toEqual([

@@ -2,7 +2,7 @@
  * The query syntax of full-text search (issue 16 part 13), parsed once here for the server (which
  * matches it) and the web app (which checks it before searching and explains it):
  *
- * - `子曰 學而`: terms separated by spaces must all be on the page (AND);
+ * - `子曰 學而` or `子曰 AND 學而`: terms separated by spaces must all be on the page (AND);
  * - `"學而時習"` or `“學而時習”`: a phrase, one term; spaces and punctuation inside it are ignored,
  *   like everywhere in matching (the page text is matched without its punctuation);
  * - `子曰 OR 孟子`, `子曰 | 孟子`: either term (OR binds tighter than AND: `甲 乙 OR 丙` is 甲 and
@@ -11,7 +11,7 @@
  * - `子曰 NEAR/10 學`: both terms on the page with at most 10 characters between them (1–100);
  * - a single bare term is a phrase, as it always was.
  *
- * Operators are upper-case words (OR, NOT, NEAR/n) standing alone; `|` and `-` need no spaces.
+ * Operators are upper-case words (AND, OR, NOT, NEAR/n) standing alone; `|` and `-` need no spaces.
  * A term with no letter or digit (only punctuation) is left out.
  */
 
@@ -67,6 +67,8 @@ function lex(text: string): Token[] | string {
     if (word === '') return;
     const current = word;
     word = '';
+    // AND says what a space already says (issue 32: `君子 AND 小人` found nothing, AND read as a word).
+    if (current === 'AND') return;
     if (current === 'OR') tokens.push({ type: 'or' });
     else if (current === 'NOT') tokens.push({ type: 'not' });
     else if (current === 'NEAR' || current.startsWith('NEAR/')) {

@@ -3,7 +3,10 @@ import { QuestionCircleOutlined } from '@ant-design/icons';
 
 /** The syntax of full-text search (packages/shared search-query.ts), each rule with an example. */
 export const QUERY_HELP: ReadonlyArray<{ example: string; meaning: string }> = [
-  { example: '子曰 學而', meaning: '以空格分隔多个词：同一页须包含全部的词（并且）' },
+  {
+    example: '子曰 學而　或　子曰 AND 學而',
+    meaning: '以空格（或 AND）分隔多个词：同一页须包含全部的词（并且）',
+  },
   {
     example: '"學而時習" 或 “學而時習”',
     meaning: '引号内为一个词组，按原顺序连续匹配；词组内的空格和标点不计',
@@ -34,7 +37,7 @@ export function QueryHelp() {
         ))}
       </dl>
       <ul className="query-help-notes">
-        <li>OR、NOT、NEAR 须大写，并与检索词以空格隔开；| 和 - 可直接相连。</li>
+        <li>AND、OR、NOT、NEAR 须大写，并与检索词以空格隔开；| 和 - 可直接相连。</li>
         <li>默认简体、繁体和异体字互通检索；勾选「精确字形」则只查与输入字形完全相同的字。</li>
         <li>只输入一个词时，按词组检索，与以往相同。</li>
       </ul>
