@@ -1,10 +1,12 @@
 import { useState } from 'react';
+import { Link, useLocation } from 'react-router';
 import { Button, Checkbox, Empty, Input, Pagination } from 'antd';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { MSG, PAGE_SIZES, parseSearchQuery, searchApi } from '@guji/shared';
 import { call } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
-import { useLoginFirst } from '../../account/index.ts';
+import { loginPathFor, useLoginFirst } from '../../account/index.ts';
+import { useSession } from '../../account/queries.ts';
 import { advancedPath, fullTextFilters, hasQuery, type AdvancedState } from '../advanced-params.ts';
 import { BookGroup } from './book-group.tsx';
 import { FullTextFilters } from './full-text-filters.tsx';
@@ -31,6 +33,8 @@ export function FullTextMode({
 }) {
   const [text, setText] = useState(state.text);
   const { signedIn, loginFirst } = useLoginFirst();
+  const sessionPending = useSession().isPending;
+  const location = useLocation();
   const query = {
     text: state.text,
     exact: state.exact ? ('1' as const) : ('0' as const),
@@ -107,6 +111,20 @@ export function FullTextMode({
           </span>
         </div>
       </form>
+      {hasQuery(state) && !signedIn && !sessionPending && (
+        // A shared full-text link opened by a visitor: say why there are no results, and where to sign in.
+        <section aria-label="全文检索结果" className="advanced-results full-text-login">
+          <Empty
+            description={
+              <>
+                全文检索的结果仅供登录读者查看。
+                <Link to={loginPathFor(location.pathname + location.search)}>登录</Link>
+                后即可查看「{state.text}」的检索结果。
+              </>
+            }
+          />
+        </section>
+      )}
       {hasQuery(state) && signedIn && (
         <section aria-label="全文检索结果" className="advanced-results">
           <SearchTip key={advancedPath({ ...state, page: 1 })} fetching={results.isFetching}>
