@@ -67,11 +67,14 @@ function UserMenu({ user }: { user: SessionUser }) {
         },
       }}
     >
-      <Button type="text" className="user-trigger" aria-label={`${name}，用户菜单`}>
-        <Avatar size={28} src={user.avatarUrl ?? undefined} icon={<UserOutlined />} alt="用户头像" />
+      {/* Named by its content: the name as stored (never converted) and 用户菜单 in the interface's script
+          (an aria-label holding both would convert the name with it, and no longer match what is shown). */}
+      <Button type="text" className="user-trigger">
+        <Avatar size={28} src={user.avatarUrl ?? undefined} icon={<UserOutlined />} alt="" />
         <span className="user-name" {...noConvert}>
           {name}
         </span>
+        <span className="visually-hidden">，用户菜单</span>
         <DownOutlined aria-hidden />
       </Button>
     </Dropdown>
