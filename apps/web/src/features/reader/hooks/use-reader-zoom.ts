@@ -1,6 +1,6 @@
 /** The reader's display mode and its zoom, kept apart for the image, the text and side by side. */
-import { useCallback, useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import { ZOOM_LEVELS } from '@guji/shared';
 import {
   INITIAL_ZOOM,
@@ -13,11 +13,13 @@ import {
 import type { ZoomChoice } from '../reader-navigation.ts';
 
 /**
- * The mode and the zoom chosen for it are kept in the address (`mode`, `zoom`), replaced in place as
- * they change, so a reload or a shared link opens the same view; a page turn keeps them.
+ * The mode and the zoom chosen for it are kept in the address (`mode`, `zoom`), so a reload or a shared
+ * link opens the same view. A page turn carries them in its own address (`withView`); the address is
+ * replaced in place only when the reader changes the view, never after a turn (where it could race it).
  */
 export function useReaderZoom() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
   const [initial] = useState(() => viewFromParams(params));
   const [mode, setMode] = useState<DisplayMode>(initial.mode);
   const [zoom, setZoom] = useState<ZoomByMode>({ ...INITIAL_ZOOM, [initial.mode]: initial.zoom });
@@ -26,13 +28,26 @@ export function useReaderZoom() {
   const choice = zoom[mode];
   const shownPercent = typeof choice === 'number' ? choice : (shown[mode] ?? null);
 
-  // The address follows the view (and gets it back after a page turn wrote a new address).
-  const search = params.toString();
+  // The view changed: the address shown now (which a turn may have just pushed) gets it, in place.
+  const written = useRef({ mode, choice });
   useEffect(() => {
-    const current = new URLSearchParams(search);
+    if (written.current.mode === mode && written.current.choice === choice) return;
+    written.current = { mode, choice };
+    const current = new URLSearchParams(window.location.search);
     const next = writeView(current, mode, choice);
-    if (next.toString() !== current.toString()) setParams(next, { replace: true });
-  }, [search, mode, choice, setParams]);
+    if (next.toString() !== current.toString()) {
+      void navigate(`${window.location.pathname}?${next.toString()}`, { replace: true });
+    }
+  }, [mode, choice, navigate]);
+
+  /** A reader address with this view in it (for page turns, volume changes and hits). */
+  const withView = useCallback(
+    (path: string) => {
+      const [pathname, query = ''] = path.split('?');
+      return `${pathname}?${writeView(new URLSearchParams(query), mode, choice).toString()}`;
+    },
+    [mode, choice],
+  );
 
   /** The reader chose a zoom for the mode shown (menu, buttons, keys, wheel or pinch). */
   const choose = useCallback((next: ZoomChoice) => setZoom((old) => ({ ...old, [mode]: next })), [mode]);
@@ -45,5 +60,5 @@ export function useReaderZoom() {
     (direction: 'in' | 'out') => choose(stepZoom(shownPercent ?? ZOOM_LEVELS[0]!, direction)),
     [shownPercent, choose],
   );
-  return { mode, setMode, zoom, choice, shownPercent, choose, reportShown, changeZoom };
+  return { mode, setMode, zoom, choice, shownPercent, choose, reportShown, changeZoom, withView };
 }

@@ -62,7 +62,7 @@ export function ReaderView({ data, loadingVolume, directoryId, imageId, highligh
   const canProofread = session?.user?.roles.includes('catalogAdmin') ?? false;
   const shownImageId = page && !loadingVolume ? page.imageId : null;
 
-  const { mode, setMode, choice, shownPercent, choose, reportShown, changeZoom } = useReaderZoom();
+  const { mode, setMode, choice, shownPercent, choose, reportShown, changeZoom, withView } = useReaderZoom();
   const [spreadChosen, setSpread] = useState(false);
   const spread = spreadChosen && mode === 'image';
   const step = spread ? 2 : 1;
@@ -109,16 +109,18 @@ export function ReaderView({ data, loadingVolume, directoryId, imageId, highligh
       if (target === pageRef.current && entryId === undefined) return;
       pageRef.current = target;
       void navigate(
-        readerPath({
-          catalogId: book.catalogId,
-          fascicleId: volume.fascicleId,
-          directoryId: entryId ?? currentEntry(directory, target)?.directoryId ?? null,
-          imageId: next.imageId,
-        }),
+        withView(
+          readerPath({
+            catalogId: book.catalogId,
+            fascicleId: volume.fascicleId,
+            directoryId: entryId ?? currentEntry(directory, target)?.directoryId ?? null,
+            imageId: next.imageId,
+          }),
+        ),
         { replace: false },
       );
     },
-    [pages, loadingVolume, navigate, book.catalogId, volume.fascicleId, directory],
+    [pages, loadingVolume, navigate, withView, book.catalogId, volume.fascicleId, directory],
   );
   const move = useCallback(
     (how: PageMove) => goToPage(movePage(how, pageRef.current, total, step)),
@@ -139,15 +141,17 @@ export function ReaderView({ data, loadingVolume, directoryId, imageId, highligh
   const openHit = useCallback(
     (hit: TextHit) =>
       void navigate(
-        readerPath({
-          catalogId: book.catalogId,
-          fascicleId: hit.fascicleId,
-          directoryId: hit.directoryId,
-          imageId: hit.imageId,
-          highlight: searchText,
-        }),
+        withView(
+          readerPath({
+            catalogId: book.catalogId,
+            fascicleId: hit.fascicleId,
+            directoryId: hit.directoryId,
+            imageId: hit.imageId,
+            highlight: searchText,
+          }),
+        ),
       ),
-    [navigate, book.catalogId, searchText],
+    [navigate, withView, book.catalogId, searchText],
   );
   const matches = usePageMatches(shownImageId, highlight);
   const hitNav = useHitNavigation(book.catalogId, searchText, shownImageId, matches.data?.matches, openHit);
@@ -216,7 +220,7 @@ export function ReaderView({ data, loadingVolume, directoryId, imageId, highligh
         volume={volume}
         volumes={volumes}
         onVolumeChange={(fascicleId) =>
-          void navigate(readerPath({ catalogId: book.catalogId, fascicleId }), { replace: false })
+          void navigate(withView(readerPath({ catalogId: book.catalogId, fascicleId })), { replace: false })
         }
         zoom={choice}
         shownPercent={shownPercent}
