@@ -132,6 +132,14 @@ test('scan to pay: pages chosen in the reader, the sandbox page paid on a phone,
   await expect(page.getByRole('heading', { name: MSG.paySuccess })).toBeVisible();
   await expect(page.getByText('¥4.50（3 页）')).toBeVisible();
   await page.screenshot({ path: 'test-results/tour-23-paid.png', fullPage: true });
+  // On a phone 我的打印 keeps each page's order number in sight.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/PersonalPage/Print');
+  await page.getByRole('tab', { name: '全部打印' }).click();
+  const firstRow = page.getByRole('row').filter({ hasText: '論語' }).first();
+  await expect(firstRow.getByText(`订单号 ${orderNum}`)).toBeInViewport();
+  await page.screenshot({ path: 'test-results/my-prints-390.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // The print desk sees the notice, prints, and downloads a PDF of a cover sheet and three pages.
   const desk = await deskPage(browser);
@@ -139,11 +147,28 @@ test('scan to pay: pages chosen in the reader, the sandbox page paid on a phone,
   const group = await openOrder(desk, orderNum);
   // Paid by scan: there is no cash to confirm.
   await expect(group.getByRole('button', { name: '确认付款' })).toBeDisabled();
+  // The invoice the reader asked for is on the order, before anything is printed.
+  await expect(group.getByText('需开发票')).toBeVisible();
+  await expect(group.getByText('北京大学图书馆')).toBeVisible();
+  // 标记已打印 names the pages, in page order, and waits for a yes.
   await group.getByRole('button', { name: '标记已打印' }).click();
+  const confirm = desk.getByRole('dialog', { name: '标记 3 页为已打印？' });
+  await expect(confirm.getByRole('list', { name: '将打印的页面' }).getByRole('listitem')).toHaveText([
+    /《論語》.* 第 1 页/,
+    /《論語》.* 第 2 页/,
+    /《論語》.* 第 3 页/,
+  ]);
+  await expect(confirm).toContainText(`${orderNum}.pdf`);
+  await desk.screenshot({ path: 'test-results/desk-confirm-printed.png' });
+  await confirm.getByRole('button', { name: '取消' }).click();
+  await expect(group.getByRole('link', { name: '下载打印文件（PDF）' })).toHaveCount(0);
+  await group.getByRole('button', { name: '标记已打印' }).click();
+  await confirm.getByRole('button', { name: '标记已打印' }).click();
   await expectToast(desk, MSG.printedDone);
   const downloading = desk.waitForEvent('download');
   await group.getByRole('link', { name: '下载打印文件（PDF）' }).click();
   const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`${orderNum}.pdf`);
   const pdf = await PDFDocument.load(
     await (await import('node:fs/promises')).readFile(await download.path()),
   );
@@ -229,6 +254,7 @@ test('cash at the desk, and a posted order printed and given a courier number', 
   await group.getByRole('button', { name: '保存快递单号' }).click();
   await expectToast(desk, MSG.adminExpressUnprinted);
   await group.getByRole('button', { name: '标记已打印' }).click();
+  await desk.getByRole('dialog').getByRole('button', { name: '标记已打印' }).click();
   await expectToast(desk, MSG.printedDone);
   await group.locator('thead .ant-checkbox-input').check();
   await group.getByLabel('快递单号').fill('');

@@ -224,6 +224,8 @@ export const AdminPrintSummary = z.object({
   creator: z.string(),
   totalFen: z.number().int(),
   payStatus: z.number().int(),
+  /** The invoice's title when the reader asked for one (may be empty in old orders); null when not. */
+  invoiceTitle: z.string().nullable(),
 });
 export type AdminPrintSummary = z.infer<typeof AdminPrintSummary>;
 

@@ -64,6 +64,7 @@ export class PrintDeskService {
         creator: r.creator,
         totalFen: r.total_fen,
         payStatus: r.pay_status,
+        invoiceTitle: r.is_invoice ? (r.invoice_title ?? '') : null,
       })),
     );
   }
@@ -170,9 +171,15 @@ export class PrintDeskService {
     return (await this.print.items.list({ orderNum }, 'byPage')).map(toItem);
   }
 
-  /** A print-ready PDF made earlier, by the name `markPrinted` gave. */
-  async pdfFile(name: string): Promise<Buffer> {
-    return this.pdf.read(name);
+  /**
+   * A print-ready PDF made earlier, by the name `markPrinted` gave, with the name it downloads as: the
+   * order number it was printed for (`P….pdf`; two orders' numbers joined by `_`).
+   */
+  async pdfFile(name: string): Promise<{ data: Buffer; downloadName: string }> {
+    const data = await this.pdf.read(name);
+    const orders = await this.print.desk.ordersOfFile(name);
+    const downloadName = orders.length > 0 ? `${orders.join('_')}.pdf` : name;
+    return { data, downloadName };
   }
 
   /** The desk's log of an order: who did what, when. */

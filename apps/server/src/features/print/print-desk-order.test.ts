@@ -42,4 +42,70 @@ describe.each(DIALECTS)('print desk: items in book order (%s)', (dialect) => {
     expect(items.map((i) => i.imageId)).toEqual([book.pageIds[0], book.pageIds[2], book.pageIds[4]]);
     expect(items.map((i) => `${i.volumeName}:${i.pageNumber}`)).toEqual(['卷一:1', '卷一:3', '卷二:2']);
   });
+
+  it('shows the desk an order’s invoice, and its print file downloads as the order number', async () => {
+    const reader = await makeReader(h, 'deskinvoice');
+    const desk = await makeStaff(h, ['printAdmin'], 'deskinvoicestaff');
+    const book = await makeBook(h, { volumes: [2] });
+    const as = { cookie: reader.cookie, remoteAddress: '203.0.113.10' };
+    await h.request({ method: 'POST', url: '/api/print/items', body: { imageId: book.pageIds[1] }, ...as });
+    const [item] = (await h.request({ method: 'GET', url: '/api/print/items?tab=unpaid', ...as })).json<{
+      records: Array<{ id: number }>;
+    }>().records;
+    const order = (
+      await h.request({
+        method: 'POST',
+        url: '/api/print/orders',
+        body: { itemIds: [item!.id], extract: 0, payment: 0, isInvoice: 1, invoiceTitle: '某大學圖書館' },
+        ...as,
+      })
+    ).json<{ orderNum: string }>();
+    const summary = (
+      await h.request({ method: 'GET', url: '/api/admin/print/orders?realName=', cookie: desk.cookie })
+    ).json<{ records: Array<{ orderNum: string; invoiceTitle: string | null }> }>();
+    expect(summary.records.find((r) => r.orderNum === order.orderNum)?.invoiceTitle).toBe('某大學圖書館');
+    const ids = { ids: [item!.id] };
+    const url = '/api/admin/print/items';
+    expect(
+      (await h.request({ method: 'POST', url: `${url}/confirm-payment`, body: ids, cookie: desk.cookie }))
+        .statusCode,
+    ).toBe(200);
+    const printed = await h.request({
+      method: 'POST',
+      url: `${url}/printed`,
+      body: ids,
+      cookie: desk.cookie,
+    });
+    expect(printed.statusCode).toBe(200);
+    const pdf = await h.request({
+      method: 'GET',
+      url: printed.json<{ pdfUrl: string }>().pdfUrl,
+      cookie: desk.cookie,
+    });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-disposition']).toBe(`attachment; filename="${order.orderNum}.pdf"`);
+    // Another reader's order without an invoice shows none.
+    const other = await makeReader(h, 'desknoinvoice');
+    const mine = { cookie: other.cookie, remoteAddress: '203.0.113.11' };
+    await h.request({ method: 'POST', url: '/api/print/items', body: { imageId: book.pageIds[0] }, ...mine });
+    const [otherItem] = (
+      await h.request({ method: 'GET', url: '/api/print/items?tab=unpaid', ...mine })
+    ).json<{
+      records: Array<{ id: number }>;
+    }>().records;
+    const plain = (
+      await h.request({
+        method: 'POST',
+        url: '/api/print/orders',
+        body: { itemIds: [otherItem!.id], extract: 0, payment: 0 },
+        ...mine,
+      })
+    ).json<{ orderNum: string }>();
+    const after = (
+      await h.request({ method: 'GET', url: '/api/admin/print/orders', cookie: desk.cookie })
+    ).json<{
+      records: Array<{ orderNum: string; invoiceTitle: string | null }>;
+    }>();
+    expect(after.records.find((r) => r.orderNum === plain.orderNum)?.invoiceTitle).toBeNull();
+  });
 });

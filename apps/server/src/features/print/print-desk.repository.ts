@@ -53,6 +53,20 @@ export class PrintDeskRepository {
       .execute();
   }
 
+  /** The order numbers a print file was made for (the log's `printed` entries name their file). */
+  async ordersOfFile(file: string, tx: DbOrTx = this.db): Promise<string[]> {
+    const rows = await tx
+      .selectFrom('print_log')
+      .innerJoin('print_orders', 'print_orders.id', 'print_log.order_id')
+      .select('print_orders.order_num')
+      .distinct()
+      .where('print_log.action', '=', 'printed')
+      .where('print_log.detail', '=', file)
+      .orderBy('print_orders.order_num')
+      .execute();
+    return rows.map((row) => row.order_num);
+  }
+
   // Notifications to print administrators
 
   async notify(entry: { text: string; link: string; at: string }, tx: DbOrTx = this.db): Promise<void> {

@@ -187,6 +187,8 @@ export class PrintOrderRepository {
         'print_orders.payment',
         'print_orders.total_fen',
         'print_orders.pay_status',
+        'print_orders.is_invoice',
+        'print_orders.invoice_title',
         eb.fn.coalesce('users.nick_name', 'users.login_name').as('creator'),
         eb
           .selectFrom('print_items')

@@ -233,10 +233,10 @@ export const printRoutes: RouteModule = (app, { context }) => {
     ...routeOf(printDeskApi.pdf),
     handler: async (request, reply) => {
       requireRole(request, 'printAdmin');
-      const data = await desk.pdfFile(request.params.name);
+      const { data, downloadName } = await desk.pdfFile(request.params.name);
       return reply
         .header('content-type', 'application/pdf')
-        .header('content-disposition', `attachment; filename="${request.params.name}"`)
+        .header('content-disposition', `attachment; filename="${downloadName}"`)
         .header('cache-control', 'private, no-store')
         .send(data);
     },

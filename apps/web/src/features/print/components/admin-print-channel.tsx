@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Button, Form, Input, Select, Space, Table } from 'antd';
-import { PAY_STATUS, printDeskApi, type AdminPrintSummary, type PrintItem } from '@guji/shared';
+import { Button, Form, Input, Modal, Select, Space, Table, Tag } from 'antd';
+import { MSG, PAY_STATUS, printDeskApi, type AdminPrintSummary, type PrintItem } from '@guji/shared';
 import { hasRole } from '@guji/shared';
 import { hrefOf } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
@@ -101,7 +101,9 @@ export function AdminPrintChannel() {
           dataSource={summary.data?.records ?? []}
           locale={{ emptyText: '没有打印订单。' }}
           expandable={{
-            expandedRowRender: (row) => <OrderItems orderNum={row.orderNum} post={row.extract === 1} />,
+            expandedRowRender: (row) => (
+              <OrderItems orderNum={row.orderNum} post={row.extract === 1} invoiceTitle={row.invoiceTitle} />
+            ),
           }}
           pagination={{
             current: page,
@@ -133,6 +135,7 @@ export function AdminPrintChannel() {
                 <div className="desk-reader">
                   <span>{row.orderNum}</span>
                   <time dateTime={row.orderCreateTime}>{formatTime(row.orderCreateTime)}</time>
+                  <InvoiceNote title={row.invoiceTitle} />
                 </div>
               ),
             },
@@ -162,6 +165,22 @@ export function AdminPrintChannel() {
   );
 }
 
+/** Whether the reader asked for an invoice, and its title as they typed it (the printer encloses one). */
+function InvoiceNote({ title }: { title: string | null }) {
+  if (title === null) return <span className="desk-muted">不需要发票</span>;
+  return (
+    <span className="desk-invoice">
+      <Tag color="orange">需开发票</Tag>
+      <BookText>{title}</BookText>
+    </span>
+  );
+}
+
+/** One line per page for the confirmation: book, volume, page. */
+function pageLine(item: PrintItem): string {
+  return `《${item.title}》${item.volumeName} 第 ${item.pageNumber} 页（${item.paperSize}）`;
+}
+
 /** How many items a log entry names (its item ids are a JSON array). */
 function pageCount(itemIds: string): number {
   try {
@@ -173,12 +192,21 @@ function pageCount(itemIds: string): number {
 }
 
 /** An order's items with the desk's batch actions; the print files made for it stay listed. */
-function OrderItems({ orderNum, post }: { orderNum: string; post: boolean }) {
+function OrderItems({
+  orderNum,
+  post,
+  invoiceTitle,
+}: {
+  orderNum: string;
+  post: boolean;
+  invoiceTitle: string | null;
+}) {
   const items = useDeskItems(orderNum);
   const log = useDeskLog(orderNum);
   const action = useDeskAction();
   const [selected, setSelected] = useState<number[]>([]);
   const [express, setExpress] = useState('');
+  const [modal, modalHolder] = Modal.useModal();
   const all = items.data ?? [];
   const chosen = all.filter((item) => selected.includes(item.id));
   // Cash is confirmed only for items not paid yet (a scan payment already paid them).
@@ -192,6 +220,37 @@ function OrderItems({ orderNum, post }: { orderNum: string; post: boolean }) {
       toast.warning('请至少选择一项');
       return;
     }
+    if (name === 'printed') {
+      // The server refuses these too; said here before the confirmation is asked for.
+      if (chosen.some((item) => item.payStatus === PAY_STATUS.refunded))
+        toast.warning(MSG.adminPrintRefunded);
+      else if (chosen.some((item) => item.payStatus !== PAY_STATUS.paid)) toast.warning(MSG.adminPrintUnpaid);
+      else confirmPrinted();
+      return;
+    }
+    send(name);
+  };
+  /** Printing cannot be undone: the desk sees the pages (in page order) it is about to mark. */
+  const confirmPrinted = () => {
+    void modal.confirm({
+      title: `标记 ${chosen.length} 页为已打印？`,
+      content: (
+        <div className="desk-confirm">
+          <p>将生成打印文件（{orderNum}.pdf），含封面页与以下页面：</p>
+          <ol aria-label="将打印的页面" {...noConvert}>
+            {chosen.map((item) => (
+              <li key={item.id}>{pageLine(item)}</li>
+            ))}
+          </ol>
+          {invoiceTitle !== null && <p>此订单需开发票：{invoiceTitle}</p>}
+        </div>
+      ),
+      okText: '标记已打印',
+      cancelText: '取消',
+      onOk: () => send('printed'),
+    });
+  };
+  const send = (name: 'confirm-payment' | 'printed' | 'express') => {
     void action.mutateAsync({ action: name, ids: selected, expressNumber: express }).then(
       (result) => {
         if (result.message) toast.success(result.message);
@@ -204,6 +263,10 @@ function OrderItems({ orderNum, post }: { orderNum: string; post: boolean }) {
 
   return (
     <div className="desk-items" aria-label={`订单 ${orderNum} 的项目`} role="group">
+      {modalHolder}
+      <p className="desk-order-invoice">
+        <InvoiceNote title={invoiceTitle} />
+      </p>
       <Space wrap className="desk-actions">
         <Button
           onClick={() => run('confirm-payment')}
@@ -234,7 +297,7 @@ function OrderItems({ orderNum, post }: { orderNum: string; post: boolean }) {
         <ul className="desk-print-files" aria-label="打印文件">
           {printFiles.map((entry) => (
             <li key={`${entry.created_at}-${entry.detail}`}>
-              <a href={hrefOf(printDeskApi.pdf, { name: entry.detail! })} download>
+              <a href={hrefOf(printDeskApi.pdf, { name: entry.detail! })} download={`${orderNum}.pdf`}>
                 下载打印文件（PDF）
               </a>{' '}
               <time dateTime={entry.created_at}>{formatTime(entry.created_at)}</time>

@@ -46,6 +46,23 @@ export function PrintChannel() {
   );
 }
 
+/**
+ * The page, and under it on a phone (where the table keeps only the page and its status columns) the
+ * order number, amount and courier number, so they are not scrolled out of sight.
+ */
+function ItemWithOrder({ item }: { item: PrintItem }) {
+  return (
+    <>
+      <PrintItemCell item={item} />
+      <div className="print-item-phone">
+        <span>订单号 {item.orderNum ?? '未结算'}</span>
+        <span>{money(item.amountFen)}</span>
+        {item.expressNumber && <span>快递 {item.expressNumber}</span>}
+      </div>
+    </>
+  );
+}
+
 function AllPrints() {
   const [page, setPage] = usePageParam();
   const query = usePrintItems('all', page);
@@ -65,13 +82,28 @@ function AllPrints() {
           onChange: setPage,
         }}
         columns={[
-          { title: '页面', key: 'item', render: (_, item) => <PrintItemCell item={item} /> },
-          { title: '金额', dataIndex: 'amountFen', render: (fen: number) => money(fen) },
-          { title: '订单号', dataIndex: 'orderNum', render: (n: string | null) => n ?? '未结算' },
+          { title: '页面', key: 'item', render: (_, item) => <ItemWithOrder item={item} /> },
+          { title: '金额', dataIndex: 'amountFen', render: (fen: number) => money(fen), responsive: ['md'] },
+          {
+            title: '订单号',
+            dataIndex: 'orderNum',
+            render: (n: string | null) => n ?? '未结算',
+            responsive: ['md'],
+          },
           { title: '支付', key: 'pay', render: (_, item) => <PayTag status={item.payStatus} /> },
           { title: '打印', key: 'print', render: (_, item) => <PrintTag status={item.printStatus} /> },
-          { title: '快递单号', dataIndex: 'expressNumber', render: (n: string | null) => n ?? '' },
-          { title: '加入时间', dataIndex: 'createTime', render: (t: string) => formatTime(t) },
+          {
+            title: '快递单号',
+            dataIndex: 'expressNumber',
+            render: (n: string | null) => n ?? '',
+            responsive: ['md'],
+          },
+          {
+            title: '加入时间',
+            dataIndex: 'createTime',
+            render: (t: string) => formatTime(t),
+            responsive: ['lg'],
+          },
         ]}
       />
     </TableScroll>
