@@ -191,8 +191,21 @@ test('an own book: created, a volume uploaded as a zip, proofread, refused with 
   // Approved, it is public and found by title search.
   await reviewer.reload();
   await row.getByRole('button', { name: /^通\s*过$/ }).click();
+  // Publishing asks for the library's call number and class.
+  const publish = reviewer.getByRole('dialog', { name: `发布：${title}` });
+  await publish.getByLabel('索书号').fill('E2E-譜-001');
+  await publish.getByLabel('分类').click();
+  await reviewer.locator('.ant-select-tree-title', { hasText: '（JING）' }).first().click();
+  await reviewer.screenshot({ path: 'test-results/own-publish-record.png' });
+  await publish.getByRole('button', { name: '通过并发布' }).click();
   await expectToast(reviewer, MSG.ownPublished);
   await staff.close();
+  const found = (await (
+    await browser.request.get(`/api/books?title=${encodeURIComponent(title)}`)
+  ).json()) as {
+    records: Array<{ callNumber: string | null; classCode: string | null }>;
+  };
+  expect(found.records[0]).toMatchObject({ callNumber: 'E2E-譜-001', classCode: 'JING' });
   await browser.goto(`/SearchPage?title=${encodeURIComponent(title)}`);
   await expect(browser.getByRole('link', { name: title }).first()).toBeVisible();
 

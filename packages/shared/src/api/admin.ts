@@ -3,6 +3,7 @@ import { MSG } from '../messages.ts';
 import { ROLES } from '../permissions.ts';
 import { isSafeName } from '../validation.ts';
 import { SmsOutboxEntry } from './auth.ts';
+import { BookNotes } from './catalog.ts';
 import { Terminal } from './site.ts';
 
 export const AUDIT_PAGE_SIZE = 20;
@@ -270,6 +271,8 @@ export const AdminBook = z.object({
   classCode: z.string().nullable(),
   actualVolume: z.number().int().nullable(),
   bookNumber: z.number().int().nullable(),
+  /** 附注, line breaks kept. */
+  notes: z.string().nullable(),
   isVisible: z.boolean(),
   isOpen: z.boolean(),
   volumeCount: z.number().int(),
@@ -306,6 +309,7 @@ export const CreateBookRequest = z.object({
   classCode: optionalText(60),
   actualVolume: z.number().int().min(0).max(100000).nullable().optional(),
   bookNumber: z.number().int().min(0).max(100000).nullable().optional(),
+  notes: BookNotes.transform((v) => (v ? v : null)),
   isVisible: z.boolean().default(false),
   isOpen: z.boolean().default(false),
 });

@@ -160,6 +160,32 @@ export type ReaderQuery = z.infer<typeof ReaderQuery>;
 const safeField = (max: number) =>
   z.string().trim().max(max).refine(isSafeName, MSG.nameUnsafeChars).nullable().optional();
 
+/** 附注 as staff enter it: up to 4000 characters, line breaks kept, no markup. */
+export const BookNotes = z
+  .string()
+  .trim()
+  .max(4000, '附注最多 4000 字')
+  .refine((s) => !hasHtmlTag(s), MSG.noHtml)
+  .refine(isSafeText, MSG.textUnsafeChars)
+  .nullable()
+  .optional();
+
+/** What the console calls each catalogue field (the 著录 form, the audit log's changes). */
+export const BOOK_FIELD_LABELS: Record<string, string> = {
+  title: '书名',
+  author: '著者',
+  publishDynasty: '朝代',
+  editionType: '版本类型',
+  coverageDynasty: '版本',
+  callNumber: '索书号',
+  classCode: '分类',
+  actualVolume: '卷数',
+  bookNumber: '册数',
+  notes: '附注',
+  isVisible: '公开显示',
+  isOpen: '在线阅览',
+};
+
 export const UpdateBookRequest = z.object({
   title: z.string().trim().min(1, '请输入书名').max(200).refine(isSafeName, MSG.nameUnsafeChars).optional(),
   author: safeField(200),
@@ -168,14 +194,7 @@ export const UpdateBookRequest = z.object({
   callNumber: safeField(100),
   classCode: z.string().trim().max(60).nullable().optional(),
   editionType: safeField(100),
-  notes: z
-    .string()
-    .trim()
-    .max(4000, '附注最多 4000 字')
-    .refine((s) => !hasHtmlTag(s), MSG.noHtml)
-    .refine(isSafeText, MSG.textUnsafeChars)
-    .nullable()
-    .optional(),
+  notes: BookNotes,
   actualVolume: z.number().int().min(0).max(100000).nullable().optional(),
   bookNumber: z.number().int().min(0).max(100000).nullable().optional(),
   isVisible: z.boolean().optional(),

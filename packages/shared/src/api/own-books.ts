@@ -49,6 +49,9 @@ export const OwnBook = z.object({
   author: z.string().nullable(),
   publishDynasty: z.string().nullable(),
   editionType: z.string().nullable(),
+  /** The library's call number and classification, given when a reviewer publishes the book. */
+  callNumber: z.string().nullable(),
+  classCode: z.string().nullable(),
   auditStatus: z.string(),
   refuseReason: z.string().nullable(),
   volumeCount: z.number().int(),
@@ -60,6 +63,31 @@ export const OwnBook = z.object({
   updatedAt: z.string(),
 });
 export type OwnBook = z.infer<typeof OwnBook>;
+
+/**
+ * Publishing a reader's book: the reviewer gives it the library's call number and classification (both
+ * may be cleared with null); a field left out, or a request without a body, keeps what the book has.
+ */
+export const ApproveOwnBookRequest = z
+  .object({
+    callNumber: z
+      .string()
+      .trim()
+      .max(100, '索书号不能超过 100 个字')
+      .refine(isSafeName, MSG.nameUnsafeChars)
+      .nullable()
+      .optional()
+      .transform((v) => (v === undefined ? undefined : v || null)),
+    classCode: z
+      .string()
+      .trim()
+      .max(60)
+      .nullable()
+      .optional()
+      .transform((v) => (v === undefined ? undefined : v || null)),
+  })
+  .default({ callNumber: undefined, classCode: undefined });
+export type ApproveOwnBookRequest = z.input<typeof ApproveOwnBookRequest>;
 
 export const OwnVolumeRequest = z.object({
   name: required(MSG.ownVolumeNameRequired, 100),

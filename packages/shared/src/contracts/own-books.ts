@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Volume } from '../api/catalog.ts';
 import { IdParams, OkBody, PageNum, paged } from '../api/common.ts';
 import {
+  ApproveOwnBookRequest,
   ImagesUploadResult,
   OwnBook,
   OwnBookRequest,
@@ -221,9 +222,10 @@ export const ownReviewApi = {
   approve: contract({
     method: 'POST',
     path: '/api/admin/own-books/:id/approve',
-    summary: 'Approve: public in the catalogue and searchable',
+    summary: 'Approve: public in the catalogue and searchable, with the call number and class given',
     tags: adminTags,
     params: IdParams,
+    body: ApproveOwnBookRequest,
     response: OkBody,
   }),
   refuse: contract({

@@ -83,6 +83,8 @@ export class OwnAccess {
         author: row.author,
         publishDynasty: row.publish_dynasty,
         editionType: row.edition_type,
+        callNumber: row.call_number,
+        classCode: row.class_code,
         auditStatus: row.audit_status,
         refuseReason: row.refuse_reason,
         volumeCount: count?.volumes ?? 0,

@@ -132,7 +132,14 @@ export class OwnBookRepository {
   async review(
     bookId: number,
     from: string,
-    change: { audit_status: string; refuse_reason: string | null; updated_at: string; is_visible?: number },
+    change: {
+      audit_status: string;
+      refuse_reason: string | null;
+      updated_at: string;
+      is_visible?: number;
+      call_number?: string | null;
+      class_code?: string | null;
+    },
     tx: DbOrTx = this.db,
   ): Promise<boolean> {
     const result = await tx

@@ -20,7 +20,9 @@ export const ownReviewRoutes: RouteModule = (app, { context }) => {
   r.route({
     ...routeOf(ownReviewApi.approve, errors),
     handler: async (request) => {
-      await review.approve(request.params.id, requireRole(request, 'reviewer').id);
+      const reviewer = requireRole(request, 'reviewer');
+      await context.services.catalogAdmin.checkClassCode(request.body.classCode);
+      await review.approve(request.params.id, reviewer.id, request.body);
       return { ok: true as const, message: MSG.ownPublished };
     },
   });

@@ -38,8 +38,15 @@ export class OwnReviewService {
     if (book && book.owner_id === reviewerId) throw SELF_REVIEW();
   }
 
-  /** Approval makes the book public in the catalogue and searchable. */
-  async approve(bookId: number, reviewerId: number): Promise<void> {
+  /**
+   * Approval makes the book public in the catalogue and searchable, with the call number and class the
+   * reviewer gave (the route has checked the class against the dictionary).
+   */
+  async approve(
+    bookId: number,
+    reviewerId: number,
+    record: { callNumber?: string | null | undefined; classCode?: string | null | undefined } = {},
+  ): Promise<void> {
     await this.notOwnReview(reviewerId, bookId);
     await this.transact(async (tx) => {
       const approved = await this.ownBooks.review(
@@ -49,13 +56,15 @@ export class OwnReviewService {
           audit_status: OWN_STATUS.published,
           is_visible: 1,
           refuse_reason: null,
+          ...(record.callNumber !== undefined ? { call_number: record.callNumber } : {}),
+          ...(record.classCode !== undefined ? { class_code: record.classCode } : {}),
           updated_at: nowIso(this.clock.now()),
         },
         tx,
       );
       if (!approved) throw conflict('OWN_STATE', MSG.reservationNotReviewable);
       await this.fullText.indexBook(bookId, tx);
-      await this.auditor.record(reviewerId, 'ownbook.approve', `book:${bookId}`, null, null, tx);
+      await this.auditor.record(reviewerId, 'ownbook.approve', `book:${bookId}`, null, record, tx);
     });
   }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
+import { CLASS_UNKNOWN } from '../console/catalog-admin.service.ts';
 import { pageImage } from '../../../test/catalog-factory.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import {
@@ -80,6 +81,35 @@ describe.each(DIALECTS)('own books: no self-review, no deletion of a used book (
     selfReview(await o.post(`/api/admin/own-books/${bookId}/withdraw`, { reason: '自己撤下' }));
     expect(await statusOf(bookId)).toBe('2');
     expect((await h.request({ method: 'GET', url: `/api/books/${bookId}` })).statusCode).toBe(200);
+  });
+
+  it('publishing gives the book the library’s call number and class; an unknown class publishes nothing', async () => {
+    await h.context.repos.classifications.upsert({ code: 'PU', name: '譜牒', parentId: null, sort: 0 });
+    const { bookId } = await submittedBook('編目族譜');
+    const r = as(reviewer);
+    const bad = await r.post(`/api/admin/own-books/${bookId}/approve`, {
+      callNumber: '家譜-001',
+      classCode: 'NOPE',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ message: string }>().message).toBe(CLASS_UNKNOWN);
+    expect(await statusOf(bookId)).toBe('1');
+    const long = await r.post(`/api/admin/own-books/${bookId}/approve`, { callNumber: '號'.repeat(101) });
+    expect(long.json<{ message: string }>().message).toBe('索书号不能超过 100 个字');
+    const ok = await r.post(`/api/admin/own-books/${bookId}/approve`, {
+      callNumber: ' 家譜-001 ',
+      classCode: 'PU',
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const book = (await h.request({ method: 'GET', url: `/api/books/${bookId}` })).json<{
+      callNumber: string | null;
+      classCode: string | null;
+    }>();
+    expect(book).toMatchObject({ callNumber: '家譜-001', classCode: 'PU' });
+    const published = (await r.get('/api/admin/own-books?status=2')).json<
+      Array<{ catalogId: number; callNumber: string }>
+    >();
+    expect(published.find((b) => b.catalogId === bookId)?.callNumber).toBe('家譜-001');
   });
 
   it('C: refuses to delete a published own book, and one readers have data on, keeping all of it', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { openOutcome, orNone } from './book-access.ts';
-import { toUpdateRequest } from './book-form.ts';
+import { toBookFields, toUpdateRequest } from './book-form.ts';
 
 const url = '/Book?catalogId=1&fascicleId=2&directoryId=3&imageId=4';
 
@@ -29,6 +29,32 @@ describe('opening a page from the directory tree (DESIGN.md §7)', () => {
       notice: MSG.readingRoomOnly,
     });
   });
+
+  it('opens on the record as stored, an unclassified book with the class chooser empty', () => {
+    const stored = {
+      catalogId: 9,
+      title: '論語',
+      author: '孔子弟子',
+      publishDynasty: '宋',
+      editionType: '刻本',
+      coverageDynasty: '宋刻本',
+      callNumber: 'A1',
+      classCode: null,
+      notes: '有朱筆圈點。',
+      actualVolume: 20,
+      bookNumber: 4,
+      isVisible: true,
+      isOpen: false,
+      volumeCount: 2,
+    };
+    const fields = toBookFields(stored);
+    expect(fields.classCode).toBeUndefined();
+    expect(Object.keys(fields)).not.toContain('catalogId');
+    expect(toUpdateRequest({ ...fields, classCode: 'JING' })).toMatchObject({
+      classCode: 'JING',
+      notes: '有朱筆圈點。',
+    });
+  });
 });
 
 describe('empty fields', () => {
@@ -48,8 +74,10 @@ describe('the edit form', () => {
         title: ' 论语 ',
         author: '',
         publishDynasty: ' 宋 ',
+        editionType: ' 刻本',
         coverageDynasty: null,
         callNumber: '  ',
+        classCode: undefined,
         notes: ' 有朱筆圈點。\n卷末有跋。 ',
         actualVolume: null,
         bookNumber: 4,
@@ -60,13 +88,41 @@ describe('the edit form', () => {
       title: '论语',
       author: null,
       publishDynasty: '宋',
+      editionType: '刻本',
       coverageDynasty: null,
       callNumber: null,
+      classCode: null,
       notes: '有朱筆圈點。\n卷末有跋。',
       actualVolume: null,
       bookNumber: 4,
       isVisible: true,
       isOpen: false,
+    });
+  });
+
+  it('opens on the record as stored, an unclassified book with the class chooser empty', () => {
+    const stored = {
+      catalogId: 9,
+      title: '論語',
+      author: '孔子弟子',
+      publishDynasty: '宋',
+      editionType: '刻本',
+      coverageDynasty: '宋刻本',
+      callNumber: 'A1',
+      classCode: null,
+      notes: '有朱筆圈點。',
+      actualVolume: 20,
+      bookNumber: 4,
+      isVisible: true,
+      isOpen: false,
+      volumeCount: 2,
+    };
+    const fields = toBookFields(stored);
+    expect(fields.classCode).toBeUndefined();
+    expect(Object.keys(fields)).not.toContain('catalogId');
+    expect(toUpdateRequest({ ...fields, classCode: 'JING' })).toMatchObject({
+      classCode: 'JING',
+      notes: '有朱筆圈點。',
     });
   });
 });

@@ -2,5 +2,7 @@
 import './catalog.css';
 import './catalog-search.css';
 export { LOGIN_REDIRECT_DELAY_MS } from './book-access.ts';
-export { blankToNull } from './book-form.ts';
+export { blankToNull, toBookFields, toUpdateRequest, type BookFields } from './book-form.ts';
+export { BookFieldItems } from './components/book-fields.tsx';
+export { classNodes, type ClassNode } from './class-tree.tsx';
 export { InBookResults, InBookSearchBox, useInBookSearch } from './components/in-book-search.tsx';

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { Button, Empty, Input, Modal, Segmented, Spin } from 'antd';
+import { Button, Empty, Form, Input, Modal, Segmented, Spin } from 'antd';
 import { Link } from 'react-router';
 import { MSG, type OwnBook, OWN_STATUS } from '@guji/shared';
 import { toast } from '../../components/toast.ts';
 import { readerPath } from '../../lib/reader-url.ts';
 import { useReviewBooks, useReviewBook } from './queries.ts';
 import { BookText } from '../../components/book-text.tsx';
+import { BookFieldItems, blankToNull, type BookFields } from '../catalog/index.ts';
 
 /**
  * 出版审核 (reviewers): users' books submitted for publication; open one in the reader, approve it
@@ -18,6 +19,7 @@ export function OwnBookAuditChannel() {
   const books = useReviewBooks(status);
   const review = useReviewBook();
   const [refusing, setRefusing] = useState<OwnBook | null>(null);
+  const [publishing, setPublishing] = useState<OwnBook | null>(null);
   const [reason, setReason] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const action = status === OWN_STATUS.reviewing ? 'refuse' : 'withdraw';
@@ -76,15 +78,7 @@ export function OwnBookAuditChannel() {
                   </Link>
                 )}
                 {status === OWN_STATUS.reviewing && (
-                  <Button
-                    type="primary"
-                    onClick={() =>
-                      void review.mutateAsync({ id: book.catalogId, action: 'approve' }).then(
-                        () => toast.success(MSG.ownPublished),
-                        () => undefined,
-                      )
-                    }
-                  >
+                  <Button type="primary" onClick={() => setPublishing(book)}>
                     通过
                   </Button>
                 )}
@@ -103,6 +97,7 @@ export function OwnBookAuditChannel() {
           ))}
         </ul>
       )}
+      {publishing && <PublishModal book={publishing} onClose={() => setPublishing(null)} />}
       <Modal
         open={refusing !== null}
         title={`${action === 'refuse' ? '拒绝' : '撤回'}：${refusing?.title ?? ''}`}
@@ -130,5 +125,50 @@ export function OwnBookAuditChannel() {
         )}
       </Modal>
     </div>
+  );
+}
+
+/** Publishing a reader's book: the library gives it a call number and a class as it goes into the catalogue. */
+function PublishModal({ book, onClose }: { book: OwnBook; onClose: () => void }) {
+  const [form] = Form.useForm<Pick<BookFields, 'callNumber' | 'classCode'>>();
+  const review = useReviewBook();
+  return (
+    <Modal
+      open
+      title={
+        <>
+          发布：<BookText>{book.title}</BookText>
+        </>
+      }
+      okText="通过并发布"
+      cancelText="取消"
+      okButtonProps={{ loading: review.isPending }}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+    >
+      <p>发布后本书公开显示并可检索。请为它著录本馆的索书号和分类（可稍后在编目管理中修改）。</p>
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ callNumber: book.callNumber, classCode: book.classCode ?? undefined }}
+        onFinish={(values) =>
+          void review
+            .mutateAsync({
+              id: book.catalogId,
+              action: 'approve',
+              record: { callNumber: blankToNull(values.callNumber), classCode: values.classCode ?? null },
+            })
+            .then(
+              () => {
+                toast.success(MSG.ownPublished);
+                onClose();
+              },
+              () => undefined,
+            )
+        }
+      >
+        <BookFieldItems only={['callNumber', 'classCode']} />
+      </Form>
+    </Modal>
   );
 }

@@ -80,14 +80,15 @@ export function useReviewBooks(status: OwnStatus) {
 
 /** A reviewer's decision on a submitted (or, to withdraw it, a public) book; refusing takes a reason. */
 export type ReviewDecision =
-  { id: number; action: 'approve' } | { id: number; action: 'refuse' | 'withdraw'; reason: string };
+  | { id: number; action: 'approve'; record: { callNumber: string | null; classCode: string | null } }
+  | { id: number; action: 'refuse' | 'withdraw'; reason: string };
 
 export function useReviewBook() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (decision: ReviewDecision) =>
       decision.action === 'approve'
-        ? call(ownReviewApi.approve, { params: { id: decision.id } })
+        ? call(ownReviewApi.approve, { params: { id: decision.id }, body: decision.record })
         : call(ownReviewApi[decision.action], {
             params: { id: decision.id },
             body: { reason: decision.reason },

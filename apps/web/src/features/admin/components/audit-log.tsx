@@ -5,6 +5,7 @@ import { AUDIT_ACTION_LABELS, auditApi, type AuditEntry } from '@guji/shared';
 import { call } from '../../../api/client.ts';
 import { formatTime } from '../../../components/personal-list.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
+import { auditChanges } from '../audit-changes.ts';
 
 export function AuditLog() {
   const [action, setAction] = useState<string | undefined>(undefined);
@@ -79,26 +80,31 @@ export function AuditLog() {
               render: (v: string) => <span data-no-convert="">{v}</span>,
             },
             {
-              title: '修改前',
-              dataIndex: 'before',
-              render: (v: unknown) => (
-                <code className="audit-json" data-no-convert="">
-                  {v === null ? '' : JSON.stringify(v)}
-                </code>
-              ),
-            },
-            {
-              title: '修改后',
-              dataIndex: 'after',
-              render: (v: unknown) => (
-                <code className="audit-json" data-no-convert="">
-                  {v === null ? '' : JSON.stringify(v)}
-                </code>
-              ),
+              title: '变更',
+              key: 'changes',
+              render: (_, entry) => <Changes entry={entry} />,
             },
           ]}
         />
       </TableScroll>
     </div>
+  );
+}
+
+/** What the action changed, a line a field (`书名：旧 → 新`), values as stored. */
+function Changes({ entry }: { entry: AuditEntry }) {
+  const changes = auditChanges(entry.before, entry.after);
+  if (changes.length === 0) return null;
+  return (
+    <ul className="audit-changes">
+      {changes.map((change) => (
+        <li key={change.label}>
+          <span className="audit-field">{change.label}</span>：
+          {change.before !== undefined && <del data-no-convert="">{change.before}</del>}
+          {change.before !== undefined && change.after !== undefined && ' → '}
+          {change.after !== undefined && <ins data-no-convert="">{change.after}</ins>}
+        </li>
+      ))}
+    </ul>
   );
 }

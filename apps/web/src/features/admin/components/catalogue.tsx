@@ -1,17 +1,5 @@
 import { useState } from 'react';
-import {
-  Button,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Popconfirm,
-  Select,
-  Space,
-  Switch,
-  Table,
-  TreeSelect,
-} from 'antd';
+import { Button, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -23,34 +11,17 @@ import {
   marcApi,
   MSG,
   type AdminBook,
-  type CreateBookRequest,
   type UpdateBookRequest,
 } from '@guji/shared';
 import { call, hrefOf } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
-import { blankToNull } from '../../catalog/index.ts';
-import { catalogKeys, useClassifications } from '../../catalog/queries.ts';
-import { classNodes } from '../class-tree.ts';
+import { BookFieldItems, toBookFields, toUpdateRequest, type BookFields } from '../../catalog/index.ts';
+import { catalogKeys } from '../../catalog/queries.ts';
 import { readerPath } from '../../../lib/reader-url.ts';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import { BookText, noConvert } from '../../../components/book-text.tsx';
 
 type State = keyof typeof ADMIN_BOOK_STATES;
-
-/** The form's values: every catalogue field of spec §3 a person enters, and the two switches. */
-interface BookForm {
-  title: string;
-  author?: string | null;
-  publishDynasty?: string | null;
-  coverageDynasty?: string | null;
-  editionType?: string | null;
-  callNumber?: string | null;
-  classCode?: string | null;
-  actualVolume?: number | null;
-  bookNumber?: number | null;
-  isVisible: boolean;
-  isOpen: boolean;
-}
 
 /**
  * The console's catalogue (catalogue staff): every book, hidden ones too, found by title or call
@@ -130,72 +101,96 @@ export function CatalogueManager() {
             showTotal: (total) => `共 ${total} 种`,
             onChange: setPage,
           }}
+          tableLayout="fixed"
           columns={[
             {
-              title: '书名',
+              title: '书名 / 著者',
               key: 'title',
+              width: '24%',
               render: (_, b) => (
-                <span>
+                <div className="admin-book-cell">
                   <Link to={`/SearchPage/${b.catalogId}`} {...noConvert}>
                     {b.title}
                   </Link>
+                  {b.author && (
+                    <div className="admin-stats">
+                      <BookText>{b.author}</BookText>
+                    </div>
+                  )}
                   {b.owner !== null && (
                     <div className="admin-stats">
                       读者上传：<BookText>{b.owner}</BookText>
                     </div>
                   )}
-                </span>
+                </div>
               ),
-            },
-            {
-              title: '著者',
-              dataIndex: 'author',
-              render: (v: string | null) => <BookText>{v ?? ''}</BookText>,
             },
             {
               title: '索书号',
               dataIndex: 'callNumber',
+              width: '10%',
               render: (v: string | null) => <BookText>{v ?? ''}</BookText>,
             },
-            { title: '分类', dataIndex: 'classCode', render: (v: string | null) => v ?? '' },
+            { title: '分类', dataIndex: 'classCode', width: '11%', render: (v: string | null) => v ?? '' },
             {
               title: '版本',
-              dataIndex: 'coverageDynasty',
-              render: (v: string | null) => <BookText>{v ?? ''}</BookText>,
+              key: 'edition',
+              width: '17%',
+              render: (_, b) => (
+                <>
+                  <BookText>{b.coverageDynasty ?? ''}</BookText>
+                  {b.publishDynasty && (
+                    <div className="admin-stats">
+                      <BookText>{b.publishDynasty}</BookText>
+                    </div>
+                  )}
+                </>
+              ),
             },
             {
               title: '卷册/页',
               key: 'size',
-              className: 'nowrap',
-              render: (_, b) => `${b.volumeCount} 册 / ${b.pageCount} 页`,
-            },
-            {
-              title: '公开',
-              key: 'visible',
+              width: 92,
               render: (_, b) => (
-                <Switch
-                  size="small"
-                  aria-label={`公开显示《${b.title}》`}
-                  checked={b.isVisible}
-                  onChange={(on) => patch(b, { isVisible: on }, on ? '已公开显示' : '已隐藏')}
-                />
+                <>
+                  <div className="nowrap">{b.volumeCount} 册</div>
+                  <div className="nowrap">{b.pageCount} 页</div>
+                </>
               ),
             },
             {
-              title: '在线阅览',
-              key: 'open',
+              title: '公开 / 阅览',
+              key: 'switches',
+              width: 116,
               render: (_, b) => (
-                <Switch
-                  size="small"
-                  aria-label={`在线阅览《${b.title}》`}
-                  checked={b.isOpen}
-                  onChange={(on) => patch(b, { isOpen: on }, on ? '已开放在线阅览' : '已改为仅在阅览室阅览')}
-                />
+                <div className="admin-switches">
+                  <label>
+                    <Switch
+                      size="small"
+                      aria-label={`公开显示《${b.title}》`}
+                      checked={b.isVisible}
+                      onChange={(on) => patch(b, { isVisible: on }, on ? '已公开显示' : '已隐藏')}
+                    />
+                    <span aria-hidden>公开</span>
+                  </label>
+                  <label>
+                    <Switch
+                      size="small"
+                      aria-label={`在线阅览《${b.title}》`}
+                      checked={b.isOpen}
+                      onChange={(on) =>
+                        patch(b, { isOpen: on }, on ? '已开放在线阅览' : '已改为仅在阅览室阅览')
+                      }
+                    />
+                    <span aria-hidden>在线</span>
+                  </label>
+                </div>
               ),
             },
             {
               title: '操作',
               key: 'actions',
+              width: 216,
               render: (_, b) => (
                 <Space size={4} wrap>
                   <Button size="small" onClick={() => setEditing(b)}>
@@ -263,23 +258,10 @@ function BookFormModal({
   onClose: () => void;
   onSaved: () => void;
 }) {
-  const [form] = Form.useForm<BookForm>();
+  const [form] = Form.useForm<BookFields>();
   const [saving, setSaving] = useState(false);
-  const classes = useClassifications();
-  const save = (values: BookForm) => {
-    const body = {
-      title: values.title.trim(),
-      author: blankToNull(values.author),
-      publishDynasty: blankToNull(values.publishDynasty),
-      coverageDynasty: blankToNull(values.coverageDynasty),
-      editionType: blankToNull(values.editionType),
-      callNumber: blankToNull(values.callNumber),
-      classCode: values.classCode ?? null,
-      actualVolume: values.actualVolume ?? null,
-      bookNumber: values.bookNumber ?? null,
-      isVisible: values.isVisible,
-      isOpen: values.isOpen,
-    } satisfies CreateBookRequest & UpdateBookRequest;
+  const save = (values: BookFields) => {
+    const body = toUpdateRequest(values);
     setSaving(true);
     (book
       ? call(catalogApi.update, { params: { catalogId: book.catalogId }, body })
@@ -313,65 +295,13 @@ function BookFormModal({
       onCancel={onClose}
       confirmLoading={saving}
     >
-      <Form<BookForm>
+      <Form<BookFields>
         form={form}
         layout="vertical"
-        initialValues={
-          book ? { ...book, classCode: book.classCode ?? undefined } : { isVisible: false, isOpen: false }
-        }
+        initialValues={book ? toBookFields(book) : { isVisible: false, isOpen: false }}
         onFinish={save}
       >
-        <Form.Item
-          name="title"
-          label="书名"
-          rules={[{ required: true, whitespace: true, message: '请输入书名' }]}
-        >
-          <Input maxLength={200} />
-        </Form.Item>
-        <Form.Item name="author" label="著者">
-          <Input maxLength={200} />
-        </Form.Item>
-        <Space wrap>
-          <Form.Item name="publishDynasty" label="出版朝代">
-            <Input maxLength={100} />
-          </Form.Item>
-          <Form.Item name="editionType" label="版本类型">
-            <Input maxLength={100} placeholder="刻本、抄本、稿本…" />
-          </Form.Item>
-        </Space>
-        <Form.Item name="coverageDynasty" label="版本">
-          <Input maxLength={200} placeholder="如：清乾隆武英殿刻本" />
-        </Form.Item>
-        <Space wrap>
-          <Form.Item name="callNumber" label="索书号">
-            <Input maxLength={100} />
-          </Form.Item>
-          <Form.Item name="classCode" label="分类">
-            <TreeSelect
-              allowClear
-              style={{ width: 220 }}
-              placeholder="选择分类"
-              treeData={classNodes(classes.data ?? [])}
-              treeDefaultExpandAll
-            />
-          </Form.Item>
-        </Space>
-        <Space wrap>
-          <Form.Item name="actualVolume" label="卷数">
-            <InputNumber min={0} max={100000} precision={0} />
-          </Form.Item>
-          <Form.Item name="bookNumber" label="册数">
-            <InputNumber min={0} max={100000} precision={0} />
-          </Form.Item>
-        </Space>
-        <Space wrap size="large">
-          <Form.Item name="isVisible" label="公开显示" valuePropName="checked">
-            <Switch />
-          </Form.Item>
-          <Form.Item name="isOpen" label="在线阅览（阅览室外）" valuePropName="checked">
-            <Switch />
-          </Form.Item>
-        </Space>
+        <BookFieldItems />
       </Form>
     </Modal>
   );

@@ -4,7 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { catalogApi, classDictionaryApi, type Classification } from '@guji/shared';
 import { call } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
-import { classNodes } from '../class-tree.ts';
+import { classNodes } from '../../catalog/index.ts';
 
 /** 分类字典: the classification tree; add a class under the selected one, rename it, delete an unused one. */
 export function ClassDictionary() {

@@ -1,7 +1,8 @@
-import { Form, Input, InputNumber, Modal, Switch } from 'antd';
+import { Form, Modal } from 'antd';
 import { MSG, type BookDetail } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
-import { toUpdateRequest, type BookFields } from '../book-form.ts';
+import { toBookFields, toUpdateRequest, type BookFields } from '../book-form.ts';
+import { BookFieldItems } from './book-fields.tsx';
 import { useUpdateBook } from '../queries.ts';
 
 export interface BookEditModalProps {
@@ -10,7 +11,7 @@ export interface BookEditModalProps {
   onClose: () => void;
 }
 
-/** The staff form that changes a book's catalogue fields and its two switches. */
+/** The staff form on a book's page that changes its catalogue record (every field, classification too). */
 export function BookEditModal({ book, open, onClose }: BookEditModalProps) {
   const [form] = Form.useForm<BookFields>();
   const update = useUpdateBook(book.catalogId);
@@ -41,59 +42,9 @@ export function BookEditModal({ book, open, onClose }: BookEditModalProps) {
         name="book-edit"
         layout="vertical"
         onFinish={onFinish}
-        initialValues={{
-          title: book.title,
-          author: book.author,
-          publishDynasty: book.publishDynasty,
-          coverageDynasty: book.coverageDynasty,
-          callNumber: book.callNumber,
-          notes: book.notes,
-          actualVolume: book.actualVolume,
-          bookNumber: book.bookNumber,
-          isVisible: book.isVisible,
-          isOpen: book.isOpen,
-        }}
+        initialValues={toBookFields(book)}
       >
-        <Form.Item
-          label="书名"
-          name="title"
-          rules={[{ required: true, whitespace: true, message: '请输入书名' }]}
-        >
-          <Input maxLength={200} />
-        </Form.Item>
-        <Form.Item label="作者" name="author">
-          <Input maxLength={200} />
-        </Form.Item>
-        <div className="form-row">
-          <Form.Item label="朝代" name="publishDynasty">
-            <Input maxLength={100} />
-          </Form.Item>
-          <Form.Item label="版本" name="coverageDynasty">
-            <Input maxLength={200} />
-          </Form.Item>
-        </div>
-        <Form.Item label="索书号" name="callNumber">
-          <Input maxLength={100} />
-        </Form.Item>
-        <div className="form-row">
-          <Form.Item label="卷数" name="actualVolume">
-            <InputNumber min={0} max={100000} precision={0} className="full-width" />
-          </Form.Item>
-          <Form.Item label="册数" name="bookNumber">
-            <InputNumber min={0} max={100000} precision={0} className="full-width" />
-          </Form.Item>
-        </div>
-        <Form.Item label="附注" name="notes">
-          <Input.TextArea maxLength={4000} autoSize={{ minRows: 2, maxRows: 8 }} />
-        </Form.Item>
-        <div className="form-row">
-          <Form.Item label="公开显示" name="isVisible" valuePropName="checked">
-            <Switch />
-          </Form.Item>
-          <Form.Item label="开放在线阅读" name="isOpen" valuePropName="checked">
-            <Switch />
-          </Form.Item>
-        </div>
+        <BookFieldItems />
       </Form>
     </Modal>
   );
