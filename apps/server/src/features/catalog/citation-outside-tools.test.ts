@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpHarness, type HttpHarness } from '../../../test/http.ts';
+import { CITATION_ORIGIN, CITED_BOOK } from '../../../test/citation-fixture.ts';
 import { makeBook, type CreatedBook } from '../../../test/factories.ts';
 
 /**
@@ -9,7 +10,7 @@ import { makeBook, type CreatedBook } from '../../../test/factories.ts';
  * systems exchange. Each field must land where it belongs: the edition as the edition, the cited page in a
  * note and never as the book's extent, the period of the work as its date, one author whole.
  */
-const ORIGIN = 'https://guji.example.org';
+const ORIGIN = CITATION_ORIGIN;
 
 /** bibutils' converter run on one export; its MODS as text. */
 const mods = (program: 'ris2xml' | 'bib2xml', input: string) =>
@@ -27,15 +28,7 @@ describe('citation exports under bibutils', () => {
   let book: CreatedBook;
   beforeAll(async () => {
     h = await createHttpHarness('sqlite', { PUBLIC_ORIGIN: ORIGIN });
-    book = await makeBook(h, {
-      title: '論語集注',
-      author: '朱熹',
-      publishDynasty: '宋',
-      coverageDynasty: '清同治十年金陵書局刻本',
-      editionType: '刻本',
-      callNumber: 'A-1',
-      volumes: [3],
-    });
+    book = await makeBook(h, { ...CITED_BOOK, volumes: [3] });
   });
   afterAll(async () => h.close());
 

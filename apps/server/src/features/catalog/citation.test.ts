@@ -5,9 +5,10 @@ import '@citation-js/plugin-bibtex';
 import '@citation-js/plugin-ris';
 import { createHttpHarness, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
+import { CITATION_ORIGIN, CITED_BOOK } from '../../../test/citation-fixture.ts';
 import { makeBook, makeStaff, type CreatedBook } from '../../../test/factories.ts';
 
-const ORIGIN = 'https://guji.example.org';
+const ORIGIN = CITATION_ORIGIN;
 /** A title that tries to break every format: TeX commands and braces, HTML, a line break. */
 const HOSTILE = '論語}</title><script>alert("x")</script>\n& 100% {\\end}';
 
@@ -22,15 +23,7 @@ describe.each(DIALECTS)('citation exports on %s', (dialect) => {
 
   beforeAll(async () => {
     h = await createHttpHarness(dialect, { PUBLIC_ORIGIN: ORIGIN });
-    book = await makeBook(h, {
-      title: '論語集注',
-      author: '朱熹',
-      publishDynasty: '宋',
-      coverageDynasty: '清同治十年金陵書局刻本',
-      editionType: '刻本',
-      callNumber: 'A-1',
-      volumes: [3, 2],
-    });
+    book = await makeBook(h, { ...CITED_BOOK, volumes: [3, 2] });
     closed = await makeBook(h, { title: '孟子集注', author: '朱熹', isOpen: false, volumes: [2] });
     hidden = await makeBook(h, { title: '秘本', isVisible: false, volumes: [1] });
     staff = (await makeStaff(h, ['catalogAdmin'])).cookie;
