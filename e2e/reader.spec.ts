@@ -260,6 +260,10 @@ test('a swipe on a touch screen turns the page; the phone toolbar keeps the rest
   await expect(page.getByRole('combobox', { name: '缩放比例' })).toBeHidden();
   await page.getByRole('button', { name: '更多' }).click();
   await expect(page.getByRole('combobox', { name: '缩放比例' })).toBeVisible();
+  // A tap on a control with a tooltip leaves no tooltip standing over the page (issue 32 part 8).
+  await page.getByRole('button', { name: '放大', exact: true }).tap();
+  await expect(page.locator('.ant-tooltip:visible')).toHaveCount(0);
+  await page.getByRole('button', { name: '缩小', exact: true }).tap();
   await page.getByRole('button', { name: '更多' }).click();
 
   const image = page.getByRole('region', { name: '第 1 页图像' });
@@ -277,7 +281,68 @@ test('a swipe on a touch screen turns the page; the phone toolbar keeps the rest
   await touch('touchEnd', box.x + 300);
   await expect(pageBox).toHaveValue('2');
   await expect(page.getByRole('region', { name: '第 2 页图像' })).toHaveAttribute('data-drawn', 'true');
+  // 更多 left open closes when the page turns (it covers the page's foot).
+  await page.getByRole('button', { name: '更多' }).click();
+  await expect(page.getByRole('combobox', { name: '缩放比例' })).toBeVisible();
+  await page.keyboard.press('ArrowLeft');
+  await expect(pageBox).toHaveValue('3');
+  await expect(page.getByRole('combobox', { name: '缩放比例' })).toBeHidden();
   await context.close();
+});
+
+test('the page gets the screen: the toolbar on one row from 1280 px up, the header one low row', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openLunyu(page);
+  const toolbar = page.getByRole('group', { name: '阅读工具栏' });
+  for (const width of [1280, 1440, 1680, 1920]) {
+    await page.setViewportSize({ width, height: 900 });
+    // One row of 32 px controls and its padding (two rows were 89 px).
+    await expect.poll(async () => (await toolbar.boundingBox())!.height).toBeLessThan(60);
+    expect((await page.locator('header').boundingBox())!.height).toBeLessThanOrEqual(48);
+  }
+  // The tools shown as icons keep their names, and say them on hover.
+  await page.getByRole('button', { name: '下一页' }).hover();
+  await expect(page.getByRole('tooltip')).toHaveText('下一页（←）');
+  await page.screenshot({ path: 'test-results/reader-toolbar-1920.png' });
+});
+
+test('a faint or turned scan: rotation, brightness and contrast, full screen', async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  await openLunyu(page);
+  const image = page.getByRole('region', { name: '第 1 页图像' });
+  await expect(image).toHaveAttribute('data-drawn', 'true');
+  const tools = page.getByRole('group', { name: '图像调整' });
+  await tools.getByRole('button', { name: '旋转' }).click();
+  await expect(image).toHaveAttribute('data-rotation', '90');
+  await expect(tools.getByRole('button', { name: '旋转' })).toContainText('90°');
+  // The turn stays from page to page, as the reader set it.
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByRole('region', { name: '第 2 页图像' })).toHaveAttribute('data-rotation', '90');
+  await page.screenshot({ path: 'test-results/reader-rotated.png' });
+  // Brightness and contrast tone the image, not the page's text or tools.
+  await tools.getByRole('button', { name: '调整' }).click();
+  const brightness = page.getByRole('slider', { name: '亮度' });
+  await brightness.focus();
+  for (let i = 0; i < 4; i += 1) await page.keyboard.press('ArrowRight');
+  await expect(page.locator('.reader-image')).toHaveAttribute('style', /brightness\(120%\) contrast\(100%\)/);
+  const contrast = page.getByRole('slider', { name: '对比度' });
+  await contrast.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.locator('.reader-image')).toHaveAttribute('style', /contrast\(105%\)/);
+  await page.screenshot({ path: 'test-results/reader-tone.png' });
+  await page.getByRole('button', { name: '复原' }).click();
+  await expect(page.locator('.reader-image')).not.toHaveAttribute('style', /filter/);
+  await expect(page.getByRole('region', { name: '第 2 页图像' })).toHaveAttribute('data-rotation', '0');
+  await page.keyboard.press('Escape');
+  // Full screen: the reader fills the screen; 退出全屏 gives the page back.
+  await tools.getByRole('button', { name: '全屏' }).click();
+  await expect
+    .poll(() => page.evaluate(() => document.fullscreenElement?.className ?? ''))
+    .toContain('reader');
+  await tools.getByRole('button', { name: '退出全屏' }).click();
+  await expect.poll(() => page.evaluate(() => document.fullscreenElement === null)).toBe(true);
 });
 
 test('in-book search: hits listed beside the page, each occurrence framed in turn', async ({ browser }) => {

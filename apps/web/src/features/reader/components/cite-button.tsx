@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
-import { Button, Dropdown, Space, Tooltip } from 'antd';
+import { Button, Dropdown, Space } from 'antd';
+import { HoverTip } from '../../../components/hover-tip.tsx';
 import { CopyOutlined, DownOutlined } from '@ant-design/icons';
 import type { ReaderData } from '@guji/shared';
 import { useSiteSettings } from '../../../api/site.ts';
@@ -56,11 +57,11 @@ export function CiteButton(props: CitedReaderPage) {
   });
   return (
     <Space.Compact>
-      <Tooltip title="复制本页的引用（书名、卷册、页码与叶、永久链接与 IIIF canvas）">
+      <HoverTip title="复制本页的引用（书名、卷册、页码与叶、永久链接与 IIIF canvas）">
         <Button icon={<CopyOutlined aria-hidden />} onClick={copy}>
           复制引用
         </Button>
-      </Tooltip>
+      </HoverTip>
       <Dropdown
         trigger={['click']}
         menu={{

@@ -29,6 +29,8 @@ export interface OpenSeadragonViewerProps {
   spreadSource?: TileSource | null;
   /** `fit`: the whole page (or spread) in the pane, centred; a number: percent of the image's own size. */
   zoom: ZoomChoice;
+  /** Clockwise rotation of the page in degrees (0, 90, 180, 270); overlays turn with it. */
+  rotation?: number;
   /** What the pane shows now, in whole percent, after opening, fitting, resizing or a gesture. */
   onZoomShown: (percent: number) => void;
   /** The reader zoomed with the wheel, a pinch or a double click: the percentage reached. */
@@ -162,6 +164,7 @@ export function OpenSeadragonViewer(props: OpenSeadragonViewerProps) {
     }
     viewer.addHandler('open', () => {
       setPage(main() ?? null);
+      viewer.viewport.setRotation(latest.current.rotation ?? 0, true);
       setLimits();
       applyZoom(latest.current.zoom, true);
     });
@@ -257,6 +260,15 @@ export function OpenSeadragonViewer(props: OpenSeadragonViewerProps) {
     viewer.viewport.applyConstraints();
   }, [zoom, page]);
 
+  // A quarter turn: the page turns about its centre; a fitted page is fitted again as turned.
+  const rotation = props.rotation ?? 0;
+  useEffect(() => {
+    const viewer = viewerRef.current;
+    if (!viewer || !page || viewer.viewport.getRotation() === rotation) return;
+    viewer.viewport.setRotation(rotation);
+    if (latest.current.zoom === 'fit') viewer.viewport.goHome();
+  }, [rotation, page]);
+
   useEffect(() => {
     const viewer = viewerRef.current;
     if (!viewer || !page || !highlights?.length) return;
@@ -309,6 +321,7 @@ export function OpenSeadragonViewer(props: OpenSeadragonViewerProps) {
       data-highlights={highlights?.length ?? 0}
       data-drawing={drawing}
       data-spread={spreadSource != null}
+      data-rotation={rotation}
       onContextMenu={(event) => event.preventDefault()}
     >
       <div ref={containerRef} className="osd-container" />

@@ -1,6 +1,7 @@
 /** The reader's toolbar: directory, page turning, volume, zoom, in-book search, the reader's own tools, mode. */
-import { useState, type ReactNode } from 'react';
-import { Button, Segmented, Select, Tooltip } from 'antd';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Button, Segmented, Select } from 'antd';
+import { HoverTip } from '../../../components/hover-tip.tsx';
 import {
   DoubleLeftOutlined,
   DoubleRightOutlined,
@@ -57,6 +58,8 @@ export interface ReaderToolbarProps {
   onSearch: (text: string) => void;
   /** The reader's notes button (useReaderNotes). */
   notesButton: ReactNode;
+  /** Rotation, brightness and contrast of the image, and full screen. */
+  imageTools: ReactNode;
   /** The page shown, if the volume has any. */
   page: ReaderData['pages'][number] | undefined;
   signedIn: boolean;
@@ -74,6 +77,8 @@ export interface ReaderToolbarProps {
 export function ReaderToolbar(props: ReaderToolbarProps) {
   const { sideOpen, pageNumber, total, onMove, volume, shownPercent, onZoomStep, page, signedIn } = props;
   const [moreOpen, setMoreOpen] = useState(false);
+  // On a phone 更多 covers the page's foot: a page turned (a hit chosen, a volume changed) closes it.
+  useEffect(() => setMoreOpen(false), [pageNumber, volume.fascicleId]);
   const atFirst = pageNumber <= 1;
   const atLast = pageNumber >= total;
   const percentLabel = shownPercent == null ? '适应' : `${shownPercent}%`;
@@ -86,31 +91,39 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
           aria-controls={props.sidePanelId}
           onClick={props.onToggleSide}
         >
-          <span className="reader-button-text">目录</span>
+          <span className="reader-button-text reader-wide-text">目录</span>
         </Button>
 
         {/* Right to left: the next page lies to the left, as in the book. */}
         <div className="reader-pager" role="group" aria-label="翻页">
-          <Button
-            className="reader-pager-end"
-            icon={<DoubleLeftOutlined aria-hidden />}
-            onClick={() => onMove('last')}
-            disabled={atLast}
-          >
-            <span className="reader-button-text">尾页</span>
-          </Button>
-          <Button icon={<LeftOutlined aria-hidden />} onClick={() => onMove('next')} disabled={atLast}>
-            <span className="reader-button-text">下一页</span>
-          </Button>
+          <HoverTip title="尾页（End）">
+            <Button
+              className="reader-pager-end"
+              icon={<DoubleLeftOutlined aria-hidden />}
+              onClick={() => onMove('last')}
+              disabled={atLast}
+            >
+              <span className="reader-button-text reader-wide-text">尾页</span>
+            </Button>
+          </HoverTip>
+          <HoverTip title="下一页（←）">
+            <Button icon={<LeftOutlined aria-hidden />} onClick={() => onMove('next')} disabled={atLast}>
+              <span className="reader-button-text reader-wide-text">下一页</span>
+            </Button>
+          </HoverTip>
           <PageNumberBox key={pageNumber} page={pageNumber} total={total} onGo={props.onGoToPage} />
-          <Button onClick={() => onMove('previous')} disabled={atFirst}>
-            <span className="reader-button-text">上一页</span>
-            <RightOutlined aria-hidden />
-          </Button>
-          <Button className="reader-pager-end" onClick={() => onMove('first')} disabled={atFirst}>
-            <span className="reader-button-text">首页</span>
-            <DoubleRightOutlined aria-hidden />
-          </Button>
+          <HoverTip title="上一页（→）">
+            <Button onClick={() => onMove('previous')} disabled={atFirst}>
+              <span className="reader-button-text reader-wide-text">上一页</span>
+              <RightOutlined aria-hidden />
+            </Button>
+          </HoverTip>
+          <HoverTip title="首页（Home）">
+            <Button className="reader-pager-end" onClick={() => onMove('first')} disabled={atFirst}>
+              <span className="reader-button-text reader-wide-text">首页</span>
+              <DoubleRightOutlined aria-hidden />
+            </Button>
+          </HoverTip>
         </div>
 
         <Segmented<DisplayMode>
@@ -145,14 +158,14 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
         />
 
         <div className="reader-zoom" role="group" aria-label="缩放">
-          <Tooltip title="缩小（-）">
+          <HoverTip title="缩小（-）">
             <Button
               icon={<MinusOutlined aria-hidden />}
               aria-label="缩小"
               onClick={() => onZoomStep('out')}
               disabled={shownPercent != null && shownPercent <= ZOOM_LEVELS[0]!}
             />
-          </Tooltip>
+          </HoverTip>
           <Select<ZoomChoice>
             aria-label="缩放比例"
             className="reader-zoom-select"
@@ -162,18 +175,18 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
             onChange={props.onZoomChoose}
             popupMatchSelectWidth={false}
           />
-          <Tooltip title="放大（+）">
+          <HoverTip title="放大（+）">
             <Button
               icon={<PlusOutlined aria-hidden />}
               aria-label="放大"
               onClick={() => onZoomStep('in')}
               disabled={shownPercent != null && shownPercent >= ZOOM_LEVELS[ZOOM_LEVELS.length - 1]!}
             />
-          </Tooltip>
+          </HoverTip>
         </div>
 
         {props.mode === 'image' && (
-          <Tooltip title="两页并排，右页在前，如书翻开">
+          <HoverTip title="两页并排，右页在前，如书翻开">
             <Button
               icon={<ReadOutlined aria-hidden />}
               aria-pressed={props.spread}
@@ -181,27 +194,46 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
               ghost={props.spread}
               onClick={() => props.onSpreadChange(!props.spread)}
             >
-              双页
+              <span className="reader-tool-text">双页</span>
             </Button>
-          </Tooltip>
+          </HoverTip>
         )}
 
         {props.readingRoom && (
-          <InBookSearchBox compact initial={props.searchText} onSearch={props.onSearch} />
-        )}
-
-        {props.notesButton}
-        {page && signedIn && <ReaderDownloadMenu imageId={page.imageId} fascicleId={volume.fascicleId} />}
-        {page && signedIn && (
-          <AddToPrint
-            imageId={page.imageId}
-            fascicleId={volume.fascicleId}
-            pageNumber={pageNumber}
-            total={total}
+          <InBookSearchBox
+            compact
+            initial={props.searchText}
+            onSearch={(text) => {
+              setMoreOpen(false);
+              props.onSearch(text);
+            }}
           />
         )}
 
-        {page && <CiteButton book={props.book} volume={volume} page={page} />}
+        {props.imageTools}
+        {/* On a wide screen these show as icons (their names stay for screen readers, a tooltip for the mouse). */}
+        {props.notesButton && <ToolTip title="批注">{props.notesButton}</ToolTip>}
+        {page && signedIn && (
+          <ToolTip title="下载">
+            <ReaderDownloadMenu imageId={page.imageId} fascicleId={volume.fascicleId} />
+          </ToolTip>
+        )}
+        {page && signedIn && (
+          <ToolTip title="加入打印">
+            <AddToPrint
+              imageId={page.imageId}
+              fascicleId={volume.fascicleId}
+              pageNumber={pageNumber}
+              total={total}
+            />
+          </ToolTip>
+        )}
+
+        {page && (
+          <span className="reader-tool">
+            <CiteButton book={props.book} volume={volume} page={page} />
+          </span>
+        )}
 
         {props.canProofread && page && (
           <Link className="reader-proofread" to={`/OCRPage?imgid=${page.imageId}`}>
@@ -210,5 +242,14 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
         )}
       </div>
     </div>
+  );
+}
+
+/** A tool from another feature, shown as its icon on a wide screen, named by a tooltip there. */
+function ToolTip({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <HoverTip title={title}>
+      <span className="reader-tool">{children}</span>
+    </HoverTip>
   );
 }

@@ -1,4 +1,5 @@
-import { Button, ConfigProvider, Segmented, Switch, Tooltip } from 'antd';
+import { Button, ConfigProvider, Segmented, Switch } from 'antd';
+import { HoverTip } from '../../../components/hover-tip.tsx';
 import { ZOOM_LEVELS } from '@guji/shared';
 import { FileTextOutlined } from '@ant-design/icons';
 import type { useTextView } from '../hooks/use-text-view.ts';
@@ -40,7 +41,7 @@ export function TextPaneBar({ textView, simplified, onCopy, layoutZoom }: TextPa
         />
         {textView.view === 'layout' && (
           <span className="text-pane-size">
-            <Tooltip title="缩小字号">
+            <HoverTip title="缩小字号">
               <Button
                 aria-label="缩小字号"
                 disabled={layoutZoom.percent <= ZOOM_LEVELS[0]!}
@@ -48,8 +49,8 @@ export function TextPaneBar({ textView, simplified, onCopy, layoutZoom }: TextPa
               >
                 A−
               </Button>
-            </Tooltip>
-            <Tooltip title="放大字号">
+            </HoverTip>
+            <HoverTip title="放大字号">
               <Button
                 aria-label="放大字号"
                 disabled={layoutZoom.percent >= ZOOM_LEVELS[ZOOM_LEVELS.length - 1]!}
@@ -57,7 +58,7 @@ export function TextPaneBar({ textView, simplified, onCopy, layoutZoom }: TextPa
               >
                 A+
               </Button>
-            </Tooltip>
+            </HoverTip>
           </span>
         )}
         {textView.view === 'reading' && (
@@ -69,7 +70,7 @@ export function TextPaneBar({ textView, simplified, onCopy, layoutZoom }: TextPa
               onChange={textView.setWriting}
             />
             <span className="text-pane-size">
-              <Tooltip title="缩小字号">
+              <HoverTip title="缩小字号">
                 <Button
                   aria-label="缩小字号"
                   disabled={textView.size <= TEXT_SIZE.min}
@@ -77,8 +78,8 @@ export function TextPaneBar({ textView, simplified, onCopy, layoutZoom }: TextPa
                 >
                   A−
                 </Button>
-              </Tooltip>
-              <Tooltip title="放大字号">
+              </HoverTip>
+              <HoverTip title="放大字号">
                 <Button
                   aria-label="放大字号"
                   disabled={textView.size >= TEXT_SIZE.max}
@@ -86,7 +87,7 @@ export function TextPaneBar({ textView, simplified, onCopy, layoutZoom }: TextPa
                 >
                   A+
                 </Button>
-              </Tooltip>
+              </HoverTip>
             </span>
           </>
         )}
@@ -94,11 +95,11 @@ export function TextPaneBar({ textView, simplified, onCopy, layoutZoom }: TextPa
           <Switch checked={simplified.on} onChange={simplified.setOn} />
           简体显示
         </label>
-        <Tooltip title="复制本页全部文字（按阅读顺序，每列一行）及本页引用">
+        <HoverTip title="复制本页全部文字（按阅读顺序，每列一行）及本页引用">
           <Button icon={<FileTextOutlined aria-hidden />} disabled={!onCopy} onClick={onCopy ?? undefined}>
             复制全文
           </Button>
-        </Tooltip>
+        </HoverTip>
       </div>
     </ConfigProvider>
   );

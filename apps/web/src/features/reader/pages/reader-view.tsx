@@ -17,6 +17,9 @@ import { useReaderKeys } from '../hooks/use-reader-keys.ts';
 import { useReaderZoom } from '../hooks/use-reader-zoom.ts';
 import { useHitNavigation } from '../hooks/use-hit-navigation.ts';
 import { useCharacterLinks } from '../hooks/use-character-links.ts';
+import { toneFilter, useImageAdjust } from '../hooks/use-image-adjust.ts';
+import { useFullScreen } from '../hooks/use-full-screen.ts';
+import { ImageAdjustControls } from '../components/image-adjust-controls.tsx';
 import { imageInfoQuery, useImageInfo, usePageMatches, usePageOcr } from '../queries.ts';
 import { useSession } from '../../account/queries.ts';
 import { InBookResults } from '../../catalog/index.ts';
@@ -87,6 +90,9 @@ export function ReaderView({ data, loadingVolume, directoryId, imageId, highligh
   }, [queryClient, loadingVolume, info.data, pages, pageNumber, step]);
 
   const [sideOpen, setSideOpen] = useState(wideScreen);
+  const image = useImageAdjust();
+  const readerRef = useRef<HTMLDivElement>(null);
+  const fullScreen = useFullScreen(readerRef);
   const [sideTab, setSideTab] = useState<SideTab>('directory');
   const pageOcr = usePageOcr(mode !== 'image' && shownImageId != null ? shownImageId : null);
   const ocr = pageOcr.data?.ocr ?? null;
@@ -207,7 +213,7 @@ export function ReaderView({ data, loadingVolume, directoryId, imageId, highligh
   };
 
   return (
-    <div className="reader" data-mode={mode}>
+    <div className="reader" data-mode={mode} ref={readerRef}>
       <ReaderToolbar
         book={data.book}
         sidePanelId={SIDE_ID}
@@ -236,6 +242,15 @@ export function ReaderView({ data, loadingVolume, directoryId, imageId, highligh
           setSideOpen(true);
         }}
         notesButton={notes.button}
+        imageTools={
+          <ImageAdjustControls
+            adjust={image.adjust}
+            onRotate={image.rotate}
+            onTone={image.setTone}
+            onReset={image.reset}
+            fullScreen={fullScreen}
+          />
+        }
         page={page}
         signedIn={signedIn}
         canProofread={canProofread}
@@ -257,7 +272,7 @@ export function ReaderView({ data, loadingVolume, directoryId, imageId, highligh
 
       <div className="reader-body">
         {sideOpen && <ReaderSidePanel id={SIDE_ID} tab={sideTab} onTab={setSideTab} panels={sidePanels} />}
-        <div className="reader-stage">
+        <div className="reader-stage" data-hits={Boolean(readingRoom && searchText && highlight)}>
           {page ? (
             <div className="reader-panes" data-mode={mode}>
               {mode !== 'image' && (
@@ -274,13 +289,18 @@ export function ReaderView({ data, loadingVolume, directoryId, imageId, highligh
                   citation={citation}
                 />
               )}
-              <div className="reader-image" hidden={mode === 'text'}>
+              <div
+                className="reader-image"
+                hidden={mode === 'text'}
+                style={{ filter: toneFilter(image.adjust) }}
+              >
                 <OpenSeadragonViewer
                   // Side by side is a viewer of its own: it opens fitted to its half and keeps its zoom.
                   key={mode === 'both' ? 'both' : 'image'}
                   tileSource={tileSource}
                   spreadSource={spreadSource}
                   zoom={mode === 'text' ? 'fit' : choice}
+                  rotation={image.adjust.rotation}
                   onZoomShown={(percent) => (mode === 'text' ? undefined : reportShown(percent))}
                   onUserZoom={(percent) => (mode === 'text' ? undefined : choose(percent))}
                   highlights={highlights}
