@@ -83,3 +83,34 @@ test('forms fit a narrow window', async ({ page }) => {
     await page.screenshot({ path: `test-results/mobile${path.replace('/', '-')}.png`, fullPage: true });
   }
 });
+
+test('the header leads to the catalogue and full-text search; on a phone it is one row with a menu', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/');
+  const nav = page.getByRole('navigation', { name: '主导航' });
+  await nav.getByRole('link', { name: '古籍检索' }).click();
+  await expect(page).toHaveURL(/\/SearchPage$/);
+  await nav.getByRole('link', { name: '全文检索' }).click();
+  await expect(page).toHaveURL(/\/AdvancedSearch\?type=1$/);
+  // No menu button on a wide screen: the links are in the header row.
+  await expect(page.getByRole('button', { name: '菜单', exact: true })).toBeHidden();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  const header = page.locator('header');
+  expect((await header.boundingBox())!.height).toBeLessThanOrEqual(56);
+  await expect(nav).toBeHidden();
+  const menu = page.getByRole('button', { name: '菜单', exact: true });
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+  await menu.click();
+  await expect(nav).toBeVisible();
+  await page.screenshot({ path: 'test-results/header-390-menu.png' });
+  await nav.getByRole('link', { name: '古籍检索' }).click();
+  await expect(page).toHaveURL(/\/SearchPage$/);
+  // Choosing a link closes the menu.
+  await expect(nav).toBeHidden();
+  await expect(menu).toHaveAttribute('aria-expanded', 'false');
+  await expectAccessible(page);
+});

@@ -1,7 +1,8 @@
 import { hasRole } from '@guji/shared';
 import { Avatar, Button, Dropdown } from 'antd';
-import { DownOutlined, UserOutlined } from '@ant-design/icons';
-import { Link, NavLink, useNavigate } from 'react-router';
+import { useEffect, useState } from 'react';
+import { DownOutlined, MenuOutlined, UserOutlined } from '@ant-design/icons';
+import { Link, NavLink, useLocation, useNavigate } from 'react-router';
 import type { SessionUser } from '@guji/shared';
 import { useSiteSettings } from '../api/site.ts';
 import { useSession } from '../features/account/queries.ts';
@@ -9,11 +10,18 @@ import { useSignOut } from '../features/account/index.ts';
 import { LanguageToggle } from '../features/language/index.ts';
 import { noConvert } from './book-text.tsx';
 
-/** The site header: name, navigation, 简/繁 switch and the login state. */
+/**
+ * The site header: name, navigation (the catalogue and full-text search among it), 简/繁 switch and the
+ * login state. On a phone it is one row: the navigation opens from 菜单 under it.
+ */
 export function AppHeader() {
   const siteName = useSiteSettings().data?.siteName ?? '古籍数字图书馆';
   const session = useSession();
   const user = session.data?.user ?? null;
+  const [menuOpen, setMenuOpen] = useState(false);
+  const location = useLocation();
+  // A link chosen (or Back) closes the phone's menu.
+  useEffect(() => setMenuOpen(false), [location.pathname, location.search]);
 
   return (
     <header className="site-header">
@@ -21,16 +29,28 @@ export function AppHeader() {
         <Link to="/" className="site-brand">
           {siteName}
         </Link>
-        <nav aria-label="主导航" className="site-nav">
+        <nav aria-label="主导航" className="site-nav" id="site-nav" data-open={menuOpen}>
           <NavLink to="/" end>
             首页
           </NavLink>
+          <NavLink to="/SearchPage">古籍检索</NavLink>
+          <NavLink to="/AdvancedSearch?type=1">全文检索</NavLink>
           {user && <NavLink to="/PersonalPage">个人中心</NavLink>}
           {user && <NavLink to="/OCRAside">我的古籍</NavLink>}
           {user && hasRole(user.roles, 'catalogAdmin') && <NavLink to="/Admin">管理后台</NavLink>}
         </nav>
         <div className="site-header-tools">
           <LanguageToggle />
+          <button
+            type="button"
+            className="site-menu-button"
+            aria-expanded={menuOpen}
+            aria-controls="site-nav"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <MenuOutlined aria-hidden />
+            <span className="visually-hidden">菜单</span>
+          </button>
           {user ? (
             <UserMenu user={user} />
           ) : (
