@@ -200,13 +200,14 @@ test('console classification dictionary: a class added under a division shows in
   await page.getByLabel('分类名称').fill('傳記類');
   await page.getByRole('button', { name: /添\s*加/ }).click();
   await expectToast(page, '分类已添加');
-  await expect(tree.getByText(`传记类（${code}）`)).toBeVisible();
+  // Shown as the cataloguer typed it, in 简 as in 繁.
+  await expect(tree.getByText(`傳記類（${code}）`)).toBeVisible();
   await page.goto('/SearchPage');
   await page.locator('.ant-tree-treenode', { hasText: '史部' }).locator('.ant-tree-switcher').click();
-  await expect(page.getByText('传记类').first()).toBeVisible();
+  await expect(page.getByText('傳記類').first()).toBeVisible();
   // Unused, it can go again.
   await page.goto('/Admin?tab=classes');
-  await page.getByRole('tree', { name: '分类树' }).getByText(`传记类（${code}）`).click();
+  await page.getByRole('tree', { name: '分类树' }).getByText(`傳記類（${code}）`).click();
   await page.getByRole('button', { name: '删除分类' }).click();
   await page.locator('.ant-popconfirm-buttons .ant-btn-primary').click();
   await expectToast(page, '分类已删除');

@@ -106,7 +106,7 @@ test('search: classification filter, 6 per page, total, pager, no results, tip, 
   await expect(page.getByText(`共 ${total} 条`)).toBeVisible();
   await expect(page.getByRole('listitem', { name: '2' })).toHaveClass(/active/);
 
-  await page.getByRole('tree', { name: '古籍分类' }).getByText('经部').click();
+  await page.getByRole('tree', { name: '古籍分类' }).getByText('經部').click();
   await expect(page).toHaveURL(/classCode=JING/);
   await expect(page.getByText('共 5 条')).toBeVisible();
   await expect(page.getByRole('heading', { level: 3 })).toHaveCount(5);
@@ -212,7 +212,7 @@ test('staff: edit a book, hide it (readers then see no data), open it again', as
   await openBook(page, '測試叢書第2種');
   await page.getByRole('button', { name: '编辑' }).click();
   const dialog = page.getByRole('dialog', { name: '编辑古籍信息' });
-  await dialog.getByLabel('作者').fill('佚名');
+  await dialog.getByLabel('著者').fill('佚名');
   await dialog.getByLabel('附注').fill('卷端鈐「國立北平圖書館藏」印。\n有朱筆圈點。');
   await dialog.getByRole('switch', { name: '公开显示' }).click();
   await dialog.getByRole('button', { name: '保存' }).click();

@@ -22,7 +22,8 @@ const NO_FILTERS = { catalogId: null, classCode: '', dynasty: '', edition: '' } 
 /**
  * Full-text mode of /AdvancedSearch (reading room, signed in): the query box with 「精确字形」 and
  * 「检索语法」, then the books found — each with its exact counts and first pages, expandable — with
- * the totals («约 N 条结果», «共 N 页，M 处»), the filters and the order, 8 books a page.
+ * the totals (spec §2's «约 N 条结果», N the pages found; then «M 处，见于 B 部古籍», not restating N as an
+ * exact count beside the spec's «约»), the filters and the order, 8 books a page.
  */
 export function FullTextMode({
   state,
@@ -137,8 +138,7 @@ export function FullTextMode({
                 <div className="full-text-summary">
                   <p className="full-text-total">约 {data.summary.pages} 条结果</p>
                   <p className="full-text-counts">
-                    共 {data.summary.pages} 页，{data.summary.occurrences} 处，见于 {data.summary.books}{' '}
-                    部古籍
+                    {data.summary.occurrences} 处，见于 {data.summary.books} 部古籍
                   </p>
                 </div>
                 <FullTextFilters facets={data.facets} state={state} onChange={onSearch} />

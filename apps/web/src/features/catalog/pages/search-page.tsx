@@ -3,6 +3,7 @@ import { Button, Input, Spin, Tree, type TreeDataNode } from 'antd';
 import { FilterOutlined } from '@ant-design/icons';
 import { useNavigate, useSearchParams } from 'react-router';
 import { PAGE_SIZES, type Classification } from '@guji/shared';
+import { BookText } from '../../../components/book-text.tsx';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { BookResultList } from '../components/book-result-list.tsx';
@@ -99,7 +100,8 @@ function SearchBox({ initial, onSearch }: { initial: string; onSearch: (title: s
 function toTreeData(nodes: readonly Classification[]): TreeDataNode[] {
   return nodes.map((node) => ({
     key: node.dictionaryValue,
-    title: node.dictionaryName,
+    // The dictionary's names as stored (issue 32: stored text is never converted).
+    title: <BookText>{node.dictionaryName}</BookText>,
     children: node.children.length ? toTreeData(node.children) : undefined,
   }));
 }
