@@ -1,6 +1,7 @@
 /** What the reader feature offers the rest of the app; everything else in the folder is its own. */
 import './reader-side.css';
 import './reader.css';
+import './reader-tools.css';
 import './text-pane.css';
 export { confidenceClass } from './components/ocr-text-pane.tsx';
 export { flattenDirectory, toTreeData } from './directory.ts';
