@@ -170,7 +170,7 @@ function InvoiceNote({ title }: { title: string | null }) {
   if (title === null) return <span className="desk-muted">不需要发票</span>;
   return (
     <span className="desk-invoice">
-      <Tag color="orange">需开发票</Tag>
+      <Tag className="desk-invoice-tag">需开发票</Tag>
       <BookText>{title}</BookText>
     </span>
   );
