@@ -273,11 +273,10 @@ interface ManifestChunk {
 }
 
 /**
- * index.html with `<link rel="modulepreload">` for chunks the page will import later: the default
- * language's converter on every page (the site starts in 简, converting the traditional text), and on
- * /Book the reader with everything it imports. The browser then fetches and compiles them while the
- * application starts instead of after it (measured: the reader's chunk was asked for ~0.4 s after
- * navigation, only once the app had rendered). Without a manifest the page is served as built.
+ * index.html with `<link rel="modulepreload">` on /Book for the reader's chunk and everything it
+ * imports: the browser then fetches and compiles them while the application starts instead of after it
+ * (measured: the reader's chunk was asked for ~0.4 s after navigation, only once the app had rendered).
+ * Without a manifest the page is served as built.
  */
 export function webPages(webDist: string, html: string): WebPages {
   let manifest: Record<string, ManifestChunk>;
@@ -304,10 +303,8 @@ export function webPages(webDist: string, html: string): WebPages {
   };
   const links = (files: string[]) =>
     files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
-  const converter = chunkFiles((key) => key.endsWith('opencc-js/dist/esm/t2cn.js'));
   const reader = chunkFiles((key) => key.endsWith('features/reader/pages/reader-page.tsx'));
-  const inject = (files: string[]) => html.replace('</head>', `${links(files)}</head>`);
-  return { reader: inject([...converter, ...reader]), other: inject(converter) };
+  return { reader: html.replace('</head>', `${links(reader)}</head>`), other: html };
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   htmlLangFor,
   parseLanguage,
   type Language,
+  type TextConverter,
 } from './page-converter.ts';
 
 /** Spec §4: the page converts 500 ms after the choice. */
@@ -22,8 +23,9 @@ function readStoredLanguage(): Language {
 }
 
 /**
- * Keeps the page in the chosen script: converts document.body when the choice is made (and on load,
- * from the stored choice), then every node React adds or changes, through a MutationObserver.
+ * Keeps the page in the chosen script: converts document.body when 繁 is chosen (and on load, from the
+ * stored choice), then every node React adds or changes, through a MutationObserver; 简 is the page as
+ * written.
  */
 export function LanguageProvider({ children }: { children: ReactNode }) {
   const [language, setLanguageState] = useState<Language>(readStoredLanguage);
@@ -51,18 +53,19 @@ export function LanguageProvider({ children }: { children: ReactNode }) {
     // On load the stored choice applies at once; a new choice after the delay of spec §4.
     const delay = applied.current === null ? 0 : CONVERSION_DELAY_MS;
     const timer = window.setTimeout(() => {
-      loadConverter(language).then(
-        (convert) => {
-          if (cancelled) return;
-          converter.setConverter(convert);
-          converter.convertTree(document.body);
-          const title = document.querySelector('head > title');
-          if (title) converter.convertTree(title);
-          document.documentElement.lang = htmlLangFor(language);
-          applied.current = language;
-        },
-        () => undefined, // The chunk failed to load (offline): the page stays as the server wrote it.
-      );
+      const apply = (convert: TextConverter | null) => {
+        if (cancelled) return;
+        converter.setConverter(convert);
+        converter.convertTree(document.body);
+        const title = document.querySelector('head > title');
+        if (title) converter.convertTree(title);
+        document.documentElement.lang = htmlLangFor(language);
+        applied.current = language;
+      };
+      // The interface is written in simplified characters: 简 shows it as written (and puts back what
+      // 繁 converted) without loading a dictionary; 繁 loads its converter on first use.
+      if (language === 's') apply(null);
+      else loadConverter(language).then(apply, () => undefined); // Offline: the page stays as written.
     }, delay);
     return () => {
       cancelled = true;

@@ -80,19 +80,24 @@ export function isExcluded(node: ConvertibleNode): boolean {
  * A value that differs from what the converter last wrote is new content and becomes the original.
  */
 export class PageConverter {
-  private convert: TextConverter = (text) => text;
+  /** null: the page as written (the interface is written in simplified characters). */
+  private convert: TextConverter | null = null;
+  /** Whether anything was ever converted: until then a page shown as written needs no work. */
+  private touched = false;
   private readonly textOriginal = new WeakMap<object, string>();
   private readonly textWritten = new WeakMap<object, string>();
   private readonly attrOriginal = new WeakMap<object, Map<string, string>>();
   private readonly attrWritten = new WeakMap<object, Map<string, string>>();
 
-  /** Sets the conversion applied from now on (t→s for 's', s→t for 't'). */
-  setConverter(convert: TextConverter): void {
+  /** Sets the conversion applied from now on (s→t for 't'); null shows every text as the page wrote it. */
+  setConverter(convert: TextConverter | null): void {
     this.convert = convert;
+    if (convert) this.touched = true;
   }
 
   /** Converts everything under `root` (inclusive) that is not excluded. */
   convertTree(root: ConvertibleNode): void {
+    if (!this.touched) return;
     if (root.parentNode && isExcluded(root.parentNode)) return;
     const stack: ConvertibleNode[] = [root];
     for (let node = stack.pop(); node; node = stack.pop()) {
@@ -113,6 +118,7 @@ export class PageConverter {
 
   /** Converts what a batch of DOM mutations added or changed. */
   applyMutations(mutations: ArrayLike<ConvertibleMutation>): void {
+    if (!this.touched) return;
     for (let i = 0; i < mutations.length; i++) {
       const mutation = mutations[i];
       if (!mutation) continue;
@@ -134,7 +140,7 @@ export class PageConverter {
     if (current === null) return;
     const original = sourceText(current, this.textWritten.get(node), this.textOriginal.get(node));
     this.textOriginal.set(node, original);
-    const next = HAN.test(original) ? this.convert(original) : original;
+    const next = this.convert && HAN.test(original) ? this.convert(original) : original;
     if (next !== current) node.nodeValue = next;
     this.textWritten.set(node, next);
   }
@@ -147,7 +153,7 @@ export class PageConverter {
     const written = mapFor(this.attrWritten, node);
     const original = sourceText(current, written.get(name), originals.get(name));
     originals.set(name, original);
-    const next = HAN.test(original) ? this.convert(original) : original;
+    const next = this.convert && HAN.test(original) ? this.convert(original) : original;
     if (next !== current) node.setAttribute(name, next);
     written.set(name, next);
   }
