@@ -32,6 +32,7 @@ import { citationRoutes, citationServiceOf } from './features/catalog/citation.r
 import { citationPageHead } from './features/catalog/citation-page.ts';
 import { searchRoutes } from './features/search/search.route.ts';
 import { ocrRoutes } from './features/ocr/ocr.route.ts';
+import { correctionRoutes } from './features/ocr/corrections.route.ts';
 import { iiifRoutes } from './features/iiif/iiif.route.ts';
 import { iiifSearchRoutes } from './features/iiif/iiif-search.route.ts';
 import { iiifAuthRoutes } from './features/iiif/iiif-auth.route.ts';
@@ -179,6 +180,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     consoleRoutes,
     marcRoutes,
     ocrRoutes,
+    correctionRoutes,
     iiifRoutes,
     iiifSearchRoutes,
     iiifAuthRoutes,

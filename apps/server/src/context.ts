@@ -1,6 +1,4 @@
 import { createHmac } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import { openDatabase, type DatabaseHandle } from './db/database.ts';
@@ -40,6 +38,8 @@ import { SearchRepository } from './features/search/search.repository.ts';
 import { Metrics } from './features/metrics/metrics.ts';
 import { RateLimitRepository } from './features/accounts/rate-limit.repository.ts';
 import { OcrService } from './features/ocr/ocr.service.ts';
+import { CorrectionService } from './features/ocr/correction.service.ts';
+import { CorrectionRepository } from './features/ocr/correction.repository.ts';
 import type { OcrEngine } from './ocr/engine.ts';
 import { ThreadedOcrEngine } from './ocr/engine-thread.ts';
 import { TerminalService } from './features/console/terminal.service.ts';
@@ -77,7 +77,7 @@ import { ProfileService } from './features/profile/profile.service.ts';
 import { UploadGate } from './features/own-books/upload-gate.ts';
 import { UploadSlotRepository } from './features/own-books/upload-slot.repository.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
-import { randomToken } from './lib/crypto.ts';
+import { resolveSecret } from './lib/session-secret.ts';
 import type { FileStorage } from './storage/storage.ts';
 import { openStorage } from './storage/open-storage.ts';
 import { JobQueue } from './jobs/queue.ts';
@@ -120,6 +120,7 @@ export interface AppContext {
     ingest: IngestService;
     fullText: FullTextService;
     ocr: OcrService;
+    corrections: CorrectionService;
     terminals: TerminalService;
     personal: PersonalService;
     reservations: ReservationService;
@@ -161,20 +162,6 @@ export interface ContextOverrides {
   smsProvider?: SmsProvider;
   database?: DatabaseHandle;
   ocrEngine?: () => Promise<OcrEngine>;
-}
-
-/** The signing secret: SESSION_SECRET, or one generated once and kept in DATA_DIR. */
-function resolveSecret(config: Config): string {
-  if (config.sessionSecret) return config.sessionSecret;
-  const file = path.join(config.dataDir, '.session-secret');
-  try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch {
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    const secret = randomToken();
-    fs.writeFileSync(file, secret, { mode: 0o600 });
-    return secret;
-  }
 }
 
 /** Opens the database, runs migrations and wires repositories and services. */
@@ -289,6 +276,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       clock,
     ),
   };
+  const ocr = new OcrService(repos.ocrVersions, transact, repos.catalog, catalog, fullText);
   const ownBooks = new OwnBookRepository(db);
   const ownAccess = new OwnAccess(repos.catalog, repos.users);
   const metrics = new Metrics(repos.jobs, database);
@@ -308,7 +296,14 @@ export async function createContext(config: Config, overrides: ContextOverrides 
       catalog,
       ingest,
       fullText,
-      ocr: new OcrService(repos.ocrVersions, transact, repos.catalog, catalog, fullText),
+      ocr,
+      corrections: new CorrectionService(new CorrectionRepository(db), {
+        ocr,
+        catalog,
+        auditor: admin,
+        transact,
+        clock,
+      }),
       iiifAuth: new IiifAuthService(
         createHmac('sha256', secret).update('iiif-auth').digest('hex'),
         repos.sessions,

@@ -26,6 +26,7 @@ import { migration0023 } from './migrations/0023-book-notes.ts';
 import { migration0024 } from './migrations/0024-api-tokens.ts';
 import { migration0025 } from './migrations/0025-refunds.ts';
 import { migration0026 } from './migrations/0026-ocr-warnings.ts';
+import { migration0027 } from './migrations/0027-text-corrections.ts';
 
 /** Migrations in order. Each takes the dialect so one TypeScript file serves SQLite and PostgreSQL. */
 const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0024-api-tokens': migration0024,
   '0025-refunds': migration0025,
   '0026-ocr-warnings': migration0026,
+  '0027-text-corrections': migration0027,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -458,6 +458,30 @@ export interface RefundsTable {
   updated_at: string;
 }
 
+/** Readers' corrections of page text (migration 0027). */
+export interface TextCorrectionsTable {
+  id: Generated<number>;
+  page_id: number;
+  user_id: number;
+  /** Body column (ocr_res.content index) and first character in it. */
+  line: number;
+  start: number;
+  original: string;
+  /** null: the characters are only flagged as wrong. */
+  proposed: string | null;
+  note: string | null;
+  /** The characters' bounding box on the image, as JSON. */
+  box_json: string | null;
+  /** 'pending', 'accepted' or 'refused'. */
+  status: string;
+  reviewer_id: number | null;
+  refuse_reason: string | null;
+  /** The OCR version an accepted correction became. */
+  version: number | null;
+  created_at: string;
+  decided_at: string | null;
+}
+
 /** Personal API tokens of the public read API (migration 0024): only the secret's SHA-256 is kept. */
 export interface ApiTokensTable {
   id: Generated<number>;
@@ -512,6 +536,7 @@ export interface Database {
   oai_records: OaiRecordsTable;
   api_tokens: ApiTokensTable;
   refunds: RefundsTable;
+  text_corrections: TextCorrectionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

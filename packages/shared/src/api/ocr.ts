@@ -160,3 +160,84 @@ export type OcrQueued = z.infer<typeof OcrQueued>;
 /** The file format of a page's text export. */
 export const OcrExportQuery = z.object({ format: z.enum(OCR_FORMATS).default('txt') });
 export type OcrExportQuery = z.infer<typeof OcrExportQuery>;
+
+/** Readers mend the text (issue 32 part 5): at most this many proposals per reader per hour; a note's length. */
+export const CORRECTION_LIMITS = { perHour: 20, noteMax: 200, charactersMax: 50 } as const;
+
+export const CORRECTION_STATUSES = ['pending', 'accepted', 'refused'] as const;
+export type CorrectionStatus = (typeof CORRECTION_STATUSES)[number];
+
+const correctionText = z
+  .string()
+  .refine((s) => !hasHtmlTag(s), MSG.noHtml)
+  .refine(isSafeText, MSG.textUnsafeChars);
+
+/**
+ * A reader's correction of a page's text: characters `start`…`start + length` of body column `line`
+ * (ocr_res.content) as they read them (`original`), and what they should be (`proposed`, as many
+ * characters), or none: the characters are only flagged as wrong, with a note saying why.
+ */
+export const ProposeCorrectionRequest = z.object({
+  line: z.number().int().min(0),
+  start: z.number().int().min(0),
+  original: correctionText.pipe(
+    z
+      .string()
+      .min(1, MSG.correctionNoSelection)
+      .refine((s) => [...s].length <= CORRECTION_LIMITS.charactersMax, MSG.correctionTooLong),
+  ),
+  proposed: correctionText.pipe(z.string().trim()).default(''),
+  note: correctionText
+    .pipe(z.string().trim().max(CORRECTION_LIMITS.noteMax, MSG.correctionNoteTooLong))
+    .default(''),
+});
+export type ProposeCorrectionRequest = z.input<typeof ProposeCorrectionRequest>;
+
+/** A correction as its author and the reviewers see it. */
+export const TextCorrection = z.object({
+  id: z.number().int(),
+  imageId: z.number().int(),
+  line: z.number().int().describe('Body column (ocr_res.content index), right to left from 0'),
+  start: z.number().int().describe('First character in the column, from 0'),
+  original: z.string(),
+  proposed: z.string().nullable().describe('null: the characters are flagged as wrong, see the note'),
+  note: z.string().nullable(),
+  status: z.enum(CORRECTION_STATUSES),
+  proposer: z.string().describe('Login name of the reader who proposed it'),
+  createdAt: z.string(),
+  reviewer: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  refuseReason: z.string().nullable(),
+  version: z.number().int().nullable().describe('The OCR version an accepted correction became'),
+  /** The characters' box on the page image (image px), for a crop beside the proposal. */
+  box: OcrPoints.nullable(),
+});
+export type TextCorrection = z.infer<typeof TextCorrection>;
+
+/** A correction in the reviewers' queue, with where its page is. */
+export const QueuedCorrection = TextCorrection.extend({ place: OcrPagePlace });
+export type QueuedCorrection = z.infer<typeof QueuedCorrection>;
+
+export const CorrectionQueueQuery = z.object({
+  status: z.enum(CORRECTION_STATUSES).default('pending'),
+  imageId: z.coerce.number().int().positive().optional(),
+  pageNum: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(50).default(10),
+});
+export type CorrectionQueueQuery = z.input<typeof CorrectionQueueQuery>;
+
+export const CorrectionIdParams = z.object({ id: Id });
+
+/**
+ * What is wrong with a proposal, in the words shown to the reader (the server checks the same): a
+ * correction replaces character for character; without a replacement it is a flag.
+ */
+export function correctionProblem(original: string, proposed: string): string | null {
+  const want = [...original].length;
+  const text = proposed.trim();
+  if (want === 0) return MSG.correctionNoSelection;
+  if (text === '') return null;
+  if ([...text].length !== want) return MSG.correctionLengthMismatch.replace('{n}', String(want));
+  if (text === original) return MSG.correctionUnchanged;
+  return null;
+}

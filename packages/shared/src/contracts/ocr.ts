@@ -1,5 +1,12 @@
 import { ImageIdParams } from '../api/catalog.ts';
+import { paged } from '../api/common.ts';
+import { RefuseRequest } from '../api/personal.ts';
 import {
+  CorrectionIdParams,
+  CorrectionQueueQuery,
+  ProposeCorrectionRequest,
+  QueuedCorrection,
+  TextCorrection,
   ImportOcrRequest,
   OcrExportQuery,
   OcrQueued,
@@ -9,6 +16,7 @@ import {
   SavedOcr,
   SaveOcrRequest,
 } from '../api/ocr.ts';
+import { z } from 'zod';
 import { contract } from '../contract.ts';
 
 const tags = ['ocr'];
@@ -65,5 +73,54 @@ export const ocrApi = {
     params: ImageIdParams,
     query: OcrExportQuery,
     response: null,
+  }),
+};
+
+const correctionTags = ['corrections'];
+
+/** Readers propose corrections of a page's text; catalogue staff accept or refuse them (issue 32). */
+export const correctionsApi = {
+  propose: contract({
+    method: 'POST',
+    path: '/api/pages/:imageId/corrections',
+    summary: 'Propose a correction of characters of a page’s text, or flag them as wrong (signed-in readers)',
+    tags: correctionTags,
+    params: ImageIdParams,
+    body: ProposeCorrectionRequest,
+    response: TextCorrection,
+  }),
+  mine: contract({
+    method: 'GET',
+    path: '/api/pages/:imageId/corrections',
+    summary: 'The signed-in reader’s own corrections of a page, newest first (nobody else’s)',
+    tags: correctionTags,
+    params: ImageIdParams,
+    response: z.object({ records: z.array(TextCorrection) }),
+  }),
+  queue: contract({
+    method: 'GET',
+    path: '/api/admin/corrections',
+    summary:
+      'The reviewers’ queue of corrections, by status (default: pending, oldest first; catalogue staff)',
+    tags: correctionTags,
+    query: CorrectionQueueQuery,
+    response: paged(QueuedCorrection),
+  }),
+  accept: contract({
+    method: 'POST',
+    path: '/api/admin/corrections/:id/accept',
+    summary: 'Accept a correction: the page’s text becomes a new OCR version credited to its author',
+    tags: correctionTags,
+    params: CorrectionIdParams,
+    response: TextCorrection,
+  }),
+  refuse: contract({
+    method: 'POST',
+    path: '/api/admin/corrections/:id/refuse',
+    summary: 'Refuse a correction with a reason (shown to its author only)',
+    tags: correctionTags,
+    params: CorrectionIdParams,
+    body: RefuseRequest,
+    response: TextCorrection,
   }),
 };
