@@ -91,12 +91,9 @@ describe.each(DIALECTS)('readers’ corrections of page text on %s', (dialect) =
       cookie: staff.cookie,
     });
     expect(queue.statusCode).toBe(200);
-    expect(queue.json<{ records: QueuedCorrection[] }>().records).toEqual([
-      expect.objectContaining({
-        id: proposal.id,
-        place: expect.objectContaining({ title: '孟子', pageNumber: 1 }),
-      }),
-    ]);
+    const queued = queue.json<{ records: QueuedCorrection[] }>().records;
+    expect(queued.map((c) => c.id)).toEqual([proposal.id]);
+    expect(queued[0]!.place).toMatchObject({ title: '孟子', pageNumber: 1 });
 
     const before = await search('王日叟');
     const accepted = await decide(staff.cookie, proposal.id, 'accept');
