@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OcrJson, OcrWord } from '@guji/shared';
-import { wordAtPoint, wordBox, wordKey, wordsInBoxes } from './text-links.ts';
+import { correctionRange, wordAtPoint, wordBox, wordKey, wordsInBoxes } from './text-links.ts';
 
 /** A character 40 px square at (left, top), recognised for sure. */
 function char(word: string, left: number, top: number, type: OcrWord['type'] = 'text'): OcrWord {
@@ -103,5 +103,23 @@ describe('the characters under search hits', () => {
     expect(wordsInBoxes(ocr, [{ left: 140, top: 100, right: 200, bottom: 190 }])).toEqual(new Set());
     expect(wordsInBoxes(ocr, [{ left: 10, top: 10, right: 50, bottom: 50 }])).toEqual(new Set());
     expect(wordsInBoxes(ocr, [])).toEqual(new Set());
+  });
+});
+
+describe('the characters a reader corrects', () => {
+  it('are the selection when it is one unbroken run of one column, in reading order', () => {
+    expect(correctionRange(page(), ['0:1', '0:0'], null)).toEqual({ line: 0, start: 0, original: '子曰' });
+    expect(correctionRange(page(), ['2:1'], '0:0')).toEqual({ line: 2, start: 1, original: '而' });
+  });
+
+  it('are the tapped character when nothing is selected', () => {
+    expect(correctionRange(page(), [], '2:0')).toEqual({ line: 2, start: 0, original: '學' });
+  });
+
+  it('are none across columns, with a gap, or with nothing chosen', () => {
+    expect(correctionRange(page(), ['0:1', '2:0'], null)).toBeNull();
+    expect(correctionRange(page(), [], null)).toBeNull();
+    expect(correctionRange(page(), ['0:0', '0:5'], null)).toBeNull();
+    expect(correctionRange(page(), ['x'], null)).toBeNull();
   });
 });

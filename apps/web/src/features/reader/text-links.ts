@@ -116,3 +116,31 @@ export function wordsInBoxes(ocr: OcrJson, boxes: readonly OcrPoints[]): Set<Wor
   }
   return found;
 }
+
+/** Characters of one body column to correct: the column, the first character's place, the text. */
+export interface CorrectionRange {
+  line: number;
+  start: number;
+  original: string;
+}
+
+/**
+ * The characters a reader chose to correct: the selected ones when they are one unbroken run of one
+ * column (else null), or the one character linked (tapped) when nothing is selected.
+ */
+export function correctionRange(
+  ocr: OcrJson,
+  selected: readonly WordKey[],
+  linked: WordKey | null,
+): CorrectionRange | null {
+  const keys = selected.length > 0 ? selected : linked ? [linked] : [];
+  const cells = keys.map(parseKey);
+  if (cells.length === 0 || cells.some((cell) => cell === null)) return null;
+  const line = cells[0]![0];
+  const indexes = cells.map((cell) => cell![1]).sort((a, b) => a - b);
+  if (cells.some((cell) => cell![0] !== line)) return null;
+  if (indexes.some((index, i) => i > 0 && index !== indexes[i - 1]! + 1)) return null;
+  const words = ocr.ocr_res.content[line]?.words.slice(indexes[0], indexes[indexes.length - 1]! + 1) ?? [];
+  if (words.length !== indexes.length) return null;
+  return { line, start: indexes[0]!, original: words.map((word) => word.word).join('') };
+}

@@ -17,6 +17,7 @@ import { SmsOutbox } from '../components/sms-outbox.tsx';
 import { BulkImport } from '../components/bulk-import.tsx';
 import { MarcImport } from '../components/marc-import.tsx';
 import { ClassDictionary } from '../components/class-dictionary.tsx';
+import { CorrectionQueue } from '../../ocr/index.ts';
 
 /** The console's tabs, in order; catalogue staff see the catalogue's, administrators all. */
 const TABS: Array<{ key: string; label: string; admin: boolean; render: () => ReactNode }> = [
@@ -25,6 +26,7 @@ const TABS: Array<{ key: string; label: string; admin: boolean; render: () => Re
   { key: 'import', label: '批量导入', admin: false, render: () => <BulkImport /> },
   { key: 'marc', label: 'MARC 导入导出', admin: false, render: () => <MarcImport /> },
   { key: 'classes', label: '分类字典', admin: false, render: () => <ClassDictionary /> },
+  { key: 'corrections', label: '纠错审核', admin: false, render: () => <CorrectionQueue /> },
   { key: 'site', label: '站点设置', admin: true, render: () => <SiteSettingsForm /> },
   { key: 'users', label: '用户管理', admin: true, render: () => <Users /> },
   { key: 'jobs', label: '任务监控', admin: true, render: () => <JobMonitor /> },
@@ -36,7 +38,7 @@ const TABS: Array<{ key: string; label: string; admin: boolean; render: () => Re
 
 /**
  * /Admin: the administration console (loaded only when opened): the dashboard, catalogue management,
- * bulk import, dictionaries, site settings, users, the job monitor, reading-room terminals, the SMS
+ * bulk import, dictionaries, readers' corrections (the queue of /OCRPage), site settings, users, the job monitor, reading-room terminals, the SMS
  * outbox and the audit log. Administrators see every tab, catalogue staff the catalogue's; the tab is
  * in the address.
  */

@@ -3,7 +3,7 @@ import { Alert, Button, Empty, Input, Select, Space, Tag, Upload } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
-import { MSG, ocrApi, type OcrJson, type OcrVersionList, type SavedOcr } from '@guji/shared';
+import { ocrApi, type OcrJson, type OcrVersionList, type SavedOcr } from '@guji/shared';
 import { ApiError, call, hrefOf } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { PageLoading } from '../../../components/page-loading.tsx';
@@ -22,6 +22,8 @@ import {
   type CellRef,
 } from '../ocr-edit.ts';
 import { BookText, noConvert } from '../../../components/book-text.tsx';
+import { CorrectionQueue } from '../components/correction-queue.tsx';
+import { CorrectionsReview } from '../components/corrections-review.tsx';
 
 /**
  * /OCRPage?imgid: proofreading one page (catalogue staff, or the owner of an own book): the image with
@@ -40,11 +42,15 @@ export function OcrPage() {
   });
   const place = versions.data?.place;
   useDocumentTitle(
-    place ? `文字校对 ${place.title} ${place.volumeName} 第 ${place.pageNumber} 页` : '文字校对',
+    place
+      ? `文字校对 ${place.title} ${place.volumeName} 第 ${place.pageNumber} 页`
+      : imageId == null
+        ? '纠错审核'
+        : '文字校对',
   );
 
   const error = versions.error ?? ocr.error;
-  if (imageId == null) return <Refused message={MSG.noData} />;
+  if (imageId == null) return <CorrectionsReview />;
   if (error) {
     const status = error instanceof ApiError ? error.status : 0;
     return <Refused message={status === 401 ? '请先登录' : error.message} login={status === 401} />;
@@ -368,6 +374,13 @@ function Proofreader({
           </div>
         </section>
       </div>
+      <section className="ocr-page-corrections">
+        <h2>本页的读者纠错</h2>
+        <CorrectionQueue
+          imageId={imageId}
+          acceptBlocked={dirty ? '请先保存或撤销本页的修改，再采纳纠错' : null}
+        />
+      </section>
     </div>
   );
 }
@@ -379,5 +392,6 @@ function sourceLabel(source: string): string {
   if (source.startsWith('import:')) return `导入 ${source.slice(7).toUpperCase()}`;
   if (source.startsWith('restore:')) return `恢复第 ${source.slice(8)} 版`;
   if (source.startsWith('ocr:')) return `识别（${source.slice(4)}）`;
+  if (source.startsWith('correction:')) return `读者纠错（第 ${source.slice(11)} 条）`;
   return source;
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent }
 import { fittingZoom, type OcrJson, type OcrPoints } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
 import { usePaneSimplified } from '../hooks/use-pane-simplified.ts';
-import { useTextPaneLinks } from '../hooks/use-text-pane-links.ts';
+import { selectedKeys, useTextPaneLinks } from '../hooks/use-text-pane-links.ts';
 import { useTextView } from '../hooks/use-text-view.ts';
 import { wordsInBoxes, type WordKey } from '../text-links.ts';
 import { LayoutText } from './layout-text.tsx';
@@ -31,6 +31,8 @@ export interface TextPaneProps {
   onSelect?: (keys: WordKey[]) => void;
   /** The page's citation, copied under the text by 复制全文. */
   citation?: () => string;
+  /** 纠错 on the characters selected when it is pressed (signed-in readers); null or absent hides it. */
+  onCorrect?: ((selected: WordKey[]) => void) | null;
 }
 
 const NO_HITS: ReadonlySet<WordKey> = new Set();
@@ -62,6 +64,7 @@ export function TextPane({
   onLink,
   onSelect,
   citation,
+  onCorrect,
 }: TextPaneProps) {
   const paneRef = useRef<HTMLDivElement>(null);
   const textView = useTextView();
@@ -166,6 +169,11 @@ export function TextPane({
         simplified={simplified}
         onCopy={hasText ? copy : null}
         layoutZoom={{ percent, step: stepLayout }}
+        onCorrect={
+          hasText && onCorrect
+            ? () => onCorrect(paneRef.current ? selectedKeys(paneRef.current, document.getSelection()) : [])
+            : null
+        }
       />
       <div
         ref={paneRef}

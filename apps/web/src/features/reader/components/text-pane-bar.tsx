@@ -1,7 +1,7 @@
 import { Button, ConfigProvider, Segmented, Switch } from 'antd';
 import { HoverTip } from '../../../components/hover-tip.tsx';
 import { ZOOM_LEVELS } from '@guji/shared';
-import { FileTextOutlined } from '@ant-design/icons';
+import { EditOutlined, FileTextOutlined } from '@ant-design/icons';
 import type { useTextView } from '../hooks/use-text-view.ts';
 import { TEXT_SIZE, type TextViewName, type TextWriting } from '../text-view.ts';
 
@@ -22,14 +22,17 @@ export interface TextPaneBarProps {
   onCopy: (() => void) | null;
   /** The 版式 view's zoom and its steps (A−/A+ there change the drawn page's size). */
   layoutZoom: { percent: number; step: (direction: 'in' | 'out') => void };
+  /** 纠错 on the characters chosen (signed-in readers); null hides it. */
+  onCorrect?: (() => void) | null;
 }
 
 /**
  * The text pane's own options: the view (阅读 / 版式), for reading text its direction and size, for the
  * page as laid out its size (A−/A+ step its zoom);
- * 「简体显示」; 复制全文 (the text in reading order, then the page's citation). Wraps on a narrow pane.
+ * 「简体显示」; 复制全文 (the text in reading order, then the page's citation); 纠错 for signed-in readers.
+ * Wraps on a narrow pane.
  */
-export function TextPaneBar({ textView, simplified, onCopy, layoutZoom }: TextPaneBarProps) {
+export function TextPaneBar({ textView, simplified, onCopy, layoutZoom, onCorrect }: TextPaneBarProps) {
   return (
     <ConfigProvider componentSize="small">
       <div className="text-pane-bar">
@@ -43,7 +46,7 @@ export function TextPaneBar({ textView, simplified, onCopy, layoutZoom }: TextPa
           <span className="text-pane-size">
             <HoverTip title="缩小字号">
               <Button
-                aria-label="缩小字号"
+                aria-label="A− 缩小字号"
                 disabled={layoutZoom.percent <= ZOOM_LEVELS[0]!}
                 onClick={() => layoutZoom.step('out')}
               >
@@ -52,7 +55,7 @@ export function TextPaneBar({ textView, simplified, onCopy, layoutZoom }: TextPa
             </HoverTip>
             <HoverTip title="放大字号">
               <Button
-                aria-label="放大字号"
+                aria-label="A+ 放大字号"
                 disabled={layoutZoom.percent >= ZOOM_LEVELS[ZOOM_LEVELS.length - 1]!}
                 onClick={() => layoutZoom.step('in')}
               >
@@ -72,7 +75,7 @@ export function TextPaneBar({ textView, simplified, onCopy, layoutZoom }: TextPa
             <span className="text-pane-size">
               <HoverTip title="缩小字号">
                 <Button
-                  aria-label="缩小字号"
+                  aria-label="A− 缩小字号"
                   disabled={textView.size <= TEXT_SIZE.min}
                   onClick={() => textView.stepSize(-1)}
                 >
@@ -81,7 +84,7 @@ export function TextPaneBar({ textView, simplified, onCopy, layoutZoom }: TextPa
               </HoverTip>
               <HoverTip title="放大字号">
                 <Button
-                  aria-label="放大字号"
+                  aria-label="A+ 放大字号"
                   disabled={textView.size >= TEXT_SIZE.max}
                   onClick={() => textView.stepSize(1)}
                 >
@@ -100,6 +103,13 @@ export function TextPaneBar({ textView, simplified, onCopy, layoutZoom }: TextPa
             复制全文
           </Button>
         </HoverTip>
+        {onCorrect && (
+          <HoverTip title="选中（或点按）要纠正的字后，提出改正；编目人员审核后生效">
+            <Button icon={<EditOutlined aria-hidden />} onClick={onCorrect}>
+              纠错
+            </Button>
+          </HoverTip>
+        )}
       </div>
     </ConfigProvider>
   );

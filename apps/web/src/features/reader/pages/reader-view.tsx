@@ -19,6 +19,7 @@ import { useHitNavigation } from '../hooks/use-hit-navigation.ts';
 import { useCharacterLinks } from '../hooks/use-character-links.ts';
 import { toneFilter, useImageAdjust } from '../hooks/use-image-adjust.ts';
 import { useFullScreen } from '../hooks/use-full-screen.ts';
+import { useCorrecting } from '../hooks/use-correcting.tsx';
 import { ImageAdjustControls } from '../components/image-adjust-controls.tsx';
 import { imageInfoQuery, useImageInfo, usePageMatches, usePageOcr } from '../queries.ts';
 import { useSession } from '../../account/queries.ts';
@@ -162,7 +163,9 @@ export function ReaderView({ data, loadingVolume, directoryId, imageId, highligh
   const matches = usePageMatches(shownImageId, highlight);
   const hitNav = useHitNavigation(book.catalogId, searchText, shownImageId, matches.data?.matches, openHit);
   const highlights = useMemo(() => matches.data?.matches.flat() ?? [], [matches.data]);
-  const links = useCharacterLinks(mode === 'both' ? ocr : null, shownImageId);
+  // Characters are chosen wherever the text is shown (linked with the image side by side; 纠错 in both).
+  const links = useCharacterLinks(mode !== 'image' ? ocr : null, shownImageId);
+  const correcting = useCorrecting(mode !== 'image' ? ocr : null, shownImageId, links.linked, signedIn);
 
   useReaderKeys((command) => {
     if (command === 'zoomIn') changeZoom('in');
@@ -287,6 +290,7 @@ export function ReaderView({ data, loadingVolume, directoryId, imageId, highligh
                   onLink={links.setLinked}
                   onSelect={links.setSelected}
                   citation={citation}
+                  onCorrect={correcting.onCorrect}
                 />
               )}
               <div
@@ -336,6 +340,7 @@ export function ReaderView({ data, loadingVolume, directoryId, imageId, highligh
             />
           )}
           {notes.modal}
+          {correcting.dialog}
           {loadingVolume && (
             <div className="reader-stage-loading">
               <Spin description="正在加载…" />
