@@ -9,6 +9,7 @@ import './features/catalog/catalog.css';
 import './features/catalog/catalog-search.css';
 import './features/reader/reader-side.css';
 import './features/reader/reader.css';
+import './features/reader/reader-tools.css';
 import './features/reader/text-pane.css';
 import './features/account/account.css';
 import './features/ocr/ocr.css';

@@ -1,8 +1,12 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { MSG, type OcrJson } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
-import { CorrectionDialog } from '../components/correction-dialog.tsx';
 import { correctionRange, type CorrectionRange, type WordKey } from '../text-links.ts';
+
+/** The dialog's code (a form) loads when it is first opened: the reader's first view does not need it. */
+const CorrectionDialog = lazy(() =>
+  import('../components/correction-dialog.tsx').then((m) => ({ default: m.CorrectionDialog })),
+);
 
 /**
  * 纠错 from the text pane (issue 32 part 5): for a signed-in reader, the pane's button opens the
@@ -27,7 +31,9 @@ export function useCorrecting(
       : null;
   const dialog =
     open && open.imageId === imageId ? (
-      <CorrectionDialog imageId={open.imageId} range={open.range} onClose={() => setOpen(null)} />
+      <Suspense fallback={null}>
+        <CorrectionDialog imageId={open.imageId} range={open.range} onClose={() => setOpen(null)} />
+      </Suspense>
     ) : null;
   return { onCorrect, dialog };
 }
