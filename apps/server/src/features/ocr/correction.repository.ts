@@ -1,32 +1,6 @@
 import type { CorrectionStatus } from '@guji/shared';
 import type { Db, DbOrTx } from '../../db/database.ts';
 
-/** A correction with its author's and reviewer's login names and where its page is. */
-export interface CorrectionRow {
-  id: number;
-  page_id: number;
-  user_id: number;
-  line: number;
-  start: number;
-  original: string;
-  proposed: string | null;
-  note: string | null;
-  box_json: string | null;
-  status: string;
-  refuse_reason: string | null;
-  version: number | null;
-  created_at: string;
-  decided_at: string | null;
-  proposer: string;
-  reviewer: string | null;
-  book_id: number;
-  title: string;
-  volume_id: number;
-  volume_name: string;
-  page_seq: number;
-  page_name: string;
-}
-
 export interface NewCorrection {
   pageId: number;
   userId: number;
@@ -97,7 +71,7 @@ export class CorrectionRepository {
     return row.id;
   }
 
-  async find(id: number, tx: DbOrTx = this.db): Promise<CorrectionRow | undefined> {
+  async find(id: number, tx: DbOrTx = this.db) {
     return this.select(tx).where('c.id', '=', id).executeTakeFirst();
   }
 
@@ -170,3 +144,6 @@ export class CorrectionRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 }
+
+/** A correction with its author's and reviewer's login names and where its page is (as selected above). */
+export type CorrectionRow = NonNullable<Awaited<ReturnType<CorrectionRepository['find']>>>;

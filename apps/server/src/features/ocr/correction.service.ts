@@ -13,7 +13,7 @@ import {
 } from '@guji/shared';
 import type { z } from 'zod';
 import type { Transact } from '../../db/query.ts';
-import { nowIso } from '../../db/database.ts';
+import { nowIso, type DbOrTx } from '../../db/database.ts';
 import { badRequest, conflict, forbidden, notFound, tooMany, unauthorized } from '../../errors.ts';
 import { addSeconds, type Clock } from '../../lib/clock.ts';
 import { pagedOf } from '../../lib/paged.ts';
@@ -155,33 +155,33 @@ export class CorrectionService {
   async accept(id: number, viewer: Viewer): Promise<TextCorrection> {
     const reviewerId = this.reviewer(viewer);
     const row = await this.pending(id);
-    const decided = (status: 'accepted', version: number | null) => ({
-      status,
-      reviewerId,
-      decidedAt: nowIso(this.deps.clock.now()),
-      version,
-    });
+    /** The decision and its audit record, in the transaction of the change (if any). */
+    const record = async (tx: DbOrTx, version: number | null) => {
+      const decision = {
+        status: 'accepted' as const,
+        reviewerId,
+        decidedAt: nowIso(this.deps.clock.now()),
+        version,
+      };
+      if (!(await this.corrections.decide(id, decision, tx))) throw this.alreadyDecided();
+      await this.deps.auditor.record(
+        reviewerId,
+        'correction.accept',
+        `correction:${id}`,
+        { page: row.page_id, line: row.line, start: row.start, text: row.original },
+        { status: 'accepted', text: row.proposed, version },
+        tx,
+      );
+    };
     if (row.proposed === null) {
-      await this.deps.transact(async (tx) => {
-        if (!(await this.corrections.decide(id, decided('accepted', null), tx))) throw this.alreadyDecided();
-        await this.deps.auditor.record(
-          reviewerId,
-          'correction.accept',
-          `correction:${id}`,
-          { page: row.page_id, line: row.line, start: row.start, text: row.original, status: row.status },
-          { status: 'accepted' },
-          tx,
-        );
-      });
+      await this.deps.transact((tx) => record(tx, null));
       return toCorrection(await this.found(id));
     }
-    const page = await this.deps.catalog.pageOcr(row.page_id, viewer);
-    const ocr = page.ocr ? structuredClone(page.ocr) : null;
-    const original = [...row.original];
-    const words = ocr ? charactersAt(ocr, row.line, row.start, original.length) : null;
-    if (!ocr || !words || words.map((w) => w.word).join('') !== row.original) {
-      throw conflict('CORRECTION_STALE', MSG.correctionStale);
-    }
+    // The version the text is read at, before reading it: a save that lands after it is caught below.
+    const readAt = await this.deps.ocr.latestVersion(row.page_id);
+    const { ocr } = await this.deps.catalog.pageOcr(row.page_id, viewer);
+    const words = ocr ? charactersAt(ocr, row.line, row.start, [...row.original].length) : null;
+    if (!ocr || !words || words.map((w) => w.word).join('') !== row.original) throw this.stale();
     [...row.proposed].forEach((char, i) => {
       words[i]!.word = char;
       words[i]!.confidence = 1;
@@ -192,16 +192,10 @@ export class CorrectionService {
       `correction:${id}`,
       row.user_id,
       async (tx, version) => {
-        if (!(await this.corrections.decide(id, decided('accepted', version), tx)))
-          throw this.alreadyDecided();
-        await this.deps.auditor.record(
-          reviewerId,
-          'correction.accept',
-          `correction:${id}`,
-          { page: row.page_id, line: row.line, start: row.start, text: row.original },
-          { text: row.proposed, version },
-          tx,
-        );
+        // Ours must follow the version read (a first save also keeps the text it replaces as version 1):
+        // otherwise someone saved the page meanwhile, and their text is not overwritten.
+        if (version !== (readAt === 0 ? 2 : readAt + 1)) throw this.stale();
+        await record(tx, version);
       },
     );
     return toCorrection(await this.found(id));
@@ -233,6 +227,10 @@ export class CorrectionService {
     if (viewer.userId === null) throw unauthorized();
     if (!isCatalogStaff(viewer.roles)) throw STAFF_ONLY();
     return viewer.userId;
+  }
+
+  private stale() {
+    return conflict('CORRECTION_STALE', MSG.correctionStale);
   }
 
   private alreadyDecided() {

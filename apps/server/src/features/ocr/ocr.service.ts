@@ -60,6 +60,11 @@ export class OcrService {
     };
   }
 
+  /** The number of the page's newest saved version (0 while it has none). */
+  async latestVersion(pageId: number): Promise<number> {
+    return this.versionRepo.latest(pageId);
+  }
+
   /** Saves a corrected (or imported) result as the page's newest version. */
   async save(pageId: number, ocr: OcrJson, viewer: Viewer, source = 'proofread'): Promise<SavedOcr> {
     const { page } = await this.editable(pageId, viewer);
