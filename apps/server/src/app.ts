@@ -1,13 +1,10 @@
 import { requestForLog } from './http/log-redact.ts';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
@@ -56,6 +53,7 @@ import { marcRoutes } from './features/import/marc.route.ts';
 import { oaiRoutes } from './features/oai/oai.route.ts';
 import { runInRequest } from './lib/request-context.ts';
 import { databaseRateLimitStore } from './http/rate-limit-store.ts';
+import { readWebApp, serveWebApp } from './http/web-app.ts';
 
 export interface BuildAppOptions {
   /** Run jobs in this process (the default for `serve`). */
@@ -101,6 +99,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const web = readWebApp(config.webDist);
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -108,7 +107,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         imgSrc: ["'self'", 'data:', 'blob:'],
         // antd writes its styles at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
-        scriptSrc: ["'self'"],
+        // The page's own inline script (the reader's early page image), by its hash.
+        scriptSrc: ["'self'", ...web.scriptHashes],
         connectSrc: ["'self'"],
         frameAncestors: ["'self'"],
         objectSrc: ["'none'"],
@@ -192,7 +192,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     routes(app, deps);
 
   // Book and reader pages carry citation tags for reference managers (issue 18).
-  serveWebApp(app, config.webDist, citationPageHead(config, citationServiceOf(context)));
+  serveWebApp(app, web, citationPageHead(config, citationServiceOf(context)));
 
   if (worker) {
     context.queue.onEnqueue(() => worker.notify());
@@ -216,98 +216,6 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
 const PURGE_INTERVAL_MS = 6 * 3600_000;
 /** An X-Request-Id worth keeping: short, no spaces or control characters. */
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
-
-/**
- * Serves the built React app: files from apps/web/dist, and index.html for every other page path so
- * client-side routes load directly. /api and /iiif paths never fall back to the page.
- */
-function serveWebApp(
-  app: FastifyInstance,
-  webDist: string,
-  pageHead: (request: FastifyRequest, reply: FastifyReply) => Promise<string>,
-): void {
-  const index = path.join(webDist, 'index.html');
-  let pages: WebPages | undefined;
-  if (fs.existsSync(index)) {
-    pages = webPages(webDist, fs.readFileSync(index, 'utf8'));
-    void app.register(fastifyStatic, {
-      root: webDist,
-      wildcard: false,
-      index: false,
-      // The build writes NAME.br and NAME.gz beside each text file (apps/web/build/precompress.ts):
-      // sent as they are to browsers that accept them, with Vary: Accept-Encoding.
-      preCompressed: true,
-      setHeaders: (res, filePath) => {
-        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    });
-  } else {
-    app.log.warn({ webDist }, 'web app not built: run `npm run build` to serve the site');
-  }
-  app.setNotFoundHandler(async (request, reply) => {
-    const pathname = request.url.split('?')[0] ?? '';
-    const isPage =
-      request.method === 'GET' && !pathname.startsWith('/api/') && !pathname.startsWith('/iiif/');
-    if (pages && isPage) {
-      const page = pathname === '/Book' ? pages.reader : pages.other;
-      void reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
-      const head = await pageHead(request, reply);
-      return reply.send(head ? page.replace('</head>', `${head}</head>`) : page);
-    }
-    return reply
-      .status(404)
-      .send({ code: 'NOT_FOUND', message: `接口不存在：${request.method} ${pathname}` });
-  });
-}
-
-interface WebPages {
-  /** index.html for /Book, naming the reader's chunks. */
-  reader: string;
-  other: string;
-}
-
-/** A chunk of the build manifest (dist/.vite/manifest.json) of Vite. */
-interface ManifestChunk {
-  file: string;
-  src?: string;
-  imports?: string[];
-}
-
-/**
- * index.html with `<link rel="modulepreload">` on /Book for the reader's chunk and everything it
- * imports: the browser then fetches and compiles them while the application starts instead of after it
- * (measured: the reader's chunk was asked for ~0.4 s after navigation, only once the app had rendered).
- * Without a manifest the page is served as built.
- */
-export function webPages(webDist: string, html: string): WebPages {
-  let manifest: Record<string, ManifestChunk>;
-  try {
-    manifest = JSON.parse(fs.readFileSync(path.join(webDist, '.vite', 'manifest.json'), 'utf8')) as Record<
-      string,
-      ManifestChunk
-    >;
-  } catch {
-    return { reader: html, other: html };
-  }
-  const entry = Object.values(manifest).find((chunk) => chunk.src === 'index.html');
-  const inEntry = new Set([entry?.file, ...(entry?.imports ?? []).map((key) => manifest[key]?.file)]);
-  const chunkFiles = (match: (key: string) => boolean): string[] => {
-    const files = new Set<string>();
-    const visit = (key: string) => {
-      const chunk = manifest[key];
-      if (!chunk || files.has(chunk.file)) return;
-      files.add(chunk.file);
-      for (const child of chunk.imports ?? []) visit(child);
-    };
-    for (const key of Object.keys(manifest)) if (match(key)) visit(key);
-    return [...files].filter((file) => !inEntry.has(file));
-  };
-  const links = (files: string[]) =>
-    files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
-  const reader = chunkFiles((key) => key.endsWith('features/reader/pages/reader-page.tsx'));
-  return { reader: html.replace('</head>', `${links(reader)}</head>`), other: html };
-}
 
 /**
  * The zod transform of each route for the API description, and a 200 for the routes that answer with a

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import OpenSeadragon from 'openseadragon';
 import { ZOOM_LEVELS, type OcrPoints } from '@guji/shared';
 import { clampZoom, type PageMove, type ZoomChoice } from '../reader-navigation.ts';
 import { addBoxOverlays, bringIntoView } from '../viewer/overlays.ts';
 import { addNoteOverlays, startNoteDrawing, type ViewerNote } from '../viewer/notes.ts';
 import { swipeMove, type SwipeSample } from '../viewer/swipe.ts';
+import { placeBootPreview, releaseBootPreview } from '../viewer/boot-preview.ts';
 
 export type { ViewerNote } from '../viewer/notes.ts';
 
@@ -89,6 +90,12 @@ export function OpenSeadragonViewer(props: OpenSeadragonViewerProps) {
   useEffect(() => {
     latest.current = props;
   });
+
+  // The page image index.html showed early lies over this pane until the viewer has drawn the page.
+  useLayoutEffect(() => placeBootPreview(containerRef.current), []);
+  useEffect(() => {
+    if (drawn) releaseBootPreview();
+  }, [drawn]);
 
   useEffect(() => {
     const element = containerRef.current;

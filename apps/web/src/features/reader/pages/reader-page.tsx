@@ -11,6 +11,7 @@ import { readerRefusal } from '../reader-refusal.ts';
 import { parseReaderParams } from '../../../lib/reader-url.ts';
 import { ReaderView } from './reader-view.tsx';
 import { useCitationTags } from '../citation-tags.ts';
+import { releaseBootPreview } from '../viewer/boot-preview.ts';
 
 /**
  * /Book?catalogId&fascicleId&directoryId&imageId: the reader (spec §2). One call (GET /api/reader)
@@ -43,6 +44,12 @@ export function ReaderPage() {
     return readerRefusal(status, code, error.message, hereRef.current);
   }, [catalogId, error]);
   useRefusalNotice(refusal);
+  // index.html's early page image never outlives the reader, nor stands over a refusal.
+  const refused = refusal != null && !data;
+  useEffect(() => {
+    if (refused) releaseBootPreview();
+  }, [refused]);
+  useEffect(() => releaseBootPreview, []);
 
   if (refusal && !data) {
     return (

@@ -28,6 +28,7 @@ import { movePage, startPage, type PageMove } from '../reader-navigation.ts';
 import { readerPath } from '../../../lib/reader-url.ts';
 import { useFootprintReport, useReaderNotes } from '../../personal/index.ts';
 import { BookText, noConvert } from '../../../components/book-text.tsx';
+import { keepBootPreviewFor } from '../viewer/boot-preview.ts';
 
 const SIDE_ID = 'reader-side';
 
@@ -67,6 +68,10 @@ export function ReaderView({ data, loadingVolume, directoryId, imageId, highligh
   const shownImageId = page && !loadingVolume ? page.imageId : null;
 
   const { mode, setMode, choice, shownPercent, choose, reportShown, changeZoom, withView } = useReaderZoom();
+  // index.html's early image stands for this page only while it is shown as an image.
+  useEffect(() => {
+    if (!loadingVolume) keepBootPreviewFor(mode === 'image' ? (page?.imageId ?? null) : null);
+  }, [loadingVolume, mode, page?.imageId]);
   const [spreadChosen, setSpread] = useState(false);
   const spread = spreadChosen && mode === 'image';
   const step = spread ? 2 : 1;

@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makeReader } from '../../test/factories.ts';
+import { createHttpHarness, type HttpHarness } from '../../test/http.ts';
+import { inlineScriptHashes, readerPageFor, webPages } from './web-app.ts';
+
+describe('index.html with the chunks a screen will load', () => {
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'guji-dist-'));
+  afterAll(() => fs.rmSync(dist, { recursive: true, force: true }));
+  const html =
+    '<html><head><script type="module" src="/assets/index-a.js"></script></head><body></body></html>';
+
+  it('names the reader and what it imports on /Book, and nothing on other pages', () => {
+    fs.mkdirSync(path.join(dist, '.vite'), { recursive: true });
+    fs.writeFileSync(
+      path.join(dist, '.vite', 'manifest.json'),
+      JSON.stringify({
+        'index.html': {
+          file: 'assets/index-a.js',
+          src: 'index.html',
+          isEntry: true,
+          imports: ['_shared.js'],
+        },
+        '_shared.js': { file: 'assets/shared-b.js' },
+        '_tree.js': { file: 'assets/tree-c.js', imports: ['_shared.js'] },
+        'src/features/reader/pages/reader-page.tsx': {
+          file: 'assets/reader-page-d.js',
+          src: 'src/features/reader/pages/reader-page.tsx',
+          imports: ['_shared.js', '_tree.js', 'index.html'],
+        },
+        '../../node_modules/opencc-js/dist/esm/t2cn.js': { file: 'assets/t2cn-e.js' },
+        '../../node_modules/opencc-js/dist/esm/cn2t.js': { file: 'assets/cn2t-f.js' },
+      }),
+    );
+    const pages = webPages(dist, html);
+    const preloads = (page: string) =>
+      [...page.matchAll(/modulepreload" crossorigin href="([^"]+)"/g)].map((m) => m[1]);
+    // The language converters load on first use (简 shows the interface as written; 繁 loads cn2t).
+    expect(preloads(pages.reader)).toEqual(['/assets/reader-page-d.js', '/assets/tree-c.js']);
+    expect(preloads(pages.other)).toEqual([]);
+    expect(pages.reader).toContain('</head><body>');
+  });
+
+  it('serves the page as built when there is no manifest', () => {
+    fs.rmSync(path.join(dist, '.vite'), { recursive: true, force: true });
+    expect(webPages(dist, html)).toEqual({ reader: html, other: html });
+  });
+});
+
+describe('the reader’s early page image (index.html’s inline script)', () => {
+  const script = "(function () { document.documentElement.dataset.x = '1'; })();";
+  const index =
+    '<!doctype html><html lang="zh-CN"><head><title>古籍数字图书馆</title></head><body><div id="root"></div>' +
+    `<script>${script}</script><script type="module" src="/assets/index-a.js"></script></body></html>`;
+
+  it('names each inline script by the hash a browser computes, and no script with a source', () => {
+    const hash = createHash('sha256').update(script).digest('base64');
+    expect(inlineScriptHashes(index)).toEqual([`'sha256-${hash}'`]);
+    expect(
+      inlineScriptHashes('<script src="/a.js"></script><script type="module" src="/b.js"></script>'),
+    ).toEqual([]);
+  });
+
+  it('marks the reader’s page for a signed-in reader only', () => {
+    expect(readerPageFor(index, true)).toContain('<html data-reader-preview lang="zh-CN">');
+    expect(readerPageFor(index, false)).toBe(index);
+  });
+
+  describe('served', () => {
+    let h: HttpHarness;
+    let webDist: string;
+    beforeAll(async () => {
+      webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'guji-web-preview-'));
+      fs.writeFileSync(path.join(webDist, 'index.html'), index);
+      h = await createHttpHarness('sqlite', { WEB_DIST: webDist });
+    });
+    afterAll(async () => {
+      await h.close();
+      fs.rmSync(webDist, { recursive: true, force: true });
+    });
+
+    it('lets the browser run the script by its hash, and marks /Book only for a signed-in reader', async () => {
+      const reader = await makeReader(h);
+      const address = '/Book?catalogId=1&fascicleId=1&imageId=2';
+      const signedIn = await h.request({ method: 'GET', url: address, cookie: reader.cookie });
+      expect(signedIn.statusCode).toBe(200);
+      expect(signedIn.body).toContain('<html data-reader-preview lang="zh-CN">');
+      expect(signedIn.headers['cache-control']).toBe('private, no-cache');
+      const csp = String(signedIn.headers['content-security-policy']);
+      const scriptSrc = /script-src ([^;]+)/.exec(csp)?.[1] ?? '';
+      expect(scriptSrc.split(' ')).toEqual(["'self'", ...inlineScriptHashes(index)]);
+
+      const visitor = await h.request({ method: 'GET', url: address });
+      expect(visitor.body).not.toContain('data-reader-preview');
+      const home = await h.request({ method: 'GET', url: '/', cookie: reader.cookie });
+      expect(home.body).not.toContain('data-reader-preview');
+      expect(home.headers['cache-control']).toBe('no-cache');
+    });
+  });
+});
