@@ -111,6 +111,48 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The cross-cutting folders serve the features and never reach into them (docs/architecture.md,
+    // "Which folder may import which"): what both need lives in the cross-cutting folder. Type-only
+    // imports are still allowed here (the session's user type, the rate-limit store's repository type).
+    files: ['apps/server/src/{lib,db,http,iiif,ocr,search,storage,backup}/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/features/**'],
+              allowTypeImports: true,
+              message:
+                'A cross-cutting folder does not import a feature: move what both need into this folder or lib/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A migration gives the same result whatever the live code becomes: it imports Kysely, the database
+    // types, its column helpers and frozen copies of what it computes (db/migrations/frozen-*.ts), nothing else.
+    files: ['apps/server/src/db/migrations/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^\\.\\./(?!database\\.ts$)',
+              message:
+                'A migration does not import live code: give it a frozen copy in db/migrations/frozen-*.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   ...WEB_FEATURES.map((feature) => ({
     files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
     rules: {

@@ -6,7 +6,7 @@ import type { OcrJson, OcrWarning } from '@guji/shared';
 import type { OcrEngine } from '../ocr/engine.ts';
 import { VerticalPageEngine } from '../ocr/engine.ts';
 import { toAlto, toHocr, toText } from '../ocr/formats.ts';
-import { MAX_PAGE_PIXELS } from '../features/import/ingest.service.ts';
+import { MAX_PAGE_PIXELS } from '../lib/image-limits.ts';
 import { withTempDir } from '../storage/temp.ts';
 
 /** The output formats of `ocr`, with the file extension each is written with under --out. */

@@ -5,9 +5,9 @@ import type { UserWithRoles } from '../features/accounts/user.repository.ts';
 import type { AppContext } from '../context.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import type { Viewer } from '../features/catalog/catalog.service.ts';
-import { TERMINAL_COOKIE } from '../features/console/terminal.service.ts';
-
 export const SESSION_COOKIE = 'guji_session';
+/** The cookie a reading-room terminal holds (features/console/terminal.service.ts). */
+export const TERMINAL_COOKIE = 'guji_terminal';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -3,8 +3,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { ImagePage } from '../db/schema.ts';
-import { THUMBNAIL_REQUEST } from '../features/catalog/catalog.service.ts';
-import { MAX_PAGE_PIXELS } from '../features/import/ingest.service.ts';
+import { THUMBNAIL_REQUEST } from './addresses.ts';
+import { MAX_PAGE_PIXELS } from '../lib/image-limits.ts';
 import { DiskCache } from './disk-cache.ts';
 import {
   canonicalPath,

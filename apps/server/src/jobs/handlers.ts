@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { AppContext } from '../context.ts';
 import { makePyramid } from '../iiif/image.service.ts';
 import { parseImageRequest } from '../iiif/image-request.ts';
-import { THUMBNAIL_REQUEST } from '../features/catalog/catalog.service.ts';
+import { THUMBNAIL_REQUEST } from '../iiif/addresses.ts';
 import { withLocalFile } from '../storage/storage.ts';
 import { removeStaleTempDirs, withTempDir } from '../storage/temp.ts';
 import { removeOrphanMasters } from '../features/import/orphan-masters.ts';

@@ -4,7 +4,7 @@
  * back to the original.
  */
 import sharp from 'sharp';
-import { MAX_PAGE_PIXELS } from '../features/import/ingest.service.ts';
+import { MAX_PAGE_PIXELS } from '../lib/image-limits.ts';
 import { estimateSkew, inkMask, otsu } from './binarize.ts';
 import type { Box, Grey } from './geometry.ts';
 

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
-import { titleSearchKey } from '../../search/fold.ts';
+import { titleSearchKey } from './frozen-title-key.ts';
 
 /**
  * Title search without scanning every book: `books.title_search` holds the folded title with a space

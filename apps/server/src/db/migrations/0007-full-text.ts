@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../database.ts';
-import { titleSearchKey } from '../../search/fold.ts';
+import { titleSearchKey } from './frozen-title-key.ts';
 import { autoIncrementId } from './columns.ts';
 
 /**

@@ -27,6 +27,7 @@ import type { FullTextService } from '../search/full-text.service.ts';
 import { parseOcr } from '../../ocr/parse.ts';
 import { decideAccess, isCatalogStaff, isPublicBook, type AccessBook } from './access.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { THUMBNAIL_REQUEST } from '../../iiif/addresses.ts';
 
 /** Who is asking: the signed-in user (if any) and whether the request comes from the reading room. */
 export interface Viewer {
@@ -36,8 +37,6 @@ export interface Viewer {
 }
 
 export const iiifImageBase = (pageId: number): string => `/iiif/3/${pageId}`;
-/** The IIIF request of every thumbnail (covers, lists), as region/size/rotation/quality.format. */
-export const THUMBNAIL_REQUEST = ['full', '!240,240', '0', 'default.jpg'] as const;
 export const thumbnailUrl = (pageId: number): string =>
   `${iiifImageBase(pageId)}/${THUMBNAIL_REQUEST.join('/')}`;
 export const manifestUrl = (volumeId: number): string =>

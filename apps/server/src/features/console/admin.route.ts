@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody, importApi, MSG, readingRoomApi, smsOutboxApi, terminalsApi } from '@guji/shared';
 import { isSecureCookie, requireRole } from '../../http/session.ts';
 import { badRequest, forbidden } from '../../errors.ts';
-import { TERMINAL_COOKIE } from './terminal.service.ts';
+import { TERMINAL_COOKIE } from '../../http/session.ts';
 import { missingSmsSettings } from '../accounts/sms-provider.ts';
 import { ZIP_LIMITS, ZipSource, importPackage, readPackageMetadata } from '../import/import-package.ts';
 import { saveUpload, withTempDir } from '../../storage/temp.ts';

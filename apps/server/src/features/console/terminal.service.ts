@@ -8,9 +8,6 @@ import { randomToken, sha256 } from '../../lib/crypto.ts';
 import type { Auditor } from './auditor.ts';
 import type { TerminalRepository, TerminalRow } from './terminal.repository.ts';
 
-/** The cookie a reading-room terminal holds. */
-export const TERMINAL_COOKIE = 'guji_terminal';
-
 /** A terminal cookie: the terminal's id, a dot, the MAC (base64url of SHA-256). */
 const COOKIE_VALUE = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
 const cookieMac = (tokenHash: string) =>

@@ -1,13 +1,6 @@
 /** What an import brings: books, volumes, pages and directory entries, and the pixel limits of a page. */
 
 /**
- * Ceiling for decoding a stored master (OCR, pyramids, downloads), in pixels: masters stored before
- * the upload cap was lowered may be this large. New images are held to UPLOAD_MAX_PIXELS (default
- * DEFAULT_UPLOAD_MAX_PIXELS) when they arrive.
- */
-export const MAX_PAGE_PIXELS = 200_000_000;
-
-/**
  * What a page scan needs: 60 million pixels is a large leaf (about 38 × 28 cm) at 600 dpi, 9000 × 6600.
  * A decoded page costs 3 bytes a pixel (180 MB at the cap) in the OCR engine.
  */

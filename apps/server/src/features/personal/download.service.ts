@@ -11,7 +11,7 @@ import type { CatalogService, Viewer } from '../catalog/catalog.service.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { PersonalService } from './personal.service.ts';
 import type { SettingsService } from '../site/settings.service.ts';
-import { MAX_PAGE_PIXELS } from '../import/ingest.service.ts';
+import { MAX_PAGE_PIXELS } from '../../lib/image-limits.ts';
 import type { FileStorage } from '../../storage/storage.ts';
 
 export interface DownloadFile {
