@@ -115,7 +115,7 @@ export default tseslint.config(
     // The cross-cutting folders serve the features and never reach into them (docs/architecture.md,
     // "Which folder may import which"): what both need lives in the cross-cutting folder. Type-only
     // imports are still allowed here (the session's user type, the rate-limit store's repository type).
-    files: ['apps/server/src/{lib,db,http,iiif,ocr,search,storage,backup}/**/*.ts'],
+    files: ['apps/server/src/{lib,db,http,iiif,ocr,search,storage,backup,audit}/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [

@@ -18,7 +18,7 @@ import {
 } from '@guji/shared';
 import type { BookRow, PageRow } from '../../db/schema.ts';
 import type { Transact } from '../../db/query.ts';
-import type { Auditor } from '../console/auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 import type { ClassificationRepository } from './classification.repository.ts';
 import type { CatalogRepository } from './catalog.repository.ts';
 import type { VolumeWithCount } from './volume.repository.ts';

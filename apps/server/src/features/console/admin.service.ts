@@ -12,6 +12,7 @@ import type { Transact } from '../../db/query.ts';
 import type { UserRepository } from '../accounts/user.repository.ts';
 import type { JobRepository } from '../../jobs/job.repository.ts';
 import type { AuditRepository } from './audit.repository.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 import { nowIso } from '../../db/database.ts';
 import { conflict, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -31,7 +32,7 @@ const parse = (text: string | null): unknown => {
  * what, before and after), and the job monitor (queued, running, failed with reason; retry, cancel;
  * throughput).
  */
-export class AdminService {
+export class AdminService implements Auditor {
   constructor(
     private readonly audits: AuditRepository,
     private readonly jobRepo: JobRepository,

@@ -15,7 +15,7 @@ import type { ClassificationRepository } from '../catalog/classification.reposit
 import type { FullTextService } from '../search/full-text.service.ts';
 import type { IngestService } from '../import/ingest.service.ts';
 import { pagedOf, type Paged } from '../../lib/paged.ts';
-import type { Auditor } from './auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 
 export const CLASS_UNKNOWN = '分类代码不存在，请先在分类字典中添加';
 export const BOOK_HAS_READER_DATA =

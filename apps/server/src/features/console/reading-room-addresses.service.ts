@@ -3,7 +3,7 @@ import type { Transact } from '../../db/query.ts';
 import { badRequest } from '../../errors.ts';
 import { ReadingRoom } from '../../http/reading-room.ts';
 import type { SettingsRepository } from '../site/settings.repository.ts';
-import type { Auditor } from './auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 
 /** The widest reading-room range an administrator may save: its prefix length at least this. */
 const MIN_PREFIX = { v4: 8, v6: 16 };

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { DbOrTx } from '../../db/database.ts';
 import type { Transact } from '../../db/query.ts';
 import { FakeClock } from '../../../test/helpers.ts';
-import type { Auditor } from './auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 import type { TerminalRepository, TerminalRow } from './terminal.repository.ts';
 import { TerminalService } from './terminal.service.ts';
 

@@ -5,7 +5,7 @@ import type { Transact } from '../../db/query.ts';
 import { notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
-import type { Auditor } from './auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 import type { TerminalRepository, TerminalRow } from './terminal.repository.ts';
 
 /** A terminal cookie: the terminal's id, a dot, the MAC (base64url of SHA-256). */

@@ -8,7 +8,7 @@ import { hashPassword } from '../../lib/crypto.ts';
 import { endOfLocalDay, localDay, startOfLocalDay } from '../../lib/local-day.ts';
 import type { SessionRepository } from '../accounts/session.repository.ts';
 import type { UserRepository, UserWithRoles } from '../accounts/user.repository.ts';
-import type { Auditor } from './auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 
 /** A temporary password: letters, digits and a sign, so it meets the password rule. */
 function temporaryPassword(): string {

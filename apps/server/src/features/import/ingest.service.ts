@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { DbOrTx } from '../../db/database.ts';
 import type { Transact } from '../../db/query.ts';
-import type { Auditor } from '../console/auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 import type { FullTextService } from '../search/full-text.service.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { JobQueue } from '../../jobs/queue.ts';

@@ -28,7 +28,7 @@ import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { ClassificationRepository } from '../catalog/classification.repository.ts';
 import { isCatalogStaff } from '../catalog/access.ts';
 import type { Viewer } from '../catalog/catalog.service.ts';
-import type { Auditor } from '../console/auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 import {
   marcSyntax,
   marcXmlRecord,

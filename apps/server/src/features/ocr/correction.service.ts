@@ -19,7 +19,7 @@ import { addSeconds, type Clock } from '../../lib/clock.ts';
 import { pagedOf } from '../../lib/paged.ts';
 import { isCatalogStaff } from '../catalog/access.ts';
 import type { CatalogService, Viewer } from '../catalog/catalog.service.ts';
-import type { Auditor } from '../console/auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 import type { CorrectionRepository, CorrectionRow } from './correction.repository.ts';
 import type { OcrService } from './ocr.service.ts';
 

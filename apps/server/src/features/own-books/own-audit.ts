@@ -1,5 +1,5 @@
 import type { DbOrTx } from '../../db/database.ts';
-import type { Auditor } from '../console/auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 import type { Editor } from './own-access.ts';
 
 /**

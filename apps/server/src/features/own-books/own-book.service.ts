@@ -20,7 +20,7 @@ import type { FullTextService } from '../search/full-text.service.ts';
 import type { IngestService } from '../import/ingest.service.ts';
 import type { Paged } from '../../lib/paged.ts';
 import { assertChangeable, type Editor, type OwnAccess } from './own-access.ts';
-import type { Auditor } from '../console/auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 import { auditStaffEdit } from './own-audit.ts';
 
 export { assertChangeable, type Editor } from './own-access.ts';

@@ -14,7 +14,7 @@ import type { IngestService } from '../import/ingest.service.ts';
 import type { SettingsService } from '../site/settings.service.ts';
 import { naturalOrder } from '../../lib/natural-order.ts';
 import { assertChangeable, ownerOnly, type Editor, type OwnAccess } from './own-access.ts';
-import type { Auditor } from '../console/auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 import { auditStaffEdit } from './own-audit.ts';
 
 /** Limits of a reader's volume upload (DESIGN.md §8: zip bombs, entry counts). */

@@ -7,7 +7,7 @@ import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { FullTextService } from '../search/full-text.service.ts';
 import type { OwnAccess } from './own-access.ts';
-import type { Auditor } from '../console/auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 
 const SELF_REVIEW = () => forbidden(MSG.ownSelfReview, 'OWN_SELF_REVIEW');
 

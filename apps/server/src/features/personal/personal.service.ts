@@ -29,7 +29,7 @@ import { thumbnailUrl, type CatalogService, type Viewer } from '../catalog/catal
 import type { Clock } from '../../lib/clock.ts';
 import { pagedOf, type Paged } from '../../lib/paged.ts';
 import type { Transact } from '../../db/query.ts';
-import type { Auditor } from '../console/auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 
 const NOT_FOUND = () => notFound(MSG.notFound, 'NOT_FOUND');
 

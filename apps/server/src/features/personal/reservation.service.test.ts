@@ -3,7 +3,7 @@ import { MSG, RESERVATION_STATUS, SAME_DAY_DURATION } from '@guji/shared';
 import type { DbOrTx } from '../../db/database.ts';
 import type { Transact } from '../../db/query.ts';
 import { FakeClock } from '../../../test/helpers.ts';
-import type { Auditor } from '../console/auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 import type { ReservationRepository, ReservationRow } from './reservation.repository.ts';
 import { ReservationService } from './reservation.service.ts';
 

@@ -14,7 +14,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { pagedOf, type Paged } from '../../lib/paged.ts';
 import { endOfLocalDay } from '../../lib/local-day.ts';
-import type { Auditor } from '../console/auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 import type { ReservationRepository, ReservationRow } from './reservation.repository.ts';
 
 const toReservation = (row: ReservationRow): Reservation => ({

@@ -14,7 +14,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { pagedOf, type Paged } from '../../lib/paged.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { CatalogService, Viewer } from '../catalog/catalog.service.ts';
-import type { Auditor } from '../console/auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 import type { DbOrTx } from '../../db/database.ts';
 import type { PrintRepositories } from './print.repository.ts';
 import { NOT_FOUND, orderIdsOf, toItem, type PrintRules } from './print-rules.ts';

@@ -3,7 +3,7 @@ import type { SettingsRepository } from './settings.repository.ts';
 import type { Config } from '../../config.ts';
 import type { DbOrTx } from '../../db/database.ts';
 import type { Transact } from '../../db/query.ts';
-import type { Auditor } from '../console/auditor.ts';
+import type { Auditor } from '../../audit/auditor.ts';
 
 const DEFAULTS: SiteSettings = {
   siteName: '古籍数字图书馆',
