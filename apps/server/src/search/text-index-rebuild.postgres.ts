@@ -3,7 +3,7 @@ import type { Db } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import type { BookPages } from './text-index.ts';
 import { tokenChars } from './text-index.ts';
-import { textGrams } from './text-index.postgres.ts';
+import { textGrams } from './text-grams.ts';
 
 /** The one connection a rebuild runs on (its settings, its lock, its transaction). */
 type Conn = Db;

@@ -3,6 +3,7 @@ import type { Db, DbOrTx } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
 import { escapeLike } from '../db/query.ts';
 import { rebuildPostgresIndex } from './text-index-rebuild.postgres.ts';
+import { textGrams } from './text-grams.ts';
 import {
   tokenChars,
   hitsFrom,
@@ -122,20 +123,6 @@ function phraseCondition(chars: string[]) {
   return chars.length >= 3
     ? sql`folded like ${`%${escapeLike(chars.join(''))}%`}`
     : sql`tsv @@ ${lexemeQuery(chars.join(''))}::tsquery`;
-}
-
-/**
- * The distinct characters and pairs of neighbouring characters of a page's tokens: its lexemes. The same
- * as the database function `guji_text_grams` (migration 0020, which fills existing rows), made here because
- * that is a quarter of the cost of indexing a page.
- */
-export function textGrams(tokens: string[]): string[] {
-  const grams = new Set<string>();
-  for (let i = 0; i < tokens.length; i++) {
-    grams.add(tokens[i]!);
-    if (i + 1 < tokens.length) grams.add(tokens[i]! + tokens[i + 1]!);
-  }
-  return [...grams];
 }
 
 /** A tsquery of one lexeme, quoted so that no character of it is read as an operator. */

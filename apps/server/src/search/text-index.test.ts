@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, DIALECTS, type TestContext } from '../../test/helpers.ts';
 import type { IndexedPage, TextIndex } from './text-index.ts';
 import { findMatch, tokenChars } from './text-index.ts';
-import { textGrams } from './text-index.postgres.ts';
+import { textGrams } from './text-grams.ts';
 
 /**
  * The conformance suite of the full-text index: the same expectations on SQLite (FTS5) and PostgreSQL
