@@ -27,6 +27,7 @@ import { adminRoutes, importRoutes, terminalRoutes } from './features/console/ad
 import { catalogRoutes } from './features/catalog/catalog.route.ts';
 import { citationRoutes, citationServiceOf } from './features/catalog/citation.route.ts';
 import { citationPageHead } from './features/catalog/citation-page.ts';
+import { readerImageHead } from './features/catalog/reader-image-head.ts';
 import { searchRoutes } from './features/search/search.route.ts';
 import { ocrRoutes } from './features/ocr/ocr.route.ts';
 import { correctionRoutes } from './features/ocr/corrections.route.ts';
@@ -191,8 +192,12 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   ])
     routes(app, deps);
 
-  // Book and reader pages carry citation tags for reference managers (issue 18).
-  serveWebApp(app, web, citationPageHead(config, citationServiceOf(context)));
+  // Book and reader pages carry citation tags for reference managers (issue 18); the reader's page
+  // its first image, asked for before the application's scripts (issue 32).
+  serveWebApp(app, web, {
+    head: citationPageHead(config, citationServiceOf(context)),
+    readerImage: readerImageHead(context.services.catalog),
+  });
 
   if (worker) {
     context.queue.onEnqueue(() => worker.notify());

@@ -4,9 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeReader } from '../../test/factories.ts';
 import { createHttpHarness, type HttpHarness } from '../../test/http.ts';
-import { inlineScriptHashes, readerPageFor, webPages } from './web-app.ts';
+import { inlineScriptHashes, webPages } from './web-app.ts';
 
 describe('index.html with the chunks a screen will load', () => {
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'guji-dist-'));
@@ -63,43 +62,6 @@ describe('the reader’s early page image (index.html’s inline script)', () =>
     expect(
       inlineScriptHashes('<script src="/a.js"></script><script type="module" src="/b.js"></script>'),
     ).toEqual([]);
-  });
-
-  it('marks the reader’s page for a signed-in reader only', () => {
-    expect(readerPageFor(index, true)).toContain('<html data-reader-preview lang="zh-CN">');
-    expect(readerPageFor(index, false)).toBe(index);
-  });
-
-  describe('served', () => {
-    let h: HttpHarness;
-    let webDist: string;
-    beforeAll(async () => {
-      webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'guji-web-preview-'));
-      fs.writeFileSync(path.join(webDist, 'index.html'), index);
-      h = await createHttpHarness('sqlite', { WEB_DIST: webDist });
-    });
-    afterAll(async () => {
-      await h.close();
-      fs.rmSync(webDist, { recursive: true, force: true });
-    });
-
-    it('lets the browser run the script by its hash, and marks /Book only for a signed-in reader', async () => {
-      const reader = await makeReader(h);
-      const address = '/Book?catalogId=1&fascicleId=1&imageId=2';
-      const signedIn = await h.request({ method: 'GET', url: address, cookie: reader.cookie });
-      expect(signedIn.statusCode).toBe(200);
-      expect(signedIn.body).toContain('<html data-reader-preview lang="zh-CN">');
-      expect(signedIn.headers['cache-control']).toBe('private, no-cache');
-      const csp = String(signedIn.headers['content-security-policy']);
-      const scriptSrc = /script-src ([^;]+)/.exec(csp)?.[1] ?? '';
-      expect(scriptSrc.split(' ')).toEqual(["'self'", ...inlineScriptHashes(index)]);
-
-      const visitor = await h.request({ method: 'GET', url: address });
-      expect(visitor.body).not.toContain('data-reader-preview');
-      const home = await h.request({ method: 'GET', url: '/', cookie: reader.cookie });
-      expect(home.body).not.toContain('data-reader-preview');
-      expect(home.headers['cache-control']).toBe('no-cache');
-    });
   });
 });
 

@@ -58,7 +58,7 @@ export function webPages(webDist: string, html: string): WebPages {
       ManifestChunk
     >;
   } catch {
-    return { reader: html, other: html };
+    return { reader: html, other: html.replace(READER_IMAGE_SLOT, '') };
   }
   const entry = Object.values(manifest).find((chunk) => chunk.src === 'index.html');
   const inEntry = new Set([entry?.file, ...(entry?.imports ?? []).map((key) => manifest[key]?.file)]);
@@ -76,27 +76,28 @@ export function webPages(webDist: string, html: string): WebPages {
   const links = (files: string[]) =>
     files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');
   const reader = chunkFiles((key) => key.endsWith('features/reader/pages/reader-page.tsx'));
-  return { reader: html.replace('</head>', `${links(reader)}</head>`), other: html };
+  return {
+    reader: html.replace('</head>', `${links(reader)}</head>`),
+    other: html.replace(READER_IMAGE_SLOT, ''),
+  };
 }
 
-/**
- * The reader's page for a signed-in reader: `data-reader-preview` on `<html>` lets index.html's early
- * script ask for the page image before the application has loaded (a visitor is sent to sign in, so
- * nothing is asked for then; the image server still decides what may be shown).
- */
-export function readerPageFor(html: string, signedIn: boolean): string {
-  return signedIn ? html.replace(/<html(?=[\s>])/, '<html data-reader-preview') : html;
+/** Where index.html takes the reader's early page image link (features/catalog/reader-image-head.ts). */
+export const READER_IMAGE_SLOT = '<!-- reader-preview-image -->';
+
+/** What the server adds to a page it serves, per request. */
+export interface PageAdditions {
+  /** Tags for the end of `<head>` (the citation tags of a book or reader page). */
+  head: (request: FastifyRequest, reply: FastifyReply) => Promise<string>;
+  /** The reader's early page image link, put in index.html's slot on /Book (or nothing). */
+  readerImage: (request: FastifyRequest) => Promise<string>;
 }
 
 /**
  * Serves the built React app: files from apps/web/dist, and index.html for every other page path so
  * client-side routes load directly. /api and /iiif paths never fall back to the page.
  */
-export function serveWebApp(
-  app: FastifyInstance,
-  web: WebApp,
-  pageHead: (request: FastifyRequest, reply: FastifyReply) => Promise<string>,
-): void {
+export function serveWebApp(app: FastifyInstance, web: WebApp, additions: PageAdditions): void {
   const { pages, webDist } = web;
   if (pages) {
     void app.register(fastifyStatic, {
@@ -120,12 +121,19 @@ export function serveWebApp(
       request.method === 'GET' && !pathname.startsWith('/api/') && !pathname.startsWith('/iiif/');
     if (pages && isPage) {
       const reader = pathname === '/Book';
-      const page = reader ? readerPageFor(pages.reader, request.user != null) : pages.other;
-      // The reader's page differs with the session: never kept by a shared cache.
+      let page = pages.other;
+      if (reader) {
+        // The reader's page differs with the session: never kept by a shared cache.
+        const image = await additions.readerImage(request).catch((error: unknown) => {
+          request.log.warn({ err: error }, 'early page image left out of the page');
+          return '';
+        });
+        page = pages.reader.replace(READER_IMAGE_SLOT, image);
+      }
       void reply
         .type('text/html; charset=utf-8')
         .header('cache-control', reader ? 'private, no-cache' : 'no-cache');
-      const head = await pageHead(request, reply);
+      const head = await additions.head(request, reply);
       return reply.send(head ? page.replace('</head>', `${head}</head>`) : page);
     }
     return reply

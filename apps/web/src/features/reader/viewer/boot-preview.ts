@@ -1,13 +1,12 @@
 /**
  * The reader's early page image (issue 32, "the page within 1 s"): for a signed-in reader opening a
- * /Book address with an imageId, the inline script of index.html asks for the page image fitted to the
- * image pane as soon as the HTML arrives, and shows it where the pane will be (`#reader-preview`;
- * the page's imageId in `data-reader-preview-id` on `<html>`), while the application is still loading. The viewer lays it exactly over its pane
- * when it mounts and removes it once it has drawn the page itself; the reader removes it as soon as it
- * shows anything else (another page, another mode, a refusal, another screen).
- *
- * The server marks such pages with `data-reader-preview` on `<html>` (apps/server/src/http/web-app.ts);
- * removing the mark stops an image still decoding from being shown.
+ * /Book address with an imageId, the server puts a preload link for the page image into index.html
+ * (apps/server/src/features/catalog/reader-image-head.ts), so the browser asks for it before the
+ * application's scripts, and index.html's inline script shows it where the image pane will be
+ * (`#reader-preview`; `data-reader-preview` and the page's imageId in `data-reader-preview-id` on
+ * `<html>`) while the application is still loading. The viewer lays it exactly over its pane when it
+ * mounts and removes it once it has drawn the page itself; the reader removes it as soon as it shows
+ * anything else (another page, another mode, a refusal, another screen).
  */
 const PREVIEW_ID = 'reader-preview';
 const MARK = 'data-reader-preview';
@@ -16,7 +15,7 @@ function previewBox(): HTMLElement | null {
   return typeof document === 'undefined' ? null : document.getElementById(PREVIEW_ID);
 }
 
-/** The early image, if any, no longer stands for the page: it goes at once. */
+/** The early image, if any, no longer stands for the page: it goes at once (and one not shown yet never is). */
 export function releaseBootPreview(): void {
   if (typeof document === 'undefined') return;
   document.documentElement.removeAttribute(MARK);
