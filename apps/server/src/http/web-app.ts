@@ -121,19 +121,21 @@ export function serveWebApp(app: FastifyInstance, web: WebApp, additions: PageAd
       request.method === 'GET' && !pathname.startsWith('/api/') && !pathname.startsWith('/iiif/');
     if (pages && isPage) {
       const reader = pathname === '/Book';
-      let page = pages.other;
-      if (reader) {
-        // The reader's page differs with the session: never kept by a shared cache.
-        const image = await additions.readerImage(request).catch((error: unknown) => {
-          request.log.warn({ err: error }, 'early page image left out of the page');
-          return '';
-        });
-        page = pages.reader.replace(READER_IMAGE_SLOT, image);
-      }
+      // The reader's page differs with the session: never kept by a shared cache.
       void reply
         .type('text/html; charset=utf-8')
         .header('cache-control', reader ? 'private, no-cache' : 'no-cache');
-      const head = await additions.head(request, reply);
+      // Both look the page up: at the same time, not one after the other.
+      const [image, head] = await Promise.all([
+        reader
+          ? additions.readerImage(request).catch((error: unknown) => {
+              request.log.warn({ err: error }, 'early page image left out of the page');
+              return '';
+            })
+          : '',
+        additions.head(request, reply),
+      ]);
+      const page = reader ? pages.reader.replace(READER_IMAGE_SLOT, image) : pages.other;
       return reply.send(head ? page.replace('</head>', `${head}</head>`) : page);
     }
     return reply

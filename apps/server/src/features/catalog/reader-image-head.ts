@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { viewerOf } from '../../http/session.ts';
 import type { CatalogService } from './catalog.service.ts';
+import { citedByAddress } from './citation-page.ts';
 
 /** Widths of the early page image the browser chooses from (CSS px × device pixels), and the page's own. */
 const WIDTHS = [400, 600, 800, 1000, 1200, 1600, 2000, 2400, 3200];
@@ -24,14 +25,15 @@ const PANE_TOP = { wide: 125.5625, middle: 165.5625 };
 export function readerImageHead(catalog: Pick<CatalogService, 'readablePage'>) {
   return async (request: FastifyRequest): Promise<string> => {
     if (!request.user) return '';
-    const url = new URL(request.url, 'http://page.invalid');
-    const query = url.searchParams;
-    if (url.pathname !== '/Book' || query.has('mode') || query.has('zoom')) return '';
-    const imageId = wholeNumber(query.get('imageId'));
-    const catalogId = wholeNumber(query.get('catalogId'));
-    if (imageId === undefined || catalogId === undefined) return '';
+    const view = new URL(request.url, 'http://page.invalid').searchParams;
+    if (view.has('mode') || view.has('zoom')) return '';
+    // The reader's address read as the citation tags read it: only /Book names a page.
+    const cited = citedByAddress(request.url);
+    const imageId = cited?.query.imageId;
+    if (!cited || imageId === undefined) return '';
     const found = await catalog.readablePage(imageId, viewerOf(request)).catch(() => undefined);
-    if (!found || found.book.id !== catalogId || found.page.width <= 0 || found.page.height <= 0) return '';
+    if (!found || found.book.id !== cited.catalogId || found.page.width <= 0 || found.page.height <= 0)
+      return '';
     const { width, height } = found.page;
     const widths = [...WIDTHS.filter((w) => w < width), width];
     const srcset = widths.map((w) => `/iiif/3/${imageId}/full/${w},/0/default.jpg ${w}w`).join(', ');
@@ -46,10 +48,4 @@ export function readerImageHead(catalog: Pick<CatalogService, 'readablePage'>) {
       `fetchpriority="high" imagesrcset="${srcset}" imagesizes="${sizes}">`
     );
   };
-}
-
-function wholeNumber(raw: string | null): number | undefined {
-  if (!raw || !/^\d{1,15}$/.test(raw.trim())) return undefined;
-  const value = Number(raw.trim());
-  return value >= 1 && Number.isSafeInteger(value) ? value : undefined;
 }
