@@ -2,6 +2,22 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { builtinRules } from 'eslint/use-at-your-own-risk';
+
+/**
+ * ESLint keeps one setting per rule for a file (the last block that names it wins), so two folder rules
+ * that both restrict imports or syntax would silently drop one another. Each folder rule below therefore
+ * has its own name: a copy of ESLint's no-restricted-imports or no-restricted-syntax under the guji/ prefix.
+ */
+const guji = {
+  rules: {
+    'route-imports': builtinRules.get('no-restricted-imports'),
+    'route-syntax': builtinRules.get('no-restricted-syntax'),
+    'composition-root': builtinRules.get('no-restricted-syntax'),
+    'migration-imports': builtinRules.get('no-restricted-imports'),
+    'feature-imports': builtinRules.get('no-restricted-imports'),
+  },
+};
 
 /** The web app's features: each is reached by the others through its index.ts or queries.ts only. */
 const WEB_FEATURES = [
@@ -14,7 +30,32 @@ const WEB_FEATURES = [
   'payment',
   'personal',
   'print',
+  'public-api',
   'reader',
+];
+
+/**
+ * An import of a web feature's internals (anything but its index.ts, queries.ts, shell.ts or a stylesheet):
+ * index.ts is what other features use, queries.ts its data, shell.ts what the application's shell needs
+ * at start (its pages as lazy components, guards; kept light). From inside feature
+ * `except` (a sibling feature's folder), or from outside features/ (pages, components, App.tsx).
+ */
+const otherFeatureInternals = (except) =>
+  `^${except ? `(\\.\\./)+(?!${except}/)` : '(\\.\\.?/)+features/'}(${WEB_FEATURES.join('|')})/(?!(index|queries|shell)\\.ts$)(?!.*\\.css$)`;
+
+/** The server's cross-cutting folders (docs/architecture.md, "Which folder may import which"). */
+const CROSS_CUTTING = [
+  'lib',
+  'db',
+  'http',
+  'iiif',
+  'ocr',
+  'search',
+  'storage',
+  'backup',
+  'audit',
+  'jobs',
+  'config',
 ];
 
 export default tseslint.config(
@@ -78,9 +119,18 @@ export default tseslint.config(
   },
   {
     // Routes and services reach the database through repositories only (docs/architecture.md): no
-    // Kysely, no database handle, no query builder outside a feature's *.repository.ts.
-    files: ['apps/server/src/features/**/*.ts'],
-    ignores: ['**/*.repository.ts', '**/*.test.ts'],
+    // Kysely, no database handle, no query builder outside a *.repository.ts. The database's own folder,
+    // the backup (which copies whole tables) and the text indexes (SQL of their own) are the exceptions;
+    // the composition root hands the database to the repositories.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      '**/*.repository.ts',
+      '**/*.test.ts',
+      'apps/server/src/db/**',
+      'apps/server/src/backup/**',
+      'apps/server/src/search/text-index*.ts',
+      'apps/server/src/wiring/repositories.ts',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -114,8 +164,8 @@ export default tseslint.config(
   {
     // The cross-cutting folders serve the features and never reach into them (docs/architecture.md,
     // "Which folder may import which"): what both need lives in the cross-cutting folder. Type-only
-    // imports are still allowed here (the session's user type, the rate-limit store's repository type).
-    files: ['apps/server/src/{lib,db,http,iiif,ocr,search,storage,backup,audit}/**/*.ts'],
+    // imports are refused too: a type both need lives here (lib/viewer.ts, lib/user-view.ts).
+    files: [`apps/server/src/{${CROSS_CUTTING.join(',')}}/**/*.ts`, 'apps/server/src/config.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
@@ -123,8 +173,13 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/features/**'],
+              group: ['**/context.ts'],
               allowTypeImports: true,
+              message:
+                "A cross-cutting folder may know the context's type (the routes' plumbing), nothing of its making.",
+            },
+            {
+              group: ['**/features/**', '**/wiring/**'],
               message:
                 'A cross-cutting folder does not import a feature: move what both need into this folder or lib/.',
             },
@@ -134,12 +189,80 @@ export default tseslint.config(
     },
   },
   {
+    // A feature is given its services; it does not reach into the composition root that makes them.
+    files: ['apps/server/src/features/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { guji },
+    rules: {
+      'guji/feature-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/wiring/**'],
+              message: 'A feature is given its services (context.services); it does not import wiring/.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Routes (and the hooks beside them) use services, never repositories: what a route needs from the
+    // database is a service's method (docs/architecture.md). They get services from context.services.
+    files: ['apps/server/src/**/*.{route,guard}.ts', 'apps/server/src/http/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { guji },
+    rules: {
+      'guji/route-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '\\.repository\\.ts$',
+              message: 'A route uses a service (context.services), not a repository.',
+            },
+          ],
+        },
+      ],
+      'guji/route-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='repos']",
+          message: 'A route uses a service (context.services), not a repository.',
+        },
+      ],
+    },
+  },
+  {
+    // Services and repositories are made in one place, the composition root (context.ts and wiring/), and
+    // handed to whoever needs them: nothing else constructs one.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      '**/*.test.ts',
+      'apps/server/src/context.ts',
+      'apps/server/src/wiring/**',
+      '**/*.repository.ts',
+    ],
+    plugins: { guji },
+    rules: {
+      'guji/composition-root': [
+        'error',
+        {
+          selector: 'NewExpression[callee.name=/(Service|Repository)$/]',
+          message: 'Services and repositories are built in the composition root (context.ts, wiring/).',
+        },
+      ],
+    },
+  },
+  {
     // A migration gives the same result whatever the live code becomes: it imports Kysely, the database
     // types, its column helpers and frozen copies of what it computes (db/migrations/frozen-*.ts), nothing else.
     files: ['apps/server/src/db/migrations/**/*.ts'],
     ignores: ['**/*.test.ts'],
+    plugins: { guji },
     rules: {
-      'no-restricted-imports': [
+      'guji/migration-imports': [
         'error',
         {
           patterns: [
@@ -161,15 +284,32 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: `^(\\.\\./)+(?!${feature}/)(${WEB_FEATURES.join('|')})/(?!(index|queries)\\.ts$)`,
+              regex: otherFeatureInternals(feature),
               message:
-                'Another feature is reached through its index.ts or queries.ts only; shared pieces live in components/ or lib/.',
+                'Another feature is reached through its index.ts, queries.ts or shell.ts only; shared pieces live in components/ or lib/.',
             },
           ],
         },
       ],
     },
   })),
+  {
+    // Pages and shared components reach a feature through its index.ts or queries.ts as well.
+    files: ['apps/web/src/{pages,components}/**/*.{ts,tsx}', 'apps/web/src/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: otherFeatureInternals(undefined),
+              message: 'A feature is reached through its index.ts, queries.ts or shell.ts only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,

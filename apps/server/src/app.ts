@@ -25,7 +25,7 @@ import { authRoutes } from './features/accounts/auth.route.ts';
 import { meRoutes } from './features/profile/me.route.ts';
 import { adminRoutes, importRoutes, terminalRoutes } from './features/console/admin.route.ts';
 import { catalogRoutes } from './features/catalog/catalog.route.ts';
-import { citationRoutes, citationServiceOf } from './features/catalog/citation.route.ts';
+import { citationRoutes } from './features/catalog/citation.route.ts';
 import { citationPageHead } from './features/catalog/citation-page.ts';
 import { readerImageHead } from './features/catalog/reader-image-head.ts';
 import { searchRoutes } from './features/search/search.route.ts';
@@ -195,7 +195,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
   // Book and reader pages carry citation tags for reference managers (issue 18); the reader's page
   // its first image, asked for before the application's scripts (issue 32).
   serveWebApp(app, web, {
-    head: citationPageHead(config, citationServiceOf(context)),
+    head: citationPageHead(config, context.services.citations),
     readerImage: readerImageHead(context.services.catalog),
   });
 

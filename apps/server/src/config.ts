@@ -1,10 +1,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { S3StorageOptions } from './storage/s3-storage.ts';
-import { smsConfigOf, type SmsConfig } from './features/accounts/sms-config.ts';
-import type { AlipayConfig } from './features/print/alipay.ts';
-import { alipayConfigOf, wechatConfigOf } from './features/print/payment-config.ts';
-import type { WechatPayConfig } from './features/print/wechat-pay.ts';
+import { smsConfigOf, type SmsConfig } from './config/sms.ts';
+import { alipayConfigOf, wechatConfigOf, type AlipayConfig, type WechatPayConfig } from './config/payment.ts';
 
 /**
  * All configuration, read from the environment in this one module (STYLE.md: no process.env elsewhere).

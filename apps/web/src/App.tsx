@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -8,81 +8,31 @@ import { NotFoundPage } from './components/not-found-page.tsx';
 import { SiteLayout } from './components/site-layout.tsx';
 import { ToastBridge } from './components/toast-bridge.tsx';
 import { PageLoading } from './components/page-loading.tsx';
-import { RequireLogin } from './features/account/components/require-login.tsx';
-import { SignedOutHandler } from './features/account/components/signed-out-handler.tsx';
-import { SsoHandler } from './features/account/components/sso-handler.tsx';
-import { LanguageProvider } from './features/language/language-provider.tsx';
-import { loadReaderPage, startReaderEarly } from './features/reader/load-reader.ts';
 import { sessionQuery } from './features/account/queries.ts';
 import { siteQuery } from './api/site.ts';
 import { HomePage } from './pages/home-page.tsx';
+// Each feature's pages load on first visit (its shell.ts), keeping the home page's script small.
+import {
+  ForgetPage,
+  IiifLoginPage,
+  LoginPage,
+  PersonalPage,
+  RegisterPage,
+  RequireLogin,
+  SignedOutHandler,
+  SsoHandler,
+} from './features/account/shell.ts';
+import { AdminPage } from './features/admin/shell.ts';
+import { AdvancedSearchPage, BookDetailPage, SearchPage } from './features/catalog/shell.ts';
+import { LanguageProvider } from './features/language/shell.ts';
+import { OcrPage } from './features/ocr/shell.ts';
+import { OwnBooksPage, PagesPage, SinglesPage, VolumesPage } from './features/own/shell.ts';
+import { MobileErrorPage, MobileSuccessPage } from './features/payment/shell.ts';
+import { OrderPage, PaymentSucceededPage, SandboxPayPage } from './features/print/shell.ts';
+import { PublicApiPage } from './features/public-api/shell.ts';
+import { ReaderPage, startReaderEarly } from './features/reader/shell.ts';
 import { theme } from './theme.ts';
 import { PUBLIC_API_PAGE } from '@guji/shared';
-
-// Screens with forms load on first visit, keeping the home page's script small.
-const LoginPage = lazy(() =>
-  import('./features/account/pages/login-page.tsx').then((m) => ({ default: m.LoginPage })),
-);
-const IiifLoginPage = lazy(() =>
-  import('./features/account/pages/iiif-login-page.tsx').then((m) => ({ default: m.IiifLoginPage })),
-);
-const RegisterPage = lazy(() =>
-  import('./features/account/pages/register-page.tsx').then((m) => ({ default: m.RegisterPage })),
-);
-const ForgetPage = lazy(() =>
-  import('./features/account/pages/forget-page.tsx').then((m) => ({ default: m.ForgetPage })),
-);
-const PersonalPage = lazy(() =>
-  import('./features/account/pages/personal-page.tsx').then((m) => ({ default: m.PersonalPage })),
-);
-const SearchPage = lazy(() =>
-  import('./features/catalog/pages/search-page.tsx').then((m) => ({ default: m.SearchPage })),
-);
-const AdvancedSearchPage = lazy(() =>
-  import('./features/catalog/pages/advanced-search-page.tsx').then((m) => ({
-    default: m.AdvancedSearchPage,
-  })),
-);
-const OcrPage = lazy(() => import('./features/ocr/pages/ocr-page.tsx').then((m) => ({ default: m.OcrPage })));
-const BookDetailPage = lazy(() =>
-  import('./features/catalog/pages/book-detail-page.tsx').then((m) => ({ default: m.BookDetailPage })),
-);
-// The reader carries OpenSeadragon; the book page preloads it (load-reader.ts).
-const ReaderPage = lazy(() => loadReaderPage().then((m) => ({ default: m.ReaderPage })));
-const MobileSuccessPage = lazy(() =>
-  import('./features/payment/pages/mobile-success-page.tsx').then((m) => ({ default: m.MobileSuccessPage })),
-);
-const SandboxPayPage = lazy(() =>
-  import('./features/print/pages/sandbox-pay-page.tsx').then((m) => ({ default: m.SandboxPayPage })),
-);
-const PaymentSucceededPage = lazy(() =>
-  import('./features/print/pages/order-page.tsx').then((m) => ({ default: m.PaymentSucceededPage })),
-);
-const OrderPage = lazy(() =>
-  import('./features/print/pages/order-page.tsx').then((m) => ({ default: m.OrderPage })),
-);
-const OwnBooksPage = lazy(() =>
-  import('./features/own/pages/own-books-page.tsx').then((m) => ({ default: m.OwnBooksPage })),
-);
-const PagesPage = lazy(() =>
-  import('./features/own/pages/pages-page.tsx').then((m) => ({ default: m.PagesPage })),
-);
-const SinglesPage = lazy(() =>
-  import('./features/own/pages/singles-page.tsx').then((m) => ({ default: m.SinglesPage })),
-);
-// The administration console is loaded only when an administrator opens it.
-const AdminPage = lazy(() =>
-  import('./features/admin/pages/admin-page.tsx').then((m) => ({ default: m.AdminPage })),
-);
-const VolumesPage = lazy(() =>
-  import('./features/own/pages/volumes-page.tsx').then((m) => ({ default: m.VolumesPage })),
-);
-const PublicApiPage = lazy(() =>
-  import('./features/public-api/pages/public-api-page.tsx').then((m) => ({ default: m.PublicApiPage })),
-);
-const MobileErrorPage = lazy(() =>
-  import('./features/payment/pages/mobile-error-page.tsx').then((m) => ({ default: m.MobileErrorPage })),
-);
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers.ts';
-import { createJobHandlers } from '../jobs/handlers.ts';
+import { createJobHandlers } from '../wiring/job-handlers.ts';
 import { characterErrorRate } from '../ocr/cer.ts';
 import { importDemoLibrary, type DemoResult } from './demo.ts';
 import { OcrJson, pageText } from '@guji/shared';

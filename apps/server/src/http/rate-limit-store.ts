@@ -1,12 +1,16 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
-import type { RateLimitRepository } from '../features/accounts/rate-limit.repository.ts';
+
+/** Where the counts are kept: one hit under a key, answered with the window's count and its end (ms). */
+export interface RateCounter {
+  hit(key: string, nowMs: number, windowMs: number): Promise<{ hits: number; windowEnds: number }>;
+}
 
 /**
  * A store for @fastify/rate-limit that keeps the counts in the database, so that every process behind a
  * proxy counts the same requests (issue 17); the library's default keeps them in each process's memory.
  * Each limited route counts under its own prefix (method and path).
  */
-export function databaseRateLimitStore(repo: RateLimitRepository): FastifyRateLimitStoreCtor {
+export function databaseRateLimitStore(repo: RateCounter): FastifyRateLimitStoreCtor {
   class DatabaseStore implements FastifyRateLimitStore {
     constructor(
       _options: unknown,

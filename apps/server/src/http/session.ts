@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type {} from '@fastify/cookie';
 import { hasRole, type Role } from '@guji/shared';
-import type { UserWithRoles } from '../features/accounts/user.repository.ts';
+import type { UserWithRoles } from '../lib/user-view.ts';
 import type { AppContext } from '../context.ts';
 import { forbidden, unauthorized } from '../errors.ts';
-import type { Viewer } from '../features/catalog/catalog.service.ts';
+import type { Viewer } from '../lib/viewer.ts';
 export const SESSION_COOKIE = 'guji_session';
 /** The cookie a reading-room terminal holds (features/console/terminal.service.ts). */
 export const TERMINAL_COOKIE = 'guji_terminal';

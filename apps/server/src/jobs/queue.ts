@@ -9,6 +9,11 @@ export class JobQueue {
 
   constructor(private readonly jobs: JobRepository) {}
 
+  /** How many jobs are in each state (the health check's figures). */
+  countByStatus(): ReturnType<JobRepository['countByStatus']> {
+    return this.jobs.countByStatus();
+  }
+
   onEnqueue(listener: () => void): void {
     this.listener = listener;
   }

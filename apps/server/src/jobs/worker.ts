@@ -4,7 +4,6 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { JobRepository } from './job.repository.ts';
 import { nowIso, type DbOrTx } from '../db/database.ts';
 import { backoffDelayMs, RETRY } from './registry.ts';
-import type { JobObserver } from '../features/metrics/metrics.ts';
 
 export interface JobContext {
   jobId: number;
@@ -16,6 +15,14 @@ export interface JobContext {
    * completion commit together; throws (rolling the transaction back) when another worker holds the job.
    */
   completeIn(tx: DbOrTx, result: unknown): Promise<void>;
+}
+
+/** How a job ended, for the duration histogram. */
+export type JobOutcome = 'succeeded' | 'failed';
+
+/** What the worker reports of each job it runs (features/metrics implements it). */
+export interface JobObserver {
+  jobFinished(kind: string, outcome: JobOutcome, seconds: number): void;
 }
 
 export type JobHandler<D> = (data: D, context: JobContext) => Promise<unknown>;

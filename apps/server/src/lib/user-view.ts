@@ -1,5 +1,10 @@
-import { channelsForRoles, type SessionUser } from '@guji/shared';
-import type { UserWithRoles } from '../features/accounts/user.repository.ts';
+import { channelsForRoles, type Role, type SessionUser } from '@guji/shared';
+import type { UserRow } from '../db/schema.ts';
+
+/** A user's row with its roles (what the user repository answers and the session carries). */
+export interface UserWithRoles extends UserRow {
+  roles: Role[];
+}
 
 /** Shows the first 3 and last 4 characters of an ID card number. */
 export const maskIdCard = (idCard: string | null): string | null =>

@@ -4,9 +4,8 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { MSG } from '@guji/shared';
 import { useSiteSettings } from '../api/site.ts';
 import { useDocumentTitle } from '../components/use-document-title.ts';
-import { BookCard } from '../features/catalog/components/book-card.tsx';
 import { useHotBooks } from '../features/catalog/queries.ts';
-import { excerpt, searchPath } from '../features/catalog/search-params.ts';
+import { BookCard, excerpt, searchPath } from '../features/catalog/shell.ts';
 
 /** Spec §9: the tip banner hides itself after 10 s. */
 const TIP_VISIBLE_MS = 10_000;

@@ -1,6 +1,6 @@
 import * as dysms from '@alicloud/dysmsapi20170525';
 import * as openapi from '@alicloud/openapi-core';
-import type { SmsConfig } from './sms-config.ts';
+import type { SmsConfig } from '../../config/sms.ts';
 import { SmsProviderError, type SmsMessage, type SmsProvider, type SmsTemplate } from './sms-provider.ts';
 
 type AliyunConfig = Extract<SmsConfig, { provider: 'aliyun' }>;

@@ -1,4 +1,4 @@
-import type { SmsConfig } from './sms-config.ts';
+import type { SmsConfig } from '../../config/sms.ts';
 import type { SmsRepository } from './sms.repository.ts';
 import { AliyunSmsProvider } from './sms-aliyun.ts';
 import { TencentSmsProvider } from './sms-tencent.ts';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import * as tencent from 'tencentcloud-sdk-nodejs-sms';
-import type { SmsConfig } from './sms-config.ts';
+import type { SmsConfig } from '../../config/sms.ts';
 import { SmsProviderError, type SmsMessage, type SmsProvider, type SmsTemplate } from './sms-provider.ts';
 
 type TencentConfig = Extract<SmsConfig, { provider: 'tencent' }>;

@@ -1,4 +1,4 @@
-import { LIMITS, type SmsPurpose, type SmsSettings } from '@guji/shared';
+import { LIMITS, type SmsOutboxList, type SmsPurpose, type SmsSettings } from '@guji/shared';
 import type { SmsRepository } from './sms.repository.ts';
 import { badRequest, tooMany } from '../../errors.ts';
 import { addSeconds, type Clock } from '../../lib/clock.ts';
@@ -170,6 +170,19 @@ export class SmsService {
     } else {
       await this.sms.markVerified(row.id, now);
     }
+  }
+
+  /** The development outbox's messages, newest first (the administrator's view of what would have been sent). */
+  async outbox(phone: string | undefined, limit: number): Promise<SmsOutboxList> {
+    const rows = await this.sms.listOutbox(phone, limit);
+    return {
+      records: rows.map((row) => ({
+        id: row.id,
+        phone: row.phone,
+        text: row.text,
+        createdAt: row.created_at,
+      })),
+    };
   }
 
   private warn(fields: Record<string, unknown>, message: string): void {

@@ -5,12 +5,11 @@ import type { Db, DbOrTx } from '../../db/database.ts';
 import { nowIso } from '../../db/database.ts';
 import { likeText } from '../../db/query.ts';
 import type { LoginFailuresTable, NewUser, UserRow, UserUpdate } from '../../db/schema.ts';
+import type { UserWithRoles } from '../../lib/user-view.ts';
 
 export type LoginFailureRow = Selectable<LoginFailuresTable>;
 
-export interface UserWithRoles extends UserRow {
-  roles: Role[];
-}
+export type { UserWithRoles };
 
 const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 

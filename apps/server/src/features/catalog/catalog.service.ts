@@ -10,7 +10,6 @@ import {
   type PageImage,
   type PageOcr,
   type ReaderData,
-  type Role,
   type UpdateBookRequest,
   type Volume,
   MSG,
@@ -29,12 +28,8 @@ import { decideAccess, isCatalogStaff, isPublicBook, type AccessBook } from './a
 import type { Clock } from '../../lib/clock.ts';
 import { THUMBNAIL_REQUEST } from '../../iiif/addresses.ts';
 
-/** Who is asking: the signed-in user (if any) and whether the request comes from the reading room. */
-export interface Viewer {
-  userId: number | null;
-  roles: readonly Role[];
-  readingRoom: boolean;
-}
+import type { Viewer } from '../../lib/viewer.ts';
+export type { Viewer };
 
 export const iiifImageBase = (pageId: number): string => `/iiif/3/${pageId}`;
 export const thumbnailUrl = (pageId: number): string =>

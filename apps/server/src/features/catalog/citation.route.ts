@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { catalogApi, ErrorBody, type CitationQuery } from '@guji/shared';
-import type { AppContext } from '../../context.ts';
 import { routeOf } from '../../http/contract-route.ts';
 import { documentOrigin } from '../../http/document-origin.ts';
 import { viewerOf } from '../../http/session.ts';
@@ -14,18 +13,9 @@ import {
   toRis,
   type CitationFormat,
 } from './citation-formats.ts';
-import { CitationService, type CitedWork } from './citation.service.ts';
+import type { CitedWork } from './citation.service.ts';
 
 const errors = { 400: ErrorBody, 404: ErrorBody };
-
-/** The citation service of a running app (stateless: it reads the catalogue and the site settings). */
-export const citationServiceOf = (context: AppContext): CitationService =>
-  new CitationService(
-    context.repos.catalog,
-    context.services.catalog,
-    context.services.settings,
-    context.clock,
-  );
 
 /**
  * Citation exports of a book, a volume or a page (issue 18): RIS, BibTeX and CSL-JSON downloads in
@@ -33,7 +23,7 @@ export const citationServiceOf = (context: AppContext): CitationService =>
  */
 export const citationRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const citations = citationServiceOf(context);
+  const { citations } = context.services;
 
   /** The cited work, with the download's headers set. */
   const cite = async (

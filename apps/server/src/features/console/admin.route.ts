@@ -17,15 +17,7 @@ export const adminRoutes: RouteModule = (app, { context }) => {
     ...routeOf(smsOutboxApi.list, { 401: ErrorBody, 403: ErrorBody }),
     handler: async (request) => {
       requireRole(request, 'admin');
-      const rows = await context.repos.sms.listOutbox(request.query.phone, request.query.limit);
-      return {
-        records: rows.map((row) => ({
-          id: row.id,
-          phone: row.phone,
-          text: row.text,
-          createdAt: row.created_at,
-        })),
-      };
+      return context.services.sms.outbox(request.query.phone, request.query.limit);
     },
   });
   r.route({

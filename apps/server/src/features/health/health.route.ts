@@ -60,7 +60,7 @@ export const healthRoutes: RouteModule = (app, { context, worker }) => {
       let counts = { queued: 0, running: 0, succeeded: 0, failed: 0 };
       try {
         await context.database.ping();
-        counts = await context.repos.jobs.countByStatus();
+        counts = await context.queue.countByStatus();
       } catch {
         dbOk = false;
       }

@@ -38,7 +38,7 @@ const BUTTON_HASH = createHash('sha256').update(BUTTON_SCRIPT).digest('base64');
 export const iiifAuthRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { catalog, iiifAuth, sessions } = context.services;
-  const repo = context.repos.catalog;
+  const { iiifCatalog } = context.services;
   const { config } = context;
   const BookId = z.object({ bookId: z.coerce.number().int().positive() });
 
@@ -81,7 +81,7 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
       async (request, reply) => {
         void reply.header('cache-control', 'no-store');
         void reply.header('cross-origin-opener-policy', 'unsafe-none');
-        const book = await repo.findBook(request.params.bookId);
+        const book = await iiifCatalog.book(request.params.bookId);
         if (!book) throw new AppError(404, 'NOT_FOUND', `古籍不存在：${request.params.bookId}`);
         if (!request.user || !request.sessionToken) {
           // The site's own login page, which comes back here (through the web app's page) when done.
@@ -184,7 +184,7 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
         'invalidOrigin',
         `查看器所在的网站未获准使用本馆登录：${origin.slice(0, 100)}`,
       );
-    const book = await repo.findBook(bookId);
+    const book = await iiifCatalog.book(bookId);
     if (!book) return tokenError(version, 'unavailable', `古籍不存在：${bookId}`);
     const current = await signedIn(request);
     if (!current) return tokenError(version, 'missingCredentials', `未登录：${LOGIN_NOTE}`, LOGIN_HEADER);
@@ -210,10 +210,10 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request, reply) => {
-      const page = await repo.findImagePage(request.params.imageId);
-      const book = page ? await repo.findBook(page.book_id) : undefined;
+      const found = await iiifCatalog.imagePage(request.params.imageId);
       const missing = new AppError(404, 'NOT_FOUND', `图像不存在：${request.params.imageId}`);
-      if (!page || !book) throw missing;
+      if (!found) throw missing;
+      const { book } = found;
       void reply.header('cache-control', 'no-store');
       const viewer = await iiifViewerOf(request, iiifAuth);
       const decision = await catalog.mayView(book, viewer);

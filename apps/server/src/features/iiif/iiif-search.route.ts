@@ -22,15 +22,15 @@ const Query = z
 export const iiifSearchRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { catalog, fullText, iiifAuth } = context.services;
-  const repo = context.repos.catalog;
+  const { iiifCatalog } = context.services;
   const { admit } = iiifAccess(context);
 
   /** The volume's hits for the query, once the book's rule admits the caller. */
   async function hitsOf(request: FastifyRequest, reply: FastifyReply, volumeId: number, q: string) {
-    const volume = await repo.findVolume(volumeId);
-    const book = volume ? await repo.findBook(volume.book_id) : undefined;
+    const found = await iiifCatalog.volume(volumeId);
     const missing = volumeNotFound(volumeId);
-    if (!volume || !book) throw missing;
+    if (!found) throw missing;
+    const { volume, book } = found;
     await admit(request, reply, book, missing);
     // The answer (a refusal too) depends on who asks and from where: never kept by a shared cache.
     void reply.header('cache-control', 'private, no-store');

@@ -41,8 +41,7 @@ const LIGHT_RENDER_AREA = TILE_SIZE * TILE_SIZE;
  */
 export const iiifRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { catalog } = context.services;
-  const repo = context.repos.catalog;
+  const { iiifCatalog } = context.services;
   const images = context.iiifImages;
   const { config } = context;
   // Renders of sizes and regions no viewer grid asks for, per signed-in user or client address.
@@ -58,11 +57,10 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
 
   /** The page (without its OCR JSON: images need none of it) and its book, or a 404. */
   async function pageAndBook(imageId: number) {
-    const page = await repo.findImagePage(imageId);
-    const book = page ? await repo.findBook(page.book_id) : undefined;
+    const found = await iiifCatalog.imagePage(imageId);
     const missing = imageNotFound(String(imageId));
-    if (!page || !book) throw missing;
-    return { page, book, missing };
+    if (!found) throw missing;
+    return { ...found, missing };
   }
 
   // Any identifier that names no image is a 404, whatever its form (IIIF Image API §7).
@@ -168,7 +166,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
           book.is_visible === 1 &&
           book.audit_status === OWN_STATUS.published &&
           images.isThumbnail(page, parsed) &&
-          (await repo.coverPage(book.id))?.id === page.id,
+          (await iiifCatalog.isCover(book.id, page.id)),
       );
       if (!parsed) throw invalid;
       const resolved = images.resolve(page, parsed);
@@ -223,10 +221,10 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     '/iiif/presentation/volumes/:volumeId/manifest.json',
     { schema: { tags: ['iiif'], summary: 'IIIF Presentation 3.0 Manifest of a volume', params: VolumeId } },
     async (request, reply) => {
-      const volume = await repo.findVolume(request.params.volumeId);
-      const book = volume ? await repo.findBook(volume.book_id) : undefined;
+      const found = await iiifCatalog.volume(request.params.volumeId);
       const missing = volumeNotFound(request.params.volumeId);
-      if (!volume || !book) throw missing;
+      if (!found) throw missing;
+      const { volume, book } = found;
       const { isPublic } = await admitMetadata(request, reply, book, missing);
       // The search service is offered only to clients it answers: in the reading room, to a signed-in
       // reader, or to an outside viewer once the reader signs in through IIIF Auth (whose services the
@@ -236,18 +234,14 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
         void reply.header('cache-control', 'private, max-age=3600');
         addVary(reply, 'cookie');
       }
-      const [pages, volumes, directory] = await Promise.all([
-        repo.listPages(volume.id),
-        repo.listVolumes(book.id),
-        catalog.directory(volume.id, { userId: null, roles: ['catalogAdmin'], readingRoom: false }),
-      ]);
+      const { pages, volumeCount, directory } = await iiifCatalog.manifestParts(book, volume);
       return reply.type('application/ld+json;profile="http://iiif.io/api/presentation/3/context.json"').send(
         buildManifest({
           base: baseOf(request, reply),
           searchable,
           book,
           volume,
-          volumeCount: volumes.length,
+          volumeCount,
           pages,
           directory,
           restricted: !isPublic,
@@ -266,11 +260,11 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       },
     },
     async (request, reply) => {
-      const book = await repo.findBook(request.params.catalogId);
+      const book = await iiifCatalog.book(request.params.catalogId);
       const missing = bookNotFound(request.params.catalogId);
       if (!book) throw missing;
       await admitMetadata(request, reply, book, missing);
-      const volumes = await repo.listVolumes(book.id);
+      const volumes = await iiifCatalog.volumes(book.id);
       return reply
         .type('application/ld+json')
         .send(buildBookCollection(baseOf(request, reply), book, volumes));
@@ -289,7 +283,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     async (request, reply) => {
       const { page: imagePage, book, missing } = await pageAndBook(imageIdOf(request.params.imageId));
       await admit(request, reply, book, missing);
-      const page = { ...imagePage, ocr_json: (await repo.findPage(imagePage.id))?.ocr_json ?? null };
+      const page = { ...imagePage, ocr_json: await iiifCatalog.ocrJson(imagePage.id) };
       const ocr = parseOcr(page.ocr_json);
       if (!ocr) throw new AppError(404, 'NO_OCR', `本页暂无识别文字：${page.id}`);
       return reply
@@ -306,7 +300,7 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       void reply.header('cache-control', 'public, max-age=300');
       return reply
         .type('application/ld+json')
-        .send(buildTopCollection(baseOf(request, reply), await repo.publicBooks()));
+        .send(buildTopCollection(baseOf(request, reply), await iiifCatalog.publicBooks()));
     },
   );
 };

@@ -3,24 +3,10 @@ import { Readable } from 'node:stream';
 import type { FastifyError, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody, MARC_MAX_FILE_BYTES, marcApi } from '@guji/shared';
-import type { AppContext } from '../../context.ts';
-import { transactor } from '../../db/query.ts';
 import { AppError, badRequest } from '../../errors.ts';
 import { requireRole, viewerOf } from '../../http/session.ts';
 import { routeOf } from '../../http/contract-route.ts';
 import type { RouteModule } from '../../http/route-module.ts';
-import { MarcRepository } from './marc.repository.ts';
-import { MarcService } from './marc.service.ts';
-
-/** The MARC service of a context (built here, beside its routes). */
-export const marcServiceOf = (context: AppContext): MarcService =>
-  new MarcService(
-    new MarcRepository(context.database.db),
-    context.repos.catalog,
-    context.repos.classifications,
-    context.services.admin,
-    transactor(context.database.db),
-  );
 
 /** The uploaded MARC file, read into memory up to the limit (permission is checked before). */
 async function marcUpload(request: FastifyRequest): Promise<{ data: Buffer; fileName: string }> {
@@ -41,7 +27,7 @@ const tooLarge = () => new AppError(413, 'MARC_FILE_TOO_LARGE', '文件过大：
  */
 export const marcRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const marc = marcServiceOf(context);
+  const { marc } = context.services;
   const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody };
 
   r.route({

@@ -1,17 +1,10 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { DatabaseHandle } from '../../db/database.ts';
 import type { JobRepository } from '../../jobs/job.repository.ts';
-
-/** How a job ended, for the duration histogram. */
-export type JobOutcome = 'succeeded' | 'failed';
+import type { JobObserver, JobOutcome } from '../../jobs/worker.ts';
 
 /** Where an IIIF image response came from: a pyramid tile, the disk cache, or rendered now. */
 export type ImageSource = 'tile' | 'cache' | 'render';
-
-/** What the worker reports of each job it runs. */
-export interface JobObserver {
-  jobFinished(kind: string, outcome: JobOutcome, seconds: number): void;
-}
 
 /**
  * The process's Prometheus metrics (GET /metrics): request latency by route, job queue depth and job

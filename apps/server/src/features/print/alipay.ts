@@ -2,19 +2,7 @@ import { AlipaySdk } from 'alipay-sdk';
 import type { PaymentNotice, PaymentProvider, ProviderTrade, RefundResult, TradeRequest } from './payment.ts';
 import { TRADE_LIFETIME_MS } from './payment.ts';
 import { fenOfYuan, yuanOfFen } from './payment-amount.ts';
-
-/** Alipay's configuration (docs/payments.md): from the environment or key files only, never logged. */
-export interface AlipayConfig {
-  appId: string;
-  /** The application's private key, PKCS#8 PEM (normalised from what was given). */
-  privateKey: string;
-  /** Alipay's public key (the "支付宝公钥" of the application), SPKI PEM. */
-  alipayPublicKey: string;
-  /** The merchant's PID (seller_id); when set, notices for another seller are refused. */
-  sellerId: string | undefined;
-  /** The gateway: Alipay's own by default; its sandbox or a test stand-in when set. */
-  gateway: string | undefined;
-}
+import type { AlipayConfig } from '../../config/payment.ts';
 
 /** The notify webhook's path (under the site's public origin). */
 export const ALIPAY_NOTIFY_PATH = '/api/payments/notify/alipay';

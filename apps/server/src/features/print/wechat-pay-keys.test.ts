@@ -12,7 +12,7 @@ import {
   type WechatNotice,
   type WechatSigner,
 } from '../../../test/wechat-pay-stand-in.ts';
-import { wechatConfigOf } from './payment-config.ts';
+import { wechatConfigOf } from '../../config/payment.ts';
 import { WechatPayProvider } from './wechat-pay.ts';
 import { APP_ID, certificateCalls, envOf, MCH_ID, ORIGIN } from '../../../test/wechat-pay-fixture.ts';
 

@@ -10,27 +10,7 @@ import {
 import type { PaymentNotice, PaymentProvider, ProviderTrade, RefundResult, TradeRequest } from './payment.ts';
 import { TRADE_LIFETIME_MS } from './payment.ts';
 import { beijingTime, decryptResource, utf8Prefix } from './wechat-pay-format.ts';
-
-/** WeChat Pay's configuration (docs/payments.md): from the environment or key files only, never logged. */
-export interface WechatPayConfig {
-  /** The APPID bound to the merchant (公众号, 小程序 or 移动应用), `wx` and 16 characters. */
-  appId: string;
-  /** The merchant number (mchid). */
-  mchId: string;
-  /** The merchant's API private key (apiclient_key.pem), PKCS#8 PEM. */
-  privateKey: string;
-  /** The serial number of the merchant's API certificate, upper-case hex. */
-  certSerial: string;
-  /** The APIv3 key (32 bytes): decrypts notices and platform certificates. */
-  apiV3Key: string;
-  /** The API's origin: WeChat's own by default, a loopback stand-in in tests. */
-  gateway: string;
-  /** WeChat Pay's public key and its id (PUB_KEY_ID_…), when the merchant uses public-key verification. */
-  publicKey: { id: string; pem: string } | undefined;
-}
-
-/** WeChat Pay's API (v3) origin. */
-export const WECHATPAY_GATEWAY = 'https://api.mch.weixin.qq.com';
+import type { WechatPayConfig } from '../../config/payment.ts';
 
 /** The notify webhook's path (under the site's public origin). */
 export const WECHAT_NOTIFY_PATH = '/api/payments/notify/wechat';

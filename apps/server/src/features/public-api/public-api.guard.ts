@@ -1,12 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { transactor } from '../../db/query.ts';
 import { AppError } from '../../errors.ts';
 import type { Viewer } from '../catalog/catalog.service.ts';
-import { ApiRateLimiter, RateLimitedError, type RateState } from './api-rate-limit.ts';
-import { ApiTokenRepository } from './api-token.repository.ts';
-import { ApiTokenService, type TokenCaller } from './api-token.service.ts';
-import { PublicApiService } from './public-api.service.ts';
+import { RateLimitedError, type ApiRateLimiter, type RateState } from './api-rate-limit.ts';
+import type { ApiTokenService, TokenCaller } from './api-token.service.ts';
+import type { PublicApiService } from './public-api.service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,26 +19,9 @@ export interface PublicApi {
   api: PublicApiService;
 }
 
-const made = new WeakMap<AppContext, PublicApi>();
-
-/** The public API's services over a context's repositories and services (one set per context). */
-export function publicApiOf(context: AppContext): PublicApi {
-  let services = made.get(context);
-  if (!services) {
-    const { repos, services: s, clock, database } = context;
-    services = {
-      tokens: new ApiTokenService(
-        new ApiTokenRepository(database.db),
-        repos.users,
-        transactor(database.db),
-        clock,
-      ),
-      limiter: new ApiRateLimiter(repos.rateLimits, clock),
-      api: new PublicApiService(s.catalog, repos.catalog, s.fullText, repos.ocrVersions),
-    };
-    made.set(context, services);
-  }
-  return services;
+/** The public API's services of a context. */
+export function publicApiOf({ services }: AppContext): PublicApi {
+  return { tokens: services.apiTokens, limiter: services.apiLimiter, api: services.publicApi };
 }
 
 /** Paths of the public API. */

@@ -6,9 +6,9 @@ import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../test/h
 import { createBook, ocrFor } from '../../test/catalog-factory.ts';
 import type { OcrEngine } from '../ocr/engine.ts';
 import { nowIso } from '../db/database.ts';
-import { createJobHandlers } from './handlers.ts';
-import type { JobDataMap } from './registry.ts';
-import { JobWorker, type JobHandlers } from './worker.ts';
+import { createJobHandlers } from './job-handlers.ts';
+import type { JobDataMap } from '../jobs/registry.ts';
+import { JobWorker, type JobHandlers } from '../jobs/worker.ts';
 
 const READING_ROOM = '10.8.0.5';
 

@@ -6,8 +6,8 @@ import { THUMBNAIL_REQUEST } from '../iiif/addresses.ts';
 import { withLocalFile } from '../storage/storage.ts';
 import { removeStaleTempDirs, withTempDir } from '../storage/temp.ts';
 import { removeOrphanMasters } from '../features/import/orphan-masters.ts';
-import type { JobDataMap } from './registry.ts';
-import type { JobHandlers } from './worker.ts';
+import type { JobDataMap } from '../jobs/registry.ts';
+import type { JobHandlers } from '../jobs/worker.ts';
 import type { OcrEngine } from '../ocr/engine.ts';
 
 /** The handler of every job in the registry. Handlers are idempotent: a rerun does no harm. */

@@ -1,7 +1,39 @@
 import fs from 'node:fs';
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import type { AlipayConfig } from './alipay.ts';
-import { WECHATPAY_GATEWAY, type WechatPayConfig } from './wechat-pay.ts';
+
+/** Alipay's configuration (docs/payments.md): from the environment or key files only, never logged. */
+export interface AlipayConfig {
+  appId: string;
+  /** The application's private key, PKCS#8 PEM (normalised from what was given). */
+  privateKey: string;
+  /** Alipay's public key (the "支付宝公钥" of the application), SPKI PEM. */
+  alipayPublicKey: string;
+  /** The merchant's PID (seller_id); when set, notices for another seller are refused. */
+  sellerId: string | undefined;
+  /** The gateway: Alipay's own by default; its sandbox or a test stand-in when set. */
+  gateway: string | undefined;
+}
+
+/** WeChat Pay's configuration (docs/payments.md): from the environment or key files only, never logged. */
+export interface WechatPayConfig {
+  /** The APPID bound to the merchant (公众号, 小程序 or 移动应用), `wx` and 16 characters. */
+  appId: string;
+  /** The merchant number (mchid). */
+  mchId: string;
+  /** The merchant's API private key (apiclient_key.pem), PKCS#8 PEM. */
+  privateKey: string;
+  /** The serial number of the merchant's API certificate, upper-case hex. */
+  certSerial: string;
+  /** The APIv3 key (32 bytes): decrypts notices and platform certificates. */
+  apiV3Key: string;
+  /** The API's origin: WeChat's own by default, a loopback stand-in in tests. */
+  gateway: string;
+  /** WeChat Pay's public key and its id (PUB_KEY_ID_…), when the merchant uses public-key verification. */
+  publicKey: { id: string; pem: string } | undefined;
+}
+
+/** WeChat Pay's API (v3) origin. */
+export const WECHATPAY_GATEWAY = 'https://api.mch.weixin.qq.com';
 
 /** The payment variables of the environment (docs/configuration.md, docs/payments.md). */
 export interface PaymentEnv {

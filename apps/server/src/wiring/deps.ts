@@ -1,0 +1,16 @@
+import type { Config } from '../config.ts';
+import type { Transact } from '../db/query.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { FileStorage } from '../storage/storage.ts';
+import type { Repositories } from './repositories.ts';
+
+/** What every group of services is built from (wiring/*.ts; put together in context.ts). */
+export interface WiringBase {
+  config: Config;
+  repos: Repositories;
+  clock: Clock;
+  /** The site secret (session-secret.ts): HMAC keys of captchas, SMS codes, payment and IIIF tokens. */
+  secret: string;
+  storage: FileStorage;
+  transact: Transact;
+}
