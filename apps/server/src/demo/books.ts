@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ConverterBuilder, type ConverterFunction } from 'opencc-js/core';
 import * as cn2tPreset from 'opencc-js/preset/cn2t';
 import { z } from 'zod';
-import { chineseNumeral } from './chinese-numeral.ts';
+import { chineseNumeral } from '../lib/chinese-numeral.ts';
 import type { LayoutChapter } from './layout.ts';
 
 /** The edition every demo book carries: typeset by this project, never a historical edition. */

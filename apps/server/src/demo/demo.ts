@@ -6,7 +6,7 @@ import { DEMO_CLASSIFICATION, loadDemoBooks, type DemoBook, type DemoClass } fro
 import { loadGlyphs } from './fonts.ts';
 import { layoutVolume } from './layout.ts';
 import { leafCharacters, renderLeaf } from './render.ts';
-import { chineseNumeral } from './chinese-numeral.ts';
+import { chineseNumeral } from '../lib/chinese-numeral.ts';
 
 /** The demo texts shipped with the project (public domain; MIT-licensed collection, see its README). */
 export const CLASSICS_DIR = path.resolve(import.meta.dirname, '../../demo-data/classics');

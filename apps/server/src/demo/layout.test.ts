@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chineseNumeral } from './chinese-numeral.ts';
+import { chineseNumeral } from '../lib/chinese-numeral.ts';
 import { layoutVolume, leafText, stripPunctuation, type LayoutChapter } from './layout.ts';
 
 const chapters: LayoutChapter[] = [

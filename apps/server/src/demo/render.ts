@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { chineseNumeral } from './chinese-numeral.ts';
+import { chineseNumeral } from '../lib/chinese-numeral.ts';
 import type { GlyphSet } from './fonts.ts';
 import type { Leaf } from './layout.ts';
 import type { OcrJson, OcrLine, OcrWord } from '@guji/shared';

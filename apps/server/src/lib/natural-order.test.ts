@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chineseNumeralValue, naturalOrder } from './natural-order.ts';
+import { chineseNumeralValue } from './chinese-numeral.ts';
+import { naturalOrder } from './natural-order.ts';
 
 describe('natural order of page names', () => {
   it('reads Chinese numerals', () => {

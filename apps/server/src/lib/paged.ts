@@ -16,3 +16,17 @@ export const pagedOf = <T>(
   pages: Math.ceil(Number(total) / pageSize),
   records,
 });
+
+/**
+ * Page `pageNum` (from 1) of `pageSize` records: asks `fetch` for the rows at that offset and the count of
+ * all, and shapes the rows into records.
+ */
+export async function pageOf<R, T>(
+  pageNum: number,
+  pageSize: number,
+  fetch: (offset: number, limit: number) => Promise<{ rows: R[]; total: number | string | bigint }>,
+  shape: (rows: R[]) => T[] | Promise<T[]>,
+): Promise<Paged<T>> {
+  const { rows, total } = await fetch((pageNum - 1) * pageSize, pageSize);
+  return pagedOf(pageNum, pageSize, total, await shape(rows));
+}

@@ -5,6 +5,7 @@
  * an import leaves that field of the book as it is.
  */
 import type { MarcDataField, MarcField } from '@natlibfi/marc-record';
+import { chineseNumeralValue } from '../../lib/chinese-numeral.ts';
 import type { MarcBookField, MarcFormat } from '@guji/shared';
 import type { MarcData } from './marc-codec.ts';
 
@@ -100,41 +101,12 @@ function dynastyOf(text: string): string | null {
   return DYNASTY.test(plain) ? plain : null;
 }
 
-const NUMERALS: Record<string, number> = {
-  〇: 0,
-  零: 0,
-  一: 1,
-  二: 2,
-  兩: 2,
-  两: 2,
-  三: 3,
-  四: 4,
-  五: 5,
-  六: 6,
-  七: 7,
-  八: 8,
-  九: 9,
-};
-/** 一 … 九千九百九十九 written as Chinese numerals. */
-function chineseNumber(text: string): number | null {
-  let total = 0;
-  let digit = 0;
-  for (const char of text) {
-    if (char in NUMERALS) digit = NUMERALS[char]!;
-    else if (char === '十' || char === '百' || char === '千') {
-      total += (digit || 1) * (char === '十' ? 10 : char === '百' ? 100 : 1000);
-      digit = 0;
-    } else return null;
-  }
-  return total + digit || null;
-}
-
 /** The number of 冊 in an extent statement: "4冊", "2函16册", "四冊", "12 v.". */
 export function volumeCount(extent: string): string | undefined {
   const arabic = /(\d+)\s*(?:冊|册|本|v\.|vols?\b|volumes?\b)/iu.exec(extent);
   if (arabic) return String(Number(arabic[1]));
   const chinese = /([〇零一二兩两三四五六七八九十百千]+)\s*[冊册本]/u.exec(extent);
-  const n = chinese ? chineseNumber(chinese[1]!) : null;
+  const n = chinese ? chineseNumeralValue(chinese[1]!) : null;
   return n ? String(n) : undefined;
 }
 

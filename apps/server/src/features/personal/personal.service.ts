@@ -27,7 +27,7 @@ import type { PrivilegeRepository } from './privilege.repository.ts';
 import { isCatalogStaff } from '../catalog/access.ts';
 import { thumbnailUrl, type CatalogService, type Viewer } from '../catalog/catalog.service.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { pagedOf, type Paged } from '../../lib/paged.ts';
+import { pageOf, type Paged } from '../../lib/paged.ts';
 import type { Transact } from '../../db/query.ts';
 import type { Auditor } from '../../audit/auditor.ts';
 
@@ -116,13 +116,11 @@ export class PersonalService {
   }
 
   async collections(userId: number, pageNum: number): Promise<Paged<CollectionItem>> {
-    const size = PERSONAL_PAGE_SIZE;
-    const { rows, total: n } = await this.repos.collections.page(userId, (pageNum - 1) * size, size);
-    return pagedOf(
+    return pageOf(
       pageNum,
-      size,
-      Number(n),
-      await this.withBooks(rows, (r, book) => ({ book, createdAt: r.created_at })),
+      PERSONAL_PAGE_SIZE,
+      (offset, limit) => this.repos.collections.page(userId, offset, limit),
+      (rows) => this.withBooks(rows, (r, book) => ({ book, createdAt: r.created_at })),
     );
   }
 
@@ -136,23 +134,22 @@ export class PersonalService {
   }
 
   async downloads(userId: number, pageNum: number): Promise<Paged<DownloadItem>> {
-    const size = PERSONAL_PAGE_SIZE;
-    const { rows, total: n } = await this.repos.downloads.page(userId, (pageNum - 1) * size, size);
-    return pagedOf(
+    return pageOf(
       pageNum,
-      size,
-      Number(n),
-      await this.withBooks(rows, (r, book) => ({
-        id: r.id,
-        kind: r.kind,
-        book,
-        volumeId: r.volume_id,
-        volumeName: r.volume_name,
-        imageId: r.page_id,
-        pageNumber: r.seq ?? null,
-        url: downloadUrl(r.kind, r.page_id, r.volume_id),
-        createdAt: r.created_at,
-      })),
+      PERSONAL_PAGE_SIZE,
+      (offset, limit) => this.repos.downloads.page(userId, offset, limit),
+      (rows) =>
+        this.withBooks(rows, (r, book) => ({
+          id: r.id,
+          kind: r.kind,
+          book,
+          volumeId: r.volume_id,
+          volumeName: r.volume_name,
+          imageId: r.page_id,
+          pageNumber: r.seq ?? null,
+          url: downloadUrl(r.kind, r.page_id, r.volume_id),
+          createdAt: r.created_at,
+        })),
     );
   }
 
@@ -171,42 +168,35 @@ export class PersonalService {
   async bookComments(bookId: number, viewer: Viewer, pageNum: number): Promise<Paged<BookComment>> {
     await this.visibleBook(bookId);
     const staff = isCatalogStaff(viewer.roles);
-    const size = PERSONAL_PAGE_SIZE;
-    const { rows, total: n } = await this.repos.comments.pageOfBook(
-      bookId,
-      staff,
-      (pageNum - 1) * size,
-      size,
-    );
-    return pagedOf(
+    return pageOf(
       pageNum,
-      size,
-      Number(n),
-      rows.map((r) => ({
-        id: r.id,
-        nickName: r.nick_name || r.login_name,
-        text: r.text,
-        createdAt: r.created_at,
-        mine: r.user_id === viewer.userId,
-        hidden: r.hidden_at !== null,
-      })),
+      PERSONAL_PAGE_SIZE,
+      (offset, limit) => this.repos.comments.pageOfBook(bookId, staff, offset, limit),
+      (rows) =>
+        rows.map((r) => ({
+          id: r.id,
+          nickName: r.nick_name || r.login_name,
+          text: r.text,
+          createdAt: r.created_at,
+          mine: r.user_id === viewer.userId,
+          hidden: r.hidden_at !== null,
+        })),
     );
   }
 
   async myComments(userId: number, pageNum: number): Promise<Paged<MyComment>> {
-    const size = PERSONAL_PAGE_SIZE;
-    const { rows, total: n } = await this.repos.comments.pageOfUser(userId, (pageNum - 1) * size, size);
-    return pagedOf(
+    return pageOf(
       pageNum,
-      size,
-      Number(n),
-      await this.withBooks(rows, (r, book) => ({
-        id: r.id,
-        book,
-        text: r.text,
-        hidden: r.hidden_at !== null,
-        createdAt: r.created_at,
-      })),
+      PERSONAL_PAGE_SIZE,
+      (offset, limit) => this.repos.comments.pageOfUser(userId, offset, limit),
+      (rows) =>
+        this.withBooks(rows, (r, book) => ({
+          id: r.id,
+          book,
+          text: r.text,
+          hidden: r.hidden_at !== null,
+          createdAt: r.created_at,
+        })),
     );
   }
 
@@ -276,9 +266,15 @@ export class PersonalService {
   }
 
   async myNotes(userId: number, pageNum: number, pageSize = PERSONAL_PAGE_SIZE): Promise<Paged<MyNote>> {
-    const n = await this.repos.notes.countOwn(userId);
-    const rows = await this.repos.notes.listOwnWithPage(userId, pageSize, (pageNum - 1) * pageSize);
-    return pagedOf(pageNum, pageSize, Number(n), await this.toMyNotes(rows));
+    return pageOf(
+      pageNum,
+      pageSize,
+      async (offset, limit) => ({
+        rows: await this.repos.notes.listOwnWithPage(userId, limit, offset),
+        total: await this.repos.notes.countOwn(userId),
+      }),
+      (rows) => this.toMyNotes(rows),
+    );
   }
 
   /** One of one's own notes with its page and volume; another user's note is "not found". */
@@ -315,20 +311,19 @@ export class PersonalService {
 
   /** One row per book, the most recent first, with the last page shown and when. */
   async footprints(userId: number, pageNum: number): Promise<Paged<Footprint>> {
-    const size = PERSONAL_PAGE_SIZE;
-    const { rows, total: n } = await this.repos.footprints.page(userId, (pageNum - 1) * size, size);
-    return pagedOf(
+    return pageOf(
       pageNum,
-      size,
-      Number(n),
-      await this.withBooks(rows, (r, book) => ({
-        book,
-        volumeId: r.volume_id,
-        volumeName: r.volume_name ?? null,
-        imageId: r.page_id,
-        pageNumber: r.seq ?? null,
-        viewedAt: r.created_at,
-      })),
+      PERSONAL_PAGE_SIZE,
+      (offset, limit) => this.repos.footprints.page(userId, offset, limit),
+      (rows) =>
+        this.withBooks(rows, (r, book) => ({
+          book,
+          volumeId: r.volume_id,
+          volumeName: r.volume_name ?? null,
+          imageId: r.page_id,
+          pageNumber: r.seq ?? null,
+          viewedAt: r.created_at,
+        })),
     );
   }
 
@@ -340,23 +335,17 @@ export class PersonalService {
 
   /** Approved, unexpired privileges, one row per book with the latest expiry. */
   async privileges(userId: number, pageNum: number): Promise<Paged<Privilege>> {
-    const size = PERSONAL_PAGE_SIZE;
     const now = nowIso(this.clock.now());
-    const { rows, total: n } = await this.repos.privileges.activePage(
-      userId,
-      now,
-      (pageNum - 1) * size,
-      size,
-    );
-    return pagedOf(
+    return pageOf(
       pageNum,
-      size,
-      Number(n),
-      await this.withBooks(rows, (r, book) => ({
-        book,
-        expiresAt: r.expires_at,
-        reservationId: r.reservation_id,
-      })),
+      PERSONAL_PAGE_SIZE,
+      (offset, limit) => this.repos.privileges.activePage(userId, now, offset, limit),
+      (rows) =>
+        this.withBooks(rows, (r, book) => ({
+          book,
+          expiresAt: r.expires_at,
+          reservationId: r.reservation_id,
+        })),
     );
   }
 }
