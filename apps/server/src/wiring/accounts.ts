@@ -27,17 +27,17 @@ export function accountServices(
     clock,
     { settings: () => settings.get(), timeoutMs: config.sms.timeoutMs },
   );
-  const auth = new AuthService(
+  const auth = new AuthService({
     transact,
-    repos.users,
-    repos.ssoNonces,
+    users: repos.users,
+    ssoNonces: repos.ssoNonces,
     sessions,
     captcha,
     sms,
     settings,
     clock,
-    config.ssoSecret,
-  );
+    ssoSecret: config.ssoSecret,
+  });
   return {
     captcha,
     sms,

@@ -23,17 +23,24 @@ export function consoleServices(
     terminals: new TerminalService(repos.terminals, clock, admin, transact),
     readingRoom: new ReadingRoomAddresses(repos.settings, config.readingRoomCidrs, admin, transact),
     usage: new UsageService(repos.usage, clock, timeZone),
-    catalogAdmin: new CatalogAdminService(
-      repos.catalog,
-      repos.classifications,
-      repos.users,
+    catalogAdmin: new CatalogAdminService({
+      catalog: repos.catalog,
+      classes: repos.classifications,
+      users: repos.users,
       fullText,
       ingest,
-      admin,
+      auditor: admin,
       transact,
-    ),
+    }),
     /** The console's changes to user accounts (roles, category, disabling, password). */
-    userAdmin: new UserAdminService(repos.users, repos.sessions, admin, transact, clock, timeZone),
+    userAdmin: new UserAdminService({
+      users: repos.users,
+      sessions: repos.sessions,
+      auditor: admin,
+      transact,
+      clock,
+      timeZone,
+    }),
     classifications: new ClassificationService(repos.classifications, admin, transact),
   };
 }
@@ -46,27 +53,35 @@ export function ownBookServices(
 ) {
   const access = new OwnAccess(repos.catalog, repos.users);
   return {
-    ownBooks: new OwnBookService(
-      repos.ownBooks,
-      repos.catalog,
+    ownBooks: new OwnBookService({
+      ownBooks: repos.ownBooks,
+      catalog: repos.catalog,
       access,
-      admin,
+      auditor: admin,
       transact,
       ingest,
       fullText,
       clock,
-    ),
-    ownPages: new OwnPageService(
-      repos.ownBooks,
-      repos.catalog,
+    }),
+    ownPages: new OwnPageService({
+      ownBooks: repos.ownBooks,
+      catalog: repos.catalog,
       access,
-      repos.jobs,
-      admin,
+      jobs: repos.jobs,
+      auditor: admin,
       transact,
       ingest,
       fullText,
       settings,
-    ),
-    ownReview: new OwnReviewService(repos.ownBooks, repos.catalog, access, admin, transact, fullText, clock),
+    }),
+    ownReview: new OwnReviewService({
+      ownBooks: repos.ownBooks,
+      catalog: repos.catalog,
+      access,
+      auditor: admin,
+      transact,
+      fullText,
+      clock,
+    }),
   };
 }

@@ -34,17 +34,17 @@ export function libraryServices(
     admin,
     transact,
   );
-  const ingest = new IngestService(
+  const ingest = new IngestService({
     transact,
-    repos.catalog,
+    catalog: repos.catalog,
     queue,
     storage,
-    config.dataDir,
+    dataDir: config.dataDir,
     fullText,
-    admin,
-    config.ocrOnIngest,
-    config.uploadMaxPixels,
-  );
+    auditor: admin,
+    ocrOnIngest: config.ocrOnIngest,
+    maxPixels: config.uploadMaxPixels,
+  });
   const ocr = new OcrService(repos.ocrVersions, transact, repos.catalog, catalog, fullText);
   const pdf = { perProcess: config.downloadPdfConcurrency };
   return {
@@ -52,7 +52,15 @@ export function libraryServices(
     ingest,
     ocr,
     corrections: new CorrectionService(repos.corrections, { ocr, catalog, auditor: admin, transact, clock }),
-    downloads: new DownloadService(storage, repos.catalog, catalog, personal, settings, clock, pdf),
+    downloads: new DownloadService({
+      storage,
+      catalogRepo: repos.catalog,
+      catalog,
+      personal,
+      settings,
+      clock,
+      pdfBuilds: pdf,
+    }),
     reservations: new ReservationService(
       repos.reservations,
       admin,

@@ -23,11 +23,19 @@ export function printServices(
     ? [new WebhookNotifier(config.printNotifyWebhookUrl, (message) => console.warn(message))]
     : [];
   return {
-    printCart: new PrintCartService(repos.print, repos.catalog, catalog, rules, admin, transact, clock),
+    printCart: new PrintCartService({
+      print: repos.print,
+      catalogRepo: repos.catalog,
+      catalog,
+      rules,
+      auditor: admin,
+      transact,
+      clock,
+    }),
     refunds,
-    checkout: new CheckoutService(
-      repos.print,
-      repos.payments,
+    checkout: new CheckoutService({
+      print: repos.print,
+      payments: repos.payments,
       rules,
       settings,
       provider,
@@ -35,14 +43,14 @@ export function printServices(
       notifiers,
       transact,
       clock,
-    ),
-    printDesk: new PrintDeskService(
-      repos.print,
-      repos.payments,
+    }),
+    printDesk: new PrintDeskService({
+      print: repos.print,
+      payments: repos.payments,
       rules,
-      new PrintPdf(repos.print, repos.catalog, downloads, settings, storage),
+      pdf: new PrintPdf(repos.print, repos.catalog, downloads, settings, storage),
       transact,
       clock,
-    ),
+    }),
   };
 }

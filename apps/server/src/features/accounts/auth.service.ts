@@ -97,21 +97,47 @@ export interface LoginResult {
   weakPassword: boolean;
 }
 
+/** What AuthService is built from (wiring/). */
+export interface AuthDeps {
+  transact: Transact;
+  users: UserRepository;
+  ssoNonces: SsoNonceRepository;
+  sessions: SessionService;
+  captcha: CaptchaService;
+  sms: SmsService;
+  settings: SettingsService;
+  clock: Clock;
+  ssoSecret: string | undefined;
+  /** Holds an attempt back (the account-wide slow-down): a timer, injectable. */
+  wait?: (ms: number) => Promise<void>;
+}
+
 /** Registration, login, logout, password change and recovery, single sign-on. */
 export class AuthService {
-  constructor(
-    private readonly transact: Transact,
-    private readonly users: UserRepository,
-    private readonly ssoNonces: SsoNonceRepository,
-    private readonly sessions: SessionService,
-    private readonly captcha: CaptchaService,
-    private readonly sms: SmsService,
-    private readonly settings: SettingsService,
-    private readonly clock: Clock,
-    private readonly ssoSecret: string | undefined,
-    /** Holds an attempt back (the account-wide slow-down): a timer, injectable. */
-    private readonly wait: (ms: number) => Promise<void> = sleep,
-  ) {}
+  private readonly transact: Transact;
+  private readonly users: UserRepository;
+  private readonly ssoNonces: SsoNonceRepository;
+  private readonly sessions: SessionService;
+  private readonly captcha: CaptchaService;
+  private readonly sms: SmsService;
+  private readonly settings: SettingsService;
+  private readonly clock: Clock;
+  private readonly ssoSecret: string | undefined;
+  /** Holds an attempt back (the account-wide slow-down): a timer, injectable. */
+  private readonly wait: (ms: number) => Promise<void>;
+
+  constructor(deps: AuthDeps) {
+    this.transact = deps.transact;
+    this.users = deps.users;
+    this.ssoNonces = deps.ssoNonces;
+    this.sessions = deps.sessions;
+    this.captcha = deps.captcha;
+    this.sms = deps.sms;
+    this.settings = deps.settings;
+    this.clock = deps.clock;
+    this.ssoSecret = deps.ssoSecret;
+    this.wait = deps.wait ?? sleep;
+  }
 
   /** Checks the captcha and the target phone, then sends a code (spec §7 sendPhoneVCode). */
   async sendCode(

@@ -33,6 +33,17 @@ export async function refuseDeletionOfUsedBook(
   if (await catalog.hasReaderData(bookId)) throw conflict('BOOK_IN_USE', message);
 }
 
+/** What CatalogAdminService is built from (wiring/). */
+export interface CatalogAdminDeps {
+  catalog: CatalogRepository;
+  classes: ClassificationRepository;
+  users: UserRepository;
+  fullText: FullTextService;
+  ingest: IngestService;
+  auditor: Auditor;
+  transact: Transact;
+}
+
 /**
  * The console's catalogue management: every book of the catalogue (hidden ones too; the library's
  * books and published own books), a new book catalogued by hand, and deleting a book nobody has used.
@@ -41,15 +52,23 @@ export async function refuseDeletionOfUsedBook(
  * library's books. A new book and a deletion are each one transaction with their audit record.
  */
 export class CatalogAdminService {
-  constructor(
-    private readonly catalog: CatalogRepository,
-    private readonly classes: ClassificationRepository,
-    private readonly users: UserRepository,
-    private readonly fullText: FullTextService,
-    private readonly ingest: IngestService,
-    private readonly auditor: Auditor,
-    private readonly transact: Transact,
-  ) {}
+  private readonly catalog: CatalogRepository;
+  private readonly classes: ClassificationRepository;
+  private readonly users: UserRepository;
+  private readonly fullText: FullTextService;
+  private readonly ingest: IngestService;
+  private readonly auditor: Auditor;
+  private readonly transact: Transact;
+
+  constructor(deps: CatalogAdminDeps) {
+    this.catalog = deps.catalog;
+    this.classes = deps.classes;
+    this.users = deps.users;
+    this.fullText = deps.fullText;
+    this.ingest = deps.ingest;
+    this.auditor = deps.auditor;
+    this.transact = deps.transact;
+  }
 
   async list(query: {
     text?: string | undefined;

@@ -18,20 +18,38 @@ function temporaryPassword(): string {
   return `${pick(letters, 6)}${pick('23456789', 4)}#${pick(letters, 1)}`;
 }
 
+/** What UserAdminService is built from (wiring/). */
+export interface UserAdminDeps {
+  users: UserRepository;
+  sessions: SessionRepository;
+  auditor: Auditor;
+  transact: Transact;
+  clock: Clock;
+  /** The library's time zone (site settings), in which a research reader's last day ends. */
+  timeZone: () => Promise<string>;
+}
+
 /**
  * The console's changes to user accounts: roles, reader category, disabling, a new temporary password.
  * Each change is one transaction with its audit record, so the record stands or falls with it.
  */
 export class UserAdminService {
-  constructor(
-    private readonly users: UserRepository,
-    private readonly sessions: SessionRepository,
-    private readonly auditor: Auditor,
-    private readonly transact: Transact,
-    private readonly clock: Clock,
-    /** The library's time zone (site settings), in which a research reader's last day ends. */
-    private readonly timeZone: () => Promise<string>,
-  ) {}
+  private readonly users: UserRepository;
+  private readonly sessions: SessionRepository;
+  private readonly auditor: Auditor;
+  private readonly transact: Transact;
+  private readonly clock: Clock;
+  /** The library's time zone (site settings), in which a research reader's last day ends. */
+  private readonly timeZone: () => Promise<string>;
+
+  constructor(deps: UserAdminDeps) {
+    this.users = deps.users;
+    this.sessions = deps.sessions;
+    this.auditor = deps.auditor;
+    this.transact = deps.transact;
+    this.clock = deps.clock;
+    this.timeZone = deps.timeZone;
+  }
 
   /** An administrator cannot take the administrator role from themselves. */
   async setRoles(actorId: number, userId: number, requested: readonly Role[]): Promise<void> {

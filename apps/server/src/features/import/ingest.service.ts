@@ -24,25 +24,50 @@ export * from './ingest-types.ts';
 
 const EXTENSIONS: Record<string, string> = { jpeg: 'jpg', png: 'png', tiff: 'tif' };
 
+/** What IngestService is built from (wiring/). */
+export interface IngestDeps {
+  transact: Transact;
+  catalog: CatalogRepository;
+  queue: JobQueue;
+  storage: FileStorage;
+  /** DATA_DIR: the IIIF disk cache of removed pages is emptied there. */
+  dataDir: string;
+  fullText: FullTextService;
+  auditor: Auditor;
+  ocrOnIngest?: boolean;
+  /** Largest image accepted, in pixels (decompression bombs; config UPLOAD_MAX_PIXELS). */
+  maxPixels?: number;
+}
+
 /**
  * Imports a book: checks every page first (type by content, size, pixel limit) so a bad file stops the
  * import before anything is written, stores the masters, writes all rows in one transaction, then
  * queues the pyramid of every page. Importing the same source key again replaces the earlier book.
  */
 export class IngestService {
-  constructor(
-    private readonly transact: Transact,
-    private readonly catalog: CatalogRepository,
-    private readonly queue: JobQueue,
-    private readonly storage: FileStorage,
-    /** DATA_DIR: the IIIF disk cache of removed pages is emptied there. */
-    private readonly dataDir: string,
-    private readonly fullText: FullTextService,
-    private readonly auditor: Auditor,
-    private readonly ocrOnIngest = true,
-    /** Largest image accepted, in pixels (decompression bombs; config UPLOAD_MAX_PIXELS). */
-    private readonly maxPixels = DEFAULT_UPLOAD_MAX_PIXELS,
-  ) {}
+  private readonly transact: Transact;
+  private readonly catalog: CatalogRepository;
+  private readonly queue: JobQueue;
+  private readonly storage: FileStorage;
+  /** DATA_DIR: the IIIF disk cache of removed pages is emptied there. */
+  private readonly dataDir: string;
+  private readonly fullText: FullTextService;
+  private readonly auditor: Auditor;
+  private readonly ocrOnIngest: boolean;
+  /** Largest image accepted, in pixels (decompression bombs; config UPLOAD_MAX_PIXELS). */
+  private readonly maxPixels: number;
+
+  constructor(deps: IngestDeps) {
+    this.transact = deps.transact;
+    this.catalog = deps.catalog;
+    this.queue = deps.queue;
+    this.storage = deps.storage;
+    this.dataDir = deps.dataDir;
+    this.fullText = deps.fullText;
+    this.auditor = deps.auditor;
+    this.ocrOnIngest = deps.ocrOnIngest ?? true;
+    this.maxPixels = deps.maxPixels ?? DEFAULT_UPLOAD_MAX_PIXELS;
+  }
 
   /** Checks every page and directory entry of a book without writing anything. */
   async validate(book: IngestBook): Promise<Array<Array<{ kind: string; width: number; height: number }>>> {

@@ -25,6 +25,18 @@ import { auditStaffEdit } from './own-audit.ts';
 
 export { assertChangeable, type Editor } from './own-access.ts';
 
+/** What OwnBookService is built from (wiring/). */
+export interface OwnBookDeps {
+  ownBooks: OwnBookRepository;
+  catalog: CatalogRepository;
+  access: OwnAccess;
+  auditor: Auditor;
+  transact: Transact;
+  ingest: IngestService;
+  fullText: FullTextService;
+  clock: Clock;
+}
+
 /**
  * Own books (spec §1, §2 /OCRAside and /FenCe, §4 own-book states, §6 content creators): a user's
  * books and their volumes and directories, and submission for publication (pages and uploads:
@@ -33,16 +45,25 @@ export { assertChangeable, type Editor } from './own-access.ts';
  * directories are each one transaction with their audit record.
  */
 export class OwnBookService {
-  constructor(
-    private readonly ownBooks: OwnBookRepository,
-    private readonly catalog: CatalogRepository,
-    private readonly access: OwnAccess,
-    private readonly auditor: Auditor,
-    private readonly transact: Transact,
-    private readonly ingest: IngestService,
-    private readonly fullText: FullTextService,
-    private readonly clock: Clock,
-  ) {}
+  private readonly ownBooks: OwnBookRepository;
+  private readonly catalog: CatalogRepository;
+  private readonly access: OwnAccess;
+  private readonly auditor: Auditor;
+  private readonly transact: Transact;
+  private readonly ingest: IngestService;
+  private readonly fullText: FullTextService;
+  private readonly clock: Clock;
+
+  constructor(deps: OwnBookDeps) {
+    this.ownBooks = deps.ownBooks;
+    this.catalog = deps.catalog;
+    this.access = deps.access;
+    this.auditor = deps.auditor;
+    this.transact = deps.transact;
+    this.ingest = deps.ingest;
+    this.fullText = deps.fullText;
+    this.clock = deps.clock;
+  }
 
   /** The user's books: 5 on the first page, 6 on each after (spec §9). */
   async list(userId: number, pageNum: number): Promise<Paged<OwnBook>> {

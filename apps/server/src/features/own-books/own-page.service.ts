@@ -35,6 +35,19 @@ export function pageName(fileName: string): string {
   return path.basename(fileName.replace(/\\/g, '/')).replace(/\.[^.]+$/, '');
 }
 
+/** What OwnPageService is built from (wiring/). */
+export interface OwnPageDeps {
+  ownBooks: OwnBookRepository;
+  catalog: CatalogRepository;
+  access: OwnAccess;
+  jobs: JobRepository;
+  auditor: Auditor;
+  transact: Transact;
+  ingest: IngestService;
+  fullText: FullTextService;
+  settings: SettingsService;
+}
+
 /**
  * The pages of own books (spec §2 /FenCe, isLonely 1): uploaded as a zip or as images within the
  * owner's quota, listed with their OCR state, renamed, reordered, deleted; and a user's single
@@ -43,17 +56,27 @@ export function pageName(fileName: string): string {
  * pages are added).
  */
 export class OwnPageService {
-  constructor(
-    private readonly ownBooks: OwnBookRepository,
-    private readonly catalog: CatalogRepository,
-    private readonly access: OwnAccess,
-    private readonly jobs: JobRepository,
-    private readonly auditor: Auditor,
-    private readonly transact: Transact,
-    private readonly ingest: IngestService,
-    private readonly fullText: FullTextService,
-    private readonly settings: SettingsService,
-  ) {}
+  private readonly ownBooks: OwnBookRepository;
+  private readonly catalog: CatalogRepository;
+  private readonly access: OwnAccess;
+  private readonly jobs: JobRepository;
+  private readonly auditor: Auditor;
+  private readonly transact: Transact;
+  private readonly ingest: IngestService;
+  private readonly fullText: FullTextService;
+  private readonly settings: SettingsService;
+
+  constructor(deps: OwnPageDeps) {
+    this.ownBooks = deps.ownBooks;
+    this.catalog = deps.catalog;
+    this.access = deps.access;
+    this.jobs = deps.jobs;
+    this.auditor = deps.auditor;
+    this.transact = deps.transact;
+    this.ingest = deps.ingest;
+    this.fullText = deps.fullText;
+    this.settings = deps.settings;
+  }
 
   /** Refuses an upload that would take the user past the site's page or storage quota. */
   private async checkQuota(userId: number, pages: number, bytes: number): Promise<void> {

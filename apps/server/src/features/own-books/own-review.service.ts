@@ -11,21 +11,40 @@ import type { Auditor } from '../../audit/auditor.ts';
 
 const SELF_REVIEW = () => forbidden(MSG.ownSelfReview, 'OWN_SELF_REVIEW');
 
+/** What OwnReviewService is built from (wiring/). */
+export interface OwnReviewDeps {
+  ownBooks: OwnBookRepository;
+  catalog: CatalogRepository;
+  access: OwnAccess;
+  auditor: Auditor;
+  transact: Transact;
+  fullText: FullTextService;
+  clock: Clock;
+}
+
 /**
  * Publication review of own books (spec §4): the queue by state, approval (public and searchable),
  * refusal with a reason, and staff withdrawing a public one. Nobody reviews a book of their own. Each
  * decision is one transaction with its audit record.
  */
 export class OwnReviewService {
-  constructor(
-    private readonly ownBooks: OwnBookRepository,
-    private readonly catalog: CatalogRepository,
-    private readonly access: OwnAccess,
-    private readonly auditor: Auditor,
-    private readonly transact: Transact,
-    private readonly fullText: FullTextService,
-    private readonly clock: Clock,
-  ) {}
+  private readonly ownBooks: OwnBookRepository;
+  private readonly catalog: CatalogRepository;
+  private readonly access: OwnAccess;
+  private readonly auditor: Auditor;
+  private readonly transact: Transact;
+  private readonly fullText: FullTextService;
+  private readonly clock: Clock;
+
+  constructor(deps: OwnReviewDeps) {
+    this.ownBooks = deps.ownBooks;
+    this.catalog = deps.catalog;
+    this.access = deps.access;
+    this.auditor = deps.auditor;
+    this.transact = deps.transact;
+    this.fullText = deps.fullText;
+    this.clock = deps.clock;
+  }
 
   async queue(status: string): Promise<OwnBook[]> {
     const rows = await this.ownBooks.inState(status, 200);

@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { MSG } from '@guji/shared';
 import { buildApp } from '../../app.ts';
@@ -135,8 +135,10 @@ describe.each(DIALECTS)('uploads in progress, shared by every process (%s)', (di
     const userId = 9_300;
     const gate = new UploadGate(h.context.repos.uploadSlots, h.clock, { leaseMs: 60_000, renewEveryMs: 10 });
     const release = await gate.enter(userId);
+    const lapses = h.clock.now().getTime() + 60_000;
     h.clock.advance(45);
-    await sleep(100);
+    // The next renewal (every 10 ms) carries the lease past its first end.
+    await vi.waitFor(async () => expect(await h.context.repos.uploadSlots.held(userId, lapses + 1)).toBe(1));
     h.clock.advance(45);
     // 90 s after it began, past a lease of 60 s: still held.
     expect(await gate.inProgress(userId)).toBe(1);

@@ -23,22 +23,42 @@ export interface DownloadFile {
 
 type Downloader = Viewer & { userId: number; name: string };
 
+/** What DownloadService is built from (wiring/). */
+export interface DownloadDeps {
+  storage: FileStorage;
+  catalogRepo: CatalogRepository;
+  catalog: CatalogService;
+  personal: PersonalService;
+  settings: SettingsService;
+  clock: Clock;
+  /** Volume PDFs built at once (issue 30 item 10: eight at once by one reader took 330 MB). */
+  pdfBuilds?: { perProcess: number; perUser?: number };
+}
+
 /**
  * Downloads (issue 5): a page as a JPEG no larger than the site's limit with a line at its foot naming
  * the site, the reader and the date; a page's OCR text; a whole volume as a PDF of such pages when the
  * site allows it. Each obeys the access rule (DESIGN.md §7) and is recorded in the reader's downloads.
  */
 export class DownloadService {
-  constructor(
-    private readonly storage: FileStorage,
-    private readonly catalogRepo: CatalogRepository,
-    private readonly catalog: CatalogService,
-    private readonly personal: PersonalService,
-    private readonly settings: SettingsService,
-    private readonly clock: Clock,
-    /** Volume PDFs built at once (issue 30 item 10: eight at once by one reader took 330 MB). */
-    private readonly pdfBuilds: { perProcess: number; perUser?: number } = { perProcess: 2 },
-  ) {}
+  private readonly storage: FileStorage;
+  private readonly catalogRepo: CatalogRepository;
+  private readonly catalog: CatalogService;
+  private readonly personal: PersonalService;
+  private readonly settings: SettingsService;
+  private readonly clock: Clock;
+  /** Volume PDFs built at once (issue 30 item 10: eight at once by one reader took 330 MB). */
+  private readonly pdfBuilds: { perProcess: number; perUser?: number };
+
+  constructor(deps: DownloadDeps) {
+    this.storage = deps.storage;
+    this.catalogRepo = deps.catalogRepo;
+    this.catalog = deps.catalog;
+    this.personal = deps.personal;
+    this.settings = deps.settings;
+    this.clock = deps.clock;
+    this.pdfBuilds = deps.pdfBuilds ?? { perProcess: 2 };
+  }
 
   /** PDFs being built, in all and per reader. */
   private building = 0;

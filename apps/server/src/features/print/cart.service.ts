@@ -19,20 +19,39 @@ import type { DbOrTx } from '../../db/database.ts';
 import type { PrintRepositories } from './print.repository.ts';
 import { NOT_FOUND, orderIdsOf, toItem, type PrintRules } from './print-rules.ts';
 
+/** What PrintCartService is built from (wiring/). */
+export interface PrintCartDeps {
+  print: PrintRepositories;
+  catalogRepo: CatalogRepository;
+  catalog: CatalogService;
+  rules: PrintRules;
+  auditor: Auditor;
+  transact: Transact;
+  clock: Clock;
+}
+
 /**
  * The price list and the reader's print list (spec §2 Print): pages the reader may read are added at
  * the price of their paper size; unpaid items can be deleted, which settles the orders they were in.
  */
 export class PrintCartService {
-  constructor(
-    private readonly print: PrintRepositories,
-    private readonly catalogRepo: CatalogRepository,
-    private readonly catalog: CatalogService,
-    private readonly rules: PrintRules,
-    private readonly auditor: Auditor,
-    private readonly transact: Transact,
-    private readonly clock: Clock,
-  ) {}
+  private readonly print: PrintRepositories;
+  private readonly catalogRepo: CatalogRepository;
+  private readonly catalog: CatalogService;
+  private readonly rules: PrintRules;
+  private readonly auditor: Auditor;
+  private readonly transact: Transact;
+  private readonly clock: Clock;
+
+  constructor(deps: PrintCartDeps) {
+    this.print = deps.print;
+    this.catalogRepo = deps.catalogRepo;
+    this.catalog = deps.catalog;
+    this.rules = deps.rules;
+    this.auditor = deps.auditor;
+    this.transact = deps.transact;
+    this.clock = deps.clock;
+  }
 
   async prices(tx?: DbOrTx): Promise<PrintPrice[]> {
     const rows = await this.print.prices.list(tx);

@@ -30,6 +30,20 @@ import { NOT_FOUND, orderIdsOf, toItem, TRADE_CLOSED, type PrintRules } from './
 /** Who asks for an order: its reader, or the print desk (any order). */
 type Asker = { userId: number; printAdmin: boolean };
 
+/** What CheckoutService is built from (wiring/). */
+export interface CheckoutDeps {
+  print: PrintRepositories;
+  payments: PaymentRepository;
+  rules: PrintRules;
+  settings: SettingsService;
+  /** The live scan-to-pay provider; undefined when none is (PAYMENT_PROVIDER=none: cash only). */
+  provider: PaymentProvider | undefined;
+  refunds: RefundService;
+  notifiers: PrintNotifier[];
+  transact: Transact;
+  clock: Clock;
+}
+
 /**
  * Checkout and payment (spec §2 Print, §5 checkout rules; DESIGN.md §9): unpaid items become an order,
  * paid by scanning through the payment provider or in cash at the desk. Every state change is a
@@ -37,18 +51,28 @@ type Asker = { userId: number; printAdmin: boolean };
  * live trade pays it.
  */
 export class CheckoutService {
-  constructor(
-    private readonly print: PrintRepositories,
-    private readonly payments: PaymentRepository,
-    private readonly rules: PrintRules,
-    private readonly settings: SettingsService,
-    /** The live scan-to-pay provider; undefined when none is (PAYMENT_PROVIDER=none: cash only). */
-    readonly provider: PaymentProvider | undefined,
-    private readonly refunds: RefundService,
-    private readonly notifiers: PrintNotifier[],
-    private readonly transact: Transact,
-    private readonly clock: Clock,
-  ) {}
+  private readonly print: PrintRepositories;
+  private readonly payments: PaymentRepository;
+  private readonly rules: PrintRules;
+  private readonly settings: SettingsService;
+  /** The live scan-to-pay provider; undefined when none is (PAYMENT_PROVIDER=none: cash only). */
+  readonly provider: PaymentProvider | undefined;
+  private readonly refunds: RefundService;
+  private readonly notifiers: PrintNotifier[];
+  private readonly transact: Transact;
+  private readonly clock: Clock;
+
+  constructor(deps: CheckoutDeps) {
+    this.print = deps.print;
+    this.payments = deps.payments;
+    this.rules = deps.rules;
+    this.settings = deps.settings;
+    this.provider = deps.provider;
+    this.refunds = deps.refunds;
+    this.notifiers = deps.notifiers;
+    this.transact = deps.transact;
+    this.clock = deps.clock;
+  }
 
   /** The sandbox provider when it is the live one (its payment page and confirm endpoint exist only then). */
   get sandbox(): SandboxPaymentProvider | undefined {

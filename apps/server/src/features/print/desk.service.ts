@@ -18,19 +18,36 @@ import type { PrintPdf } from './print-pdf.ts';
 import type { PrintRepositories } from './print.repository.ts';
 import { NOT_FOUND, orderIdsOf, toItem, type PrintRules } from './print-rules.ts';
 
+/** What PrintDeskService is built from (wiring/). */
+export interface PrintDeskDeps {
+  print: PrintRepositories;
+  payments: PaymentRepository;
+  rules: PrintRules;
+  pdf: PrintPdf;
+  transact: Transact;
+  clock: Clock;
+}
+
 /**
  * The print desk (spec §2 AdminPrint, §5 print-desk rules): orders by reader, cash taken, printing to a
  * print-ready PDF, courier numbers, each action in the order's log; notices of paid orders.
  */
 export class PrintDeskService {
-  constructor(
-    private readonly print: PrintRepositories,
-    private readonly payments: PaymentRepository,
-    private readonly rules: PrintRules,
-    private readonly pdf: PrintPdf,
-    private readonly transact: Transact,
-    private readonly clock: Clock,
-  ) {}
+  private readonly print: PrintRepositories;
+  private readonly payments: PaymentRepository;
+  private readonly rules: PrintRules;
+  private readonly pdf: PrintPdf;
+  private readonly transact: Transact;
+  private readonly clock: Clock;
+
+  constructor(deps: PrintDeskDeps) {
+    this.print = deps.print;
+    this.payments = deps.payments;
+    this.rules = deps.rules;
+    this.pdf = deps.pdf;
+    this.transact = deps.transact;
+    this.clock = deps.clock;
+  }
 
   async summary(query: {
     pageNum: number;
