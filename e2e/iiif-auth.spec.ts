@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { MSG } from '@guji/shared';
-import { dbGet, dbRun, registerViaApi, solveCaptcha } from './support.ts';
+import { dbGet, dbRun, registerViaApi, settled, solveCaptcha } from './support.ts';
 
 /**
  * IIIF Authorization (issue 18) in an outside viewer: Mirador 4 (npm `mirador`, its packaged build) on a
@@ -162,9 +162,9 @@ test('Mirador 4 opens a restricted book after the reader logs in through the log
   await expect.poll(() => tiles.filter((s) => s === 200).length, { timeout: 30_000 }).toBeGreaterThan(0);
   await page.getByRole('button', { name: '上一页' }).click();
   await expect(page.getByText('1 / 20')).toBeVisible();
-  await page.waitForTimeout(1500);
+  // Every tile asked for has come: none was refused.
+  await settled(page);
   expect(tiles.filter((s) => s !== 200 && s !== 304)).toEqual([]);
-  await page.waitForTimeout(1000);
   await page.screenshot({ path: 'test-results/iiif-auth-drawn.png' });
 });
 
@@ -184,7 +184,7 @@ test('Mirador 4 shows the refusal to a reader who may not read the book', async 
     });
   await closed;
   // The token service refuses too: Mirador stays at its login bar and draws nothing.
-  await page.waitForTimeout(2000);
+  await settled(page);
   expect(await page.getByText('退出登录').count()).toBe(0);
   await page.screenshot({ path: 'test-results/iiif-auth-refused.png' });
   expect(tiles.filter((s) => s === 200)).toEqual([]);

@@ -1,6 +1,15 @@
 import { expect, test, type Page } from '@playwright/test';
 import { MSG } from '@guji/shared';
-import { dbGet, dbRun, DEMO, expectAccessible, expectToast, login, READING_ROOM_HEADERS } from './support.ts';
+import {
+  dbGet,
+  dbRun,
+  DEMO,
+  expectAccessible,
+  expectToast,
+  login,
+  READING_ROOM_HEADERS,
+  settled,
+} from './support.ts';
 
 /** Picks an option of an antd select by its visible text. */
 async function choose(page: Page, label: string, option: string): Promise<void> {
@@ -193,7 +202,7 @@ test('full-text query syntax and grouped results: help, AND/NOT, counts per book
   const marks = await groups.first().locator('mark').allTextContents();
   expect(marks.length).toBeGreaterThan(0);
   for (const mark of marks) expect(mark).toBe('君子');
-  await page.waitForTimeout(1200);
+  await settled(page);
   await page.screenshot({ path: 'test-results/full-text-grouped-1440.png', fullPage: true });
 
   // A book's first pages, then all of them.
@@ -262,14 +271,14 @@ test('full-text query syntax and grouped results: help, AND/NOT, counts per book
   await page.reload();
   // The interface (labels included) is in traditional characters now.
   await expect(page.getByRole('region', { name: '全文檢索結果' }).getByText(/約 \d+ 條結果/)).toBeVisible();
-  await page.waitForTimeout(1200);
+  await settled(page);
   await page.screenshot({ path: 'test-results/full-text-grouped-1440-t.png', fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: 'test-results/full-text-grouped-390-t.png', fullPage: true });
   await page.evaluate(() => localStorage.setItem('language', 's'));
   await page.reload();
   await expect(results.getByText(/约 \d+ 条结果/)).toBeVisible();
-  await page.waitForTimeout(1200);
+  await settled(page);
   await page.screenshot({ path: 'test-results/full-text-grouped-390.png', fullPage: true });
   await expectAccessible(page);
   await context.close();

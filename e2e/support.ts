@@ -87,6 +87,35 @@ export async function expectAccessible(page: Page): Promise<void> {
 }
 
 /** Waits for a toast (antd message) with this text; an older toast may still be fading out beside it. */
+/**
+ * The page has settled: no resource (image, tile, script, API answer) has finished loading for half a
+ * second, and its fonts are loaded. Used before a screenshot and before asserting that nothing more
+ * arrives, instead of a fixed wait. (Playwright's `networkidle` load state is reached once per load and
+ * answers at once afterwards, so it does not see the tiles a later page turn asks for.)
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        let quiet: ReturnType<typeof setTimeout>;
+        const done = () => {
+          observer.disconnect();
+          clearTimeout(cap);
+          resolve();
+        };
+        const observer = new PerformanceObserver(() => {
+          clearTimeout(quiet);
+          quiet = setTimeout(done, 500);
+        });
+        observer.observe({ type: 'resource' });
+        quiet = setTimeout(done, 500);
+        // A page that never stops loading (a poll) is taken as settled after 10 s.
+        const cap = setTimeout(done, 10_000);
+      }),
+  );
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+}
+
 export async function expectToast(page: Page, text: string | RegExp): Promise<void> {
   await expect(
     page.locator('.ant-message-notice:not(.ant-message-fade-leave)', { hasText: text }).first(),

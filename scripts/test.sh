@@ -41,5 +41,44 @@ need 'the training tests' "$PYTHON -c 'import torch, numpy, onnx, PIL'" \
   python3-torch python3-numpy python3-onnx python3-pil
 
 npm ci --no-audit --no-fund
-"$PYTHON" -m unittest discover -s training -p 'test_*.py'
-npm test
+
+# The same checks as `npm test`, in lanes, each lane's time printed (docs/architecture.md, "Tests"):
+# 1. static: lint, format, types and the training code's tests, side by side (each is mostly one core);
+# 2. unit, repository (SQLite and PostgreSQL) and HTTP tests (Vitest, both cores);
+# 3. the production build and the browser tests (Playwright, Chromium).
+lane() { # lane <name> <name command>...: runs the commands side by side; shows a failing one's output
+  local lane_name=$1 start=$SECONDS failed=0 i
+  shift
+  local names=() pids=() logs=()
+  while [ $# -gt 0 ]; do
+    names+=("$1")
+    logs+=("$(mktemp)")
+    bash -c "$2" >"${logs[-1]}" 2>&1 &
+    pids+=($!)
+    shift 2
+  done
+  for i in "${!pids[@]}"; do
+    if wait "${pids[$i]}"; then
+      echo "  ok   ${names[$i]}"
+    else
+      echo "  FAIL ${names[$i]}:"
+      cat "${logs[$i]}"
+      failed=1
+    fi
+    rm -f "${logs[$i]}"
+  done
+  echo "lane ${lane_name}: $((SECONDS - start)) s"
+  return $failed
+}
+lane static \
+  lint 'npm run lint' \
+  format 'npm run format:check' \
+  types 'npm run typecheck' \
+  training "$PYTHON -m unittest discover -s training -p 'test_*.py'"
+start=$SECONDS
+npm run test:unit
+echo "lane unit: $((SECONDS - start)) s"
+start=$SECONDS
+npm run build
+npm run test:e2e
+echo "lane browser: $((SECONDS - start)) s"
