@@ -13,7 +13,8 @@ import {
   type SsoRequest,
 } from '@guji/shared';
 import type { Transact } from '../../db/query.ts';
-import type { UserRepository, UserWithRoles } from './user.repository.ts';
+import type { UserRepository } from './user.repository.ts';
+import type { UserWithRoles } from '../../lib/user-view.ts';
 import type { SsoNonceRepository } from './sso-nonce.repository.ts';
 import { AppError, badRequest, conflict, forbidden, unauthorized } from '../../errors.ts';
 import type { CaptchaService } from './captcha.service.ts';

@@ -1,5 +1,6 @@
 import type { SessionRepository } from './session.repository.ts';
-import type { UserRepository, UserWithRoles } from './user.repository.ts';
+import type { UserRepository } from './user.repository.ts';
+import type { UserWithRoles } from '../../lib/user-view.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
 

@@ -9,8 +9,6 @@ import type { UserWithRoles } from '../../lib/user-view.ts';
 
 export type LoginFailureRow = Selectable<LoginFailuresTable>;
 
-export type { UserWithRoles };
-
 const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 
 /** Users and their roles. The only module that reads or writes the users tables. */

@@ -29,7 +29,6 @@ import type { Clock } from '../../lib/clock.ts';
 import { THUMBNAIL_REQUEST } from '../../iiif/addresses.ts';
 
 import type { Viewer } from '../../lib/viewer.ts';
-export type { Viewer };
 
 export const iiifImageBase = (pageId: number): string => `/iiif/3/${pageId}`;
 export const thumbnailUrl = (pageId: number): string =>

@@ -4,7 +4,8 @@ import type { Clock } from '../../lib/clock.ts';
 import { localDay } from '../../lib/local-day.ts';
 import type { SettingsService } from '../site/settings.service.ts';
 import type { CatalogRepository } from './catalog.repository.ts';
-import type { CatalogService, Viewer } from './catalog.service.ts';
+import type { CatalogService } from './catalog.service.ts';
+import type { Viewer } from '../../lib/viewer.ts';
 
 /**
  * What a citation names (issue 18): a book as the catalogue records it, and where a volume or page is

@@ -7,7 +7,8 @@ import type { Clock } from '../../lib/clock.ts';
 import { hashPassword } from '../../lib/crypto.ts';
 import { endOfLocalDay, localDay, startOfLocalDay } from '../../lib/local-day.ts';
 import type { SessionRepository } from '../accounts/session.repository.ts';
-import type { UserRepository, UserWithRoles } from '../accounts/user.repository.ts';
+import type { UserRepository } from '../accounts/user.repository.ts';
+import type { UserWithRoles } from '../../lib/user-view.ts';
 import type { Auditor } from '../../audit/auditor.ts';
 
 /** A temporary password: letters, digits and a sign, so it meets the password rule. */

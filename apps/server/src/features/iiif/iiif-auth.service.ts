@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { SessionRepository } from '../accounts/session.repository.ts';
-import type { UserRepository, UserWithRoles } from '../accounts/user.repository.ts';
+import type { UserRepository } from '../accounts/user.repository.ts';
+import type { UserWithRoles } from '../../lib/user-view.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { safeEqual } from '../../lib/crypto.ts';
 

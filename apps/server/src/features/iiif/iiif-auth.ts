@@ -1,7 +1,7 @@
 import { MSG, OWN_STATUS } from '@guji/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BookRow } from '../../db/schema.ts';
-import type { Viewer } from '../catalog/catalog.service.ts';
+import type { Viewer } from '../../lib/viewer.ts';
 import { addVary } from '../../http/document-origin.ts';
 import { requestOrigin } from '../../http/csrf.ts';
 import { viewerOf } from '../../http/session.ts';

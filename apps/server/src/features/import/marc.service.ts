@@ -27,7 +27,7 @@ import { slicer } from '../../lib/slices.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import type { ClassificationRepository } from '../catalog/classification.repository.ts';
 import { isCatalogStaff } from '../catalog/access.ts';
-import type { Viewer } from '../catalog/catalog.service.ts';
+import type { Viewer } from '../../lib/viewer.ts';
 import type { Auditor } from '../../audit/auditor.ts';
 import {
   marcSyntax,

@@ -18,7 +18,8 @@ import { badRequest, conflict, forbidden, notFound, tooMany, unauthorized } from
 import { addSeconds, type Clock } from '../../lib/clock.ts';
 import { pagedOf } from '../../lib/paged.ts';
 import { isCatalogStaff } from '../catalog/access.ts';
-import type { CatalogService, Viewer } from '../catalog/catalog.service.ts';
+import type { CatalogService } from '../catalog/catalog.service.ts';
+import type { Viewer } from '../../lib/viewer.ts';
 import type { Auditor } from '../../audit/auditor.ts';
 import type { CorrectionRepository, CorrectionRow } from './correction.repository.ts';
 import type { OcrService } from './ocr.service.ts';

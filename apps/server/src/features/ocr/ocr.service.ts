@@ -7,7 +7,8 @@ import { OcrFormatError, readOcrFile, toAlto, toHocr, toText, type OcrFormat } f
 import { parseOcr } from '../../ocr/parse.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
 import { isCatalogStaff } from '../catalog/access.ts';
-import { isOwner, type CatalogService, type Viewer } from '../catalog/catalog.service.ts';
+import { isOwner, type CatalogService } from '../catalog/catalog.service.ts';
+import type { Viewer } from '../../lib/viewer.ts';
 import type { FullTextService } from '../search/full-text.service.ts';
 import type { JobQueue } from '../../jobs/queue.ts';
 import { assertChangeable } from '../own-books/own-book.service.ts';

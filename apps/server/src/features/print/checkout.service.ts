@@ -14,7 +14,7 @@ import type { Transact } from '../../db/query.ts';
 import { badRequest, conflict, unavailable } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { RefundService } from './refund.service.ts';
-import type { Viewer } from '../catalog/catalog.service.ts';
+import type { Viewer } from '../../lib/viewer.ts';
 import type { SettingsService } from '../site/settings.service.ts';
 import type { PrintNotifier } from './notifier.ts';
 import {

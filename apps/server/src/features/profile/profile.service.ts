@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import sharp, { type Sharp } from 'sharp';
 import { AVATAR_EXTENSIONS, LIMITS, MSG, type UpdateProfileRequest } from '@guji/shared';
-import type { UserRepository, UserWithRoles } from '../accounts/user.repository.ts';
+import type { UserRepository } from '../accounts/user.repository.ts';
+import type { UserWithRoles } from '../../lib/user-view.ts';
 import type { FileStorage } from '../../storage/storage.ts';
 import { badRequest, conflict, notFound, unauthorized } from '../../errors.ts';
 import type { SmsService } from '../accounts/sms.service.ts';

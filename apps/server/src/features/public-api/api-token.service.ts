@@ -9,7 +9,8 @@ import type { Transact } from '../../db/query.ts';
 import { conflict, notFound } from '../../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { randomToken, sha256 } from '../../lib/crypto.ts';
-import type { UserRepository, UserWithRoles } from '../accounts/user.repository.ts';
+import type { UserRepository } from '../accounts/user.repository.ts';
+import type { UserWithRoles } from '../../lib/user-view.ts';
 import type { ApiTokenRepository, ApiTokenRow } from './api-token.repository.ts';
 
 /** Characters of the secret kept and shown to tell tokens apart (`gj_` and five more). */

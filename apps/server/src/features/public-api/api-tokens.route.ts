@@ -3,7 +3,6 @@ import { API_TOKEN_LIMITS, ErrorBody, apiTokensApi } from '@guji/shared';
 import { routeOf } from '../../http/contract-route.ts';
 import type { RouteModule } from '../../http/route-module.ts';
 import { requireUser } from '../../http/session.ts';
-import { publicApiOf } from './public-api.guard.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
@@ -13,7 +12,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
  */
 export const apiTokenRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { tokens } = publicApiOf(context);
+  const tokens = context.services.apiTokens;
 
   r.route({
     ...routeOf(apiTokensApi.list, errors),

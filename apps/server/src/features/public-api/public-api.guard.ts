@@ -1,27 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../errors.ts';
-import type { Viewer } from '../catalog/catalog.service.ts';
-import { RateLimitedError, type ApiRateLimiter, type RateState } from './api-rate-limit.ts';
-import type { ApiTokenService, TokenCaller } from './api-token.service.ts';
-import type { PublicApiService } from './public-api.service.ts';
+import type { Viewer } from '../../lib/viewer.ts';
+import { RateLimitedError, type RateState } from './api-rate-limit.ts';
+import type { TokenCaller } from './api-token.service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** On /api/v1: the token and its user; null for an anonymous caller. */
     apiCaller: TokenCaller | null;
   }
-}
-
-export interface PublicApi {
-  tokens: ApiTokenService;
-  limiter: ApiRateLimiter;
-  api: PublicApiService;
-}
-
-/** The public API's services of a context. */
-export function publicApiOf({ services }: AppContext): PublicApi {
-  return { tokens: services.apiTokens, limiter: services.apiLimiter, api: services.publicApi };
 }
 
 /** Paths of the public API. */
@@ -93,7 +81,7 @@ const tokenInvalid = () =>
  * wrong token is counted against its address before it is refused.
  */
 function apiGuard(context: AppContext) {
-  const { tokens, limiter } = publicApiOf(context);
+  const { apiTokens: tokens, apiLimiter: limiter } = context.services;
   const { publicApiRateLimitPerMinute, publicApiAnonymousRateLimitPerMinute } = context.config;
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     void reply.headers(CORS);

@@ -5,7 +5,7 @@ import { routeOf } from '../../http/contract-route.ts';
 import type { RouteModule } from '../../http/route-module.ts';
 import { AppError } from '../../errors.ts';
 import { API_RATE_WINDOW_SECONDS } from './api-rate-limit.ts';
-import { apiViewer, publicApiOf, registerPublicApiHooks } from './public-api.guard.ts';
+import { apiViewer, registerPublicApiHooks } from './public-api.guard.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 
@@ -40,7 +40,7 @@ const linkNext = (next: string | null) => (next ? { link: `<${next}>; rel="next"
  */
 export const publicApiRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { api } = publicApiOf(context);
+  const api = context.services.publicApi;
   registerPublicApiHooks(app, context);
 
   r.route({

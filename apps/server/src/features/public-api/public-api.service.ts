@@ -19,7 +19,8 @@ import {
 import { notFound } from '../../errors.ts';
 import { parseOcr } from '../../ocr/parse.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
-import { accessError, toPageImage, type CatalogService, type Viewer } from '../catalog/catalog.service.ts';
+import { accessError, toPageImage, type CatalogService } from '../catalog/catalog.service.ts';
+import type { Viewer } from '../../lib/viewer.ts';
 import type { OcrVersionRepository } from '../ocr/ocr-version.repository.ts';
 import type { FullTextService } from '../search/full-text.service.ts';
 

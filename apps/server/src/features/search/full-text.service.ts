@@ -29,7 +29,8 @@ import {
 import { matchPage, type Range } from '../../search/matcher.ts';
 import { compileQuery } from '../../search/query.ts';
 import type { SearchHit } from '../iiif/presentation.ts';
-import { accessError, type CatalogService, type Viewer } from '../catalog/catalog.service.ts';
+import { accessError, type CatalogService } from '../catalog/catalog.service.ts';
+import type { Viewer } from '../../lib/viewer.ts';
 import { hitRecords, searchable } from './hit-records.ts';
 import { MatchSets } from './match-set.ts';
 import { ScholarSearch } from './scholar-search.ts';
