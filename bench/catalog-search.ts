@@ -23,7 +23,7 @@ import zlib from 'node:zlib';
 import { CompiledQuery, sql } from 'kysely';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { createContext, type AppContext } from '../apps/server/src/context.ts';
-import type { Viewer } from '../apps/server/src/features/catalog/catalog.service.ts';
+import type { Viewer } from '../apps/server/src/lib/viewer.ts';
 import {
   type BenchResult,
   type Summary,
