@@ -1,90 +1,93 @@
 import { expect, test, type Page } from '@playwright/test';
-import { dbRun, DEMO, expectAccessible, expectToast, login, registerViaApi } from './support.ts';
+import { dbRun, DEMO, expectAccessible, expectToast, login, registerViaApi, SITE_WIDE } from './support.ts';
 
 /** A section link of the console's navigation. */
 const section = (page: Page, name: string) =>
   page.getByRole('navigation', { name: '管理后台栏目' }).getByRole('link', { name, exact: true });
 
-test('console: a site setting changes the footer, a failed job is retried, the change is in the audit log', async ({
-  page,
-}) => {
-  await login(page, 'admin', 'Guanli#2026');
-  await expect(page).toHaveURL(/\/($|\?)/);
-  await page.getByRole('link', { name: '管理后台' }).click();
-  await expect(page.getByRole('heading', { name: '管理后台', level: 1 })).toBeVisible();
+// Site-wide: the footer every page shows changes, so this runs after the tests that run side by side.
+test(
+  'console: a site setting changes the footer, a failed job is retried, the change is in the audit log',
+  { tag: SITE_WIDE },
+  async ({ page }) => {
+    await login(page, 'admin', 'Guanli#2026');
+    await expect(page).toHaveURL(/\/($|\?)/);
+    await page.getByRole('link', { name: '管理后台' }).click();
+    await expect(page.getByRole('heading', { name: '管理后台', level: 1 })).toBeVisible();
 
-  // The dashboard opens first: the range's totals and a chart per figure, with the numbers as a table.
-  await expect(page.getByText('页面浏览', { exact: true })).toBeVisible();
-  await expect(page.getByRole('img', { name: /^每日读者与页面浏览：/ })).toBeVisible();
-  await expect(page.getByRole('img', { name: /^每日 OCR 识别页数：/ })).toBeVisible();
-  await page.locator('.ant-segmented-item', { hasText: '近 7 天' }).click();
-  const ocrChart = page.getByRole('figure').filter({ hasText: '每日 OCR 识别页数' });
-  await ocrChart.getByRole('button', { name: '查看数据表' }).click();
-  await expect(ocrChart.getByRole('row')).toHaveCount(8);
-  await expectAccessible(page);
-  await page.screenshot({ path: 'test-results/tour-39-dashboard.png', fullPage: true });
+    // The dashboard opens first: the range's totals and a chart per figure, with the numbers as a table.
+    await expect(page.getByText('页面浏览', { exact: true })).toBeVisible();
+    await expect(page.getByRole('img', { name: /^每日读者与页面浏览：/ })).toBeVisible();
+    await expect(page.getByRole('img', { name: /^每日 OCR 识别页数：/ })).toBeVisible();
+    await page.locator('.ant-segmented-item', { hasText: '近 7 天' }).click();
+    const ocrChart = page.getByRole('figure').filter({ hasText: '每日 OCR 识别页数' });
+    await ocrChart.getByRole('button', { name: '查看数据表' }).click();
+    await expect(ocrChart.getByRole('row')).toHaveCount(8);
+    await expectAccessible(page);
+    await page.screenshot({ path: 'test-results/tour-39-dashboard.png', fullPage: true });
 
-  // Site settings: the footer follows at once.
-  await section(page, '站点设置').click();
-  const copyright = page.getByLabel('页脚版权信息');
-  const before = await copyright.inputValue();
-  await copyright.fill('版权所有 © 演示古籍馆');
-  await page.getByRole('button', { name: '保存设置' }).click();
-  await expectToast(page, '站点设置已保存');
-  await expect(page.getByRole('contentinfo').getByText('版权所有 © 演示古籍馆')).toBeVisible();
+    // Site settings: the footer follows at once.
+    await section(page, '站点设置').click();
+    const copyright = page.getByLabel('页脚版权信息');
+    const before = await copyright.inputValue();
+    await copyright.fill('版权所有 © 演示古籍馆');
+    await page.getByRole('button', { name: '保存设置' }).click();
+    await expectToast(page, '站点设置已保存');
+    await expect(page.getByRole('contentinfo').getByText('版权所有 © 演示古籍馆')).toBeVisible();
 
-  // A failed job, retried from the monitor, runs again.
-  const now = new Date().toISOString();
-  dbRun(
-    `insert into jobs (name, data, status, attempts, max_attempts, run_at, progress, last_error, created_at, updated_at)
+    // A failed job, retried from the monitor, runs again.
+    const now = new Date().toISOString();
+    dbRun(
+      `insert into jobs (name, data, status, attempts, max_attempts, run_at, progress, last_error, created_at, updated_at)
      values ('images.pyramid', '{"pageId":1}', 'failed', 3, 3, ?, 0, '测试：磁盘已满', ?, ?)`,
-    now,
-    now,
-    now,
-  );
-  await section(page, '任务监控').click();
-  const row = page.getByRole('row').filter({ hasText: '测试：磁盘已满' });
-  await expect(row.getByText('失败')).toBeVisible();
-  await row.getByRole('button', { name: /重\s*试/ }).click();
-  await expectToast(page, '任务已重新排队');
-  await expect(
-    page
-      .getByRole('row')
-      .filter({ hasText: /页面 #1(?!\d)/ })
-      .filter({ hasText: '已完成' })
-      .first(),
-  ).toBeVisible({
-    timeout: 15_000,
-  });
-  await page.screenshot({ path: 'test-results/tour-40-jobs.png', fullPage: true });
+      now,
+      now,
+      now,
+    );
+    await section(page, '任务监控').click();
+    const row = page.getByRole('row').filter({ hasText: '测试：磁盘已满' });
+    await expect(row.getByText('失败')).toBeVisible();
+    await row.getByRole('button', { name: /重\s*试/ }).click();
+    await expectToast(page, '任务已重新排队');
+    await expect(
+      page
+        .getByRole('row')
+        .filter({ hasText: /页面 #1(?!\d)/ })
+        .filter({ hasText: '已完成' })
+        .first(),
+    ).toBeVisible({
+      timeout: 15_000,
+    });
+    await page.screenshot({ path: 'test-results/tour-40-jobs.png', fullPage: true });
 
-  // The reading room's address ranges: a bad entry is refused by name, and nothing changes.
-  await section(page, '阅览室').click();
-  const ranges = page.getByRole('textbox', { name: '阅览室地址段' });
-  await expect(ranges).toHaveValue('10.77.0.0/16');
-  await expect(page.getByText(/您当前的地址是 .*，不在阅览室内/)).toBeVisible();
-  await ranges.fill('10.77.0.0/16\n二楼阅览室');
-  await page.getByRole('button', { name: '保存地址段' }).click();
-  await expect(page.getByRole('alert')).toContainText('阅览室地址段格式不正确：二楼阅览室');
-  await page.reload();
-  await expect(ranges).toHaveValue('10.77.0.0/16');
+    // The reading room's address ranges: a bad entry is refused by name, and nothing changes.
+    await section(page, '阅览室').click();
+    const ranges = page.getByRole('textbox', { name: '阅览室地址段' });
+    await expect(ranges).toHaveValue('10.77.0.0/16');
+    await expect(page.getByText(/您当前的地址是 .*，不在阅览室内/)).toBeVisible();
+    await ranges.fill('10.77.0.0/16\n二楼阅览室');
+    await page.getByRole('button', { name: '保存地址段' }).click();
+    await expect(page.getByRole('alert')).toContainText('阅览室地址段格式不正确：二楼阅览室');
+    await page.reload();
+    await expect(ranges).toHaveValue('10.77.0.0/16');
 
-  // The audit log names who changed the footer, and from what to what.
-  await section(page, '审计日志').click();
-  const entry = page.getByRole('row').filter({ hasText: '修改站点设置' }).first();
-  await expect(entry).toContainText('admin');
-  await expect(entry).toContainText('页脚版权信息：');
-  await expect(entry).toContainText('→ 版权所有 © 演示古籍馆');
-  await expect(entry.locator('code')).toHaveCount(0);
-  await expect(page.getByRole('row').filter({ hasText: '重试任务' }).first()).toBeVisible();
-  await page.screenshot({ path: 'test-results/tour-41-audit.png', fullPage: true });
+    // The audit log names who changed the footer, and from what to what.
+    await section(page, '审计日志').click();
+    const entry = page.getByRole('row').filter({ hasText: '修改站点设置' }).first();
+    await expect(entry).toContainText('admin');
+    await expect(entry).toContainText('页脚版权信息：');
+    await expect(entry).toContainText('→ 版权所有 © 演示古籍馆');
+    await expect(entry.locator('code')).toHaveCount(0);
+    await expect(page.getByRole('row').filter({ hasText: '重试任务' }).first()).toBeVisible();
+    await page.screenshot({ path: 'test-results/tour-41-audit.png', fullPage: true });
 
-  // Back to the demo's footer for the other tests of the run.
-  await section(page, '站点设置').click();
-  await page.getByLabel('页脚版权信息').fill(before);
-  await page.getByRole('button', { name: '保存设置' }).click();
-  await expectToast(page, '站点设置已保存');
-});
+    // Back to the demo's footer for the other tests of the run.
+    await section(page, '站点设置').click();
+    await page.getByLabel('页脚版权信息').fill(before);
+    await page.getByRole('button', { name: '保存设置' }).click();
+    await expectToast(page, '站点设置已保存');
+  },
+);
 
 test('the console is for administrators only', async ({ page }) => {
   await login(page, 'reader', 'Shuyuan#2026');

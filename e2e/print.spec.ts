@@ -1,7 +1,15 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
 import { MSG } from '@guji/shared';
-import { apiLogin, DEMO, expectAccessible, expectToast, login, registerViaApi } from './support.ts';
+import {
+  apiLogin,
+  DEMO,
+  expectAccessible,
+  expectToast,
+  login,
+  registerViaApi,
+  SITE_WIDE,
+} from './support.ts';
 
 /** Opens a demo book in the reader as a signed-in reader. */
 async function openReader(page: Page, title: string, shown: string): Promise<void> {
@@ -326,7 +334,8 @@ test('my prints in traditional characters and a narrow window; a reader cannot o
   expect(DEMO.reader.loginName).toBe('reader');
 });
 
-test('an administrator sets the price per page on the print desk', async ({ page }) => {
+// Site-wide: the price of every order changes, so this runs after the tests that run side by side.
+test('an administrator sets the price per page on the print desk', { tag: SITE_WIDE }, async ({ page }) => {
   await login(page, 'admin', 'Guanli#2026');
   await expect(page).toHaveURL(/\/($|\?)/);
   await page.goto('/PersonalPage/AdminPrint');

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { dbGet, DEMO, login, READING_ROOM_HEADERS } from './support.ts';
+import { dbGet, DEMO, login, READING_ROOM_HEADERS, settled } from './support.ts';
 
 /**
  * Issue 16, the reader: every mode fits its pane at 1440×900 and on a 390×844 phone, in 简 and 繁, with
@@ -229,6 +229,8 @@ test('mode, page and zoom are kept in the address: a reload or a shared link ope
   await expect(page).toHaveURL(/[?&]mode=both(&|$)/);
   await expect(page).toHaveURL(/[?&]zoom=\d+(&|$)/);
   const zoom = new URL(page.url()).searchParams.get('zoom');
+  // The side-by-side view has loaded its text and image before the next key.
+  await settled(page);
   await page.keyboard.press('PageDown');
   await expect(pageBox).toHaveValue('3');
   // The page turn kept the view in the new address.
@@ -364,6 +366,8 @@ test('in-book search: hits listed beside the page, each occurrence framed in tur
   expect(listBox.x + listBox.width).toBeLessThanOrEqual(imageBox.x + 1);
 
   const nav = page.getByRole('group', { name: '检索命中' });
+  // The page's matches arrive after the page itself.
+  await expect(nav).toContainText(/本页第 1 \/ \d+ 处/);
   const occurrences = Number(/\/ (\d+) 处/.exec((await nav.innerText()) ?? '')?.[1]);
   expect(occurrences).toBeGreaterThan(1);
   await expect(nav).toContainText(`本页第 1 / ${occurrences} 处`);

@@ -83,6 +83,7 @@ const EnvSchema = z.object({
   TENCENTCLOUD_SMS_SDK_APP_ID: z.string().optional(),
   TENCENTCLOUD_SMS_REGION: z.string().default('ap-guangzhou'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
+  CAPTCHA_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(60),
   PUBLIC_API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
   DOWNLOAD_PDF_CONCURRENCY: z.coerce.number().int().positive().max(64).default(2),
   WRITE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(20),
@@ -191,6 +192,8 @@ export interface Config {
   sms: SmsConfig;
   /** Requests per minute and address to login, registration, code and recovery endpoints. */
   authRateLimitPerMinute: number;
+  /** New image captchas per minute and address (each login or registration form asks for one). */
+  captchaRateLimitPerMinute: number;
   /** Public read API (/api/v1): requests a minute per personal API token, and per address without one. */
   publicApiRateLimitPerMinute: number;
   /** Volume PDFs built at once by one process (each holds its pages in memory); one per reader. */
@@ -285,6 +288,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smsProvider: e.SMS_PROVIDER,
     sms: smsConfigOf(e),
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    captchaRateLimitPerMinute: e.CAPTCHA_RATE_LIMIT_PER_MINUTE,
     publicApiRateLimitPerMinute: e.PUBLIC_API_RATE_LIMIT_PER_MINUTE,
     downloadPdfConcurrency: e.DOWNLOAD_PDF_CONCURRENCY,
     writeRateLimitPerMinute: e.WRITE_RATE_LIMIT_PER_MINUTE,

@@ -9,7 +9,10 @@ describe.each(DIALECTS)('rate limits shared by every process (%s)', (dialect) =>
   let first: FastifyInstance;
   let second: FastifyInstance;
   beforeAll(async () => {
-    t = await createTestContext(dialect, { AUTH_RATE_LIMIT_PER_MINUTE: '4' });
+    t = await createTestContext(dialect, {
+      AUTH_RATE_LIMIT_PER_MINUTE: '4',
+      CAPTCHA_RATE_LIMIT_PER_MINUTE: '3',
+    });
     first = await buildApp(t.context, { logger: false });
     second = await buildApp(t.context, { logger: false });
     await Promise.all([first.ready(), second.ready()]);
@@ -48,6 +51,16 @@ describe.each(DIALECTS)('rate limits shared by every process (%s)', (dialect) =>
       remoteAddress: '198.51.100.7',
     });
     expect(captcha.statusCode).toBe(200);
+  });
+
+  it('limits new captchas per address to CAPTCHA_RATE_LIMIT_PER_MINUTE', async () => {
+    const captcha = (app: FastifyInstance, remoteAddress: string) =>
+      app.inject({ method: 'GET', url: '/api/captcha', remoteAddress });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push((await captcha(i % 2 ? second : first, '198.51.100.9')).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    expect((await captcha(first, '198.51.100.10')).statusCode).toBe(200);
   });
 
   it('starts a window again once it has ended', async () => {

@@ -38,7 +38,13 @@ export const authRoutes: RouteModule = (app, { context }) => {
   });
 
   r.route({
-    ...routeOf(authApi.captcha, {}, { rateLimit: { max: 60, timeWindow: '1 minute' } }),
+    ...routeOf(
+      authApi.captcha,
+      {},
+      {
+        rateLimit: { max: context.config.captchaRateLimitPerMinute, timeWindow: '1 minute' },
+      },
+    ),
     handler: async (_request, reply) => {
       const { answer: _answer, ...body } = await captcha.create();
       void reply.header('cache-control', 'no-store');
