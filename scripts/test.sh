@@ -79,6 +79,7 @@ start=$SECONDS
 npm run test:unit
 echo "lane unit: $((SECONDS - start)) s"
 start=$SECONDS
-npm run build
+# The browser tests drive a build that checks every API answer against its contract (api/client.ts).
+VITE_CHECK_CONTRACTS=1 npm run build
 npm run test:e2e
 echo "lane browser: $((SECONDS - start)) s"

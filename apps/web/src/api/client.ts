@@ -113,9 +113,15 @@ async function request<T>(path: string, options: RequestOptions = {}): Promise<T
 
 type CallOptions = Omit<RequestOptions, 'method' | 'json' | 'form'>;
 
-/** Checks an answer against the route's response schema (development builds: a drifted shape fails loudly). */
-function checkResponse(c: Contract, data: unknown): void {
-  if (!import.meta.env.DEV || !c.response) return;
+/**
+ * Whether answers are checked against their contracts: in development, in the unit tests and in the build
+ * the browser tests drive (`VITE_CHECK_CONTRACTS=1`, scripts/test.sh); not in the build a library serves.
+ */
+const CHECK_CONTRACTS = import.meta.env.DEV || import.meta.env.VITE_CHECK_CONTRACTS === '1';
+
+/** Checks an answer against the route's response schema where contracts are checked: a drifted shape fails loudly. */
+export function checkResponse(c: Contract, data: unknown): void {
+  if (!CHECK_CONTRACTS || !c.response) return;
   const result = c.response.safeParse(data);
   if (!result.success) {
     throw new ApiError(0, 'CONTRACT', `${c.method} ${c.path} 的回答与契约不符：${result.error.message}`);

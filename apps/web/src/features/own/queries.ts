@@ -8,7 +8,6 @@ import {
   type OwnBookRequest,
   type OwnStatus,
   type OwnVolumeRequest,
-  type ZipUploadResult,
 } from '@guji/shared';
 import { call, hrefOf } from '../../api/client.ts';
 import { uploadWithProgress } from '../../api/upload.ts';
@@ -69,7 +68,12 @@ export const saveVolume = ({
 
 /** Uploads a volume's zip, reporting the upload's progress. */
 export const uploadZip = (volumeId: number, file: File, onProgress: (percent: number) => void) =>
-  uploadWithProgress<ZipUploadResult>(hrefOf(ownVolumesApi.uploadZip, { id: volumeId }), file, onProgress);
+  uploadWithProgress(
+    ownVolumesApi.uploadZip,
+    hrefOf(ownVolumesApi.uploadZip, { id: volumeId }),
+    file,
+    onProgress,
+  );
 
 export function useReviewBooks(status: OwnStatus) {
   return useQuery({

@@ -3,7 +3,7 @@ import { Button, Progress } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { importApi, jobsApi, type ImportedBooks, type ResponseOf } from '@guji/shared';
+import { importApi, jobsApi, type ImportedBooks } from '@guji/shared';
 import { call, hrefOf } from '../../../api/client.ts';
 import { uploadWithProgress } from '../../../api/upload.ts';
 import { toast } from '../../../components/toast.ts';
@@ -46,7 +46,8 @@ export function BulkImport() {
           setError(null);
           setBooks(null);
           setPercent(0);
-          uploadWithProgress<ResponseOf<typeof importApi.upload>>(
+          uploadWithProgress(
+            importApi.upload,
             hrefOf(importApi.upload),
             file,
             setPercent,
