@@ -7,22 +7,25 @@ const port = Number(process.env.E2E_PORT ?? 3217);
 /** Fixed, so the tests can read the SMS outbox and set captcha answers in the same database. */
 export const E2E_DATA_DIR = path.join(os.tmpdir(), port === 3217 ? 'guji-e2e' : `guji-e2e-${port}`);
 export const E2E_SECRET = 'e2e-session-secret';
-/** The tag of a browser test that changes a site-wide setting: it never runs beside another test. */
-export const SITE_WIDE = '@site-wide';
-const SITE_WIDE_PATTERN = new RegExp(SITE_WIDE);
+/**
+ * The tag of a browser test that needs the server to itself: it changes what every page shows (a site
+ * setting, the prices), or it failed beside other tests for a reason not yet understood (each says which).
+ */
+export const ALONE = '@alone';
+const ALONE_PATTERN = new RegExp(ALONE);
 const dataDir = E2E_DATA_DIR;
 
 /** Browser tests drive the built site in Debian's Chromium against a fresh SQLite database. */
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
-  // Spec files run side by side in two workers (a file's tests in order); the tests tagged SITE_WIDE
-  // change what every page shows (site settings, prices) and run afterwards, alone (project site-wide).
+  // Spec files run side by side in two workers (a file's tests in order); the tests tagged ALONE run
+  // afterwards, one at a time (project alone).
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 2),
   projects: [
-    { name: 'side-by-side', grepInvert: SITE_WIDE_PATTERN },
-    { name: 'site-wide', grep: SITE_WIDE_PATTERN, dependencies: ['side-by-side'] },
+    { name: 'side-by-side', grepInvert: ALONE_PATTERN },
+    { name: 'alone', grep: ALONE_PATTERN, dependencies: ['side-by-side'] },
   ],
   retries: 0,
   // Whole flows (upload, OCR, proofread, review, search) take about a minute on CI's 2 cores.

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { dbRun, DEMO, expectAccessible, expectToast, login, registerViaApi, SITE_WIDE } from './support.ts';
+import { dbRun, DEMO, expectAccessible, expectToast, login, registerViaApi, ALONE } from './support.ts';
 
 /** A section link of the console's navigation. */
 const section = (page: Page, name: string) =>
@@ -8,7 +8,7 @@ const section = (page: Page, name: string) =>
 // Site-wide: the footer every page shows changes, so this runs after the tests that run side by side.
 test(
   'console: a site setting changes the footer, a failed job is retried, the change is in the audit log',
-  { tag: SITE_WIDE },
+  { tag: ALONE },
   async ({ page }) => {
     await login(page, 'admin', 'Guanli#2026');
     await expect(page).toHaveURL(/\/($|\?)/);

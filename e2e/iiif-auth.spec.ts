@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { MSG } from '@guji/shared';
-import { dbGet, dbRun, registerViaApi, settled, solveCaptcha } from './support.ts';
+import { ALONE, dbGet, dbRun, registerViaApi, settled, solveCaptcha } from './support.ts';
 
 /**
  * IIIF Authorization (issue 18) in an outside viewer: Mirador 4 (npm `mirador`, its packaged build) on a
@@ -86,9 +86,9 @@ function trackContextCaptchas(context: BrowserContext) {
   const ids: string[] = [];
   void context.route('**/api/captcha', async (route) => {
     const response = await route.fetch();
-    const body = (await response.json()) as { captchaId: string };
-    ids.push(body.captchaId);
-    await route.fulfill({ response, json: body });
+    // A refused request (a rate limit) shows no captcha: only served ones count.
+    if (response.ok()) ids.push(((await response.json()) as { captchaId: string }).captchaId);
+    await route.fulfill({ response });
   });
   return {
     latest: async () => {
@@ -190,40 +190,42 @@ test('Mirador 4 shows the refusal to a reader who may not read the book', async 
   expect(tiles.filter((s) => s === 200)).toEqual([]);
 });
 
-test('Mirador 4 shows and searches a restricted book’s text with the reader’s IIIF token, in the reading room', async ({
-  page,
-  request,
-}) => {
-  // The reading room (10.77.0.0/16 in playwright.config.ts), where in-book search is open to readers.
-  await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': '10.77.0.9' });
-  const reader = await registerViaApi(request);
-  const columns: string[] = [];
-  page.on('response', async (response) => {
-    if (!/\/iiif\/presentation\/pages\/\d+\/text\.json$/.test(response.url())) return;
-    if (response.status() === 200) {
-      const layer = (await response.json()) as { items: Array<{ body: { value: string } }> };
-      columns.push(...layer.items.map((a) => a.body.value));
-    }
-  });
-  const { popup } = await openAndLogIn(page, reader);
-  if (!popup.isClosed()) await popup.waitForEvent('close', { timeout: 30_000 });
-  await expect(page.getByRole('button', { name: '退出登录' })).toBeVisible({ timeout: 30_000 });
-  // Mirador 4.0.0 fetched the first page's text before the login (401) and keeps that answer: as with its
-  // tiles, the next page is asked for with the token.
-  await page.getByRole('button', { name: '下一页' }).click();
-  await expect.poll(() => columns.length, { timeout: 30_000 }).toBeGreaterThan(0);
-  // The page's text layer, fetched with the token: its columns as Mirador's annotations.
-  await page.getByRole('button', { name: '切换边栏开关' }).click();
-  await page.getByRole('tab', { name: '标注' }).click();
-  await expect(page.getByText(/^显示 [1-9]\d* ?项标注$/)).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByRole('menuitem').filter({ hasText: columns[0]! }).first()).toBeVisible();
-  await page.screenshot({ path: 'test-results/iiif-auth-text.png' });
-  // Content Search 1.0 in Mirador's search panel: hits listed, each with its context.
-  await page.getByRole('tab', { name: '搜索' }).click();
-  const query = page.getByRole('combobox', { name: '搜索关键字' }).or(page.getByLabel('搜索关键字'));
-  await query.first().fill('梁惠王');
-  await page.getByRole('button', { name: '提交搜索' }).click();
-  const hits = page.getByRole('listitem').filter({ hasText: '梁惠王' });
-  await expect(hits.first()).toBeVisible({ timeout: 30_000 });
-  await page.screenshot({ path: 'test-results/iiif-auth-search.png' });
-});
+// Alone: beside other tests Mirador showed 发生错误 after the search in 2 of 4 runs (docs/architecture.md, Tests).
+test(
+  'Mirador 4 shows and searches a restricted book’s text with the reader’s IIIF token, in the reading room',
+  { tag: ALONE },
+  async ({ page, request }) => {
+    // The reading room (10.77.0.0/16 in playwright.config.ts), where in-book search is open to readers.
+    await page.context().setExtraHTTPHeaders({ 'x-forwarded-for': '10.77.0.9' });
+    const reader = await registerViaApi(request);
+    const columns: string[] = [];
+    page.on('response', async (response) => {
+      if (!/\/iiif\/presentation\/pages\/\d+\/text\.json$/.test(response.url())) return;
+      if (response.status() === 200) {
+        const layer = (await response.json()) as { items: Array<{ body: { value: string } }> };
+        columns.push(...layer.items.map((a) => a.body.value));
+      }
+    });
+    const { popup } = await openAndLogIn(page, reader);
+    if (!popup.isClosed()) await popup.waitForEvent('close', { timeout: 30_000 });
+    await expect(page.getByRole('button', { name: '退出登录' })).toBeVisible({ timeout: 30_000 });
+    // Mirador 4.0.0 fetched the first page's text before the login (401) and keeps that answer: as with its
+    // tiles, the next page is asked for with the token.
+    await page.getByRole('button', { name: '下一页' }).click();
+    await expect.poll(() => columns.length, { timeout: 30_000 }).toBeGreaterThan(0);
+    // The page's text layer, fetched with the token: its columns as Mirador's annotations.
+    await page.getByRole('button', { name: '切换边栏开关' }).click();
+    await page.getByRole('tab', { name: '标注' }).click();
+    await expect(page.getByText(/^显示 [1-9]\d* ?项标注$/)).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('menuitem').filter({ hasText: columns[0]! }).first()).toBeVisible();
+    await page.screenshot({ path: 'test-results/iiif-auth-text.png' });
+    // Content Search 1.0 in Mirador's search panel: hits listed, each with its context.
+    await page.getByRole('tab', { name: '搜索' }).click();
+    const query = page.getByRole('combobox', { name: '搜索关键字' }).or(page.getByLabel('搜索关键字'));
+    await query.first().fill('梁惠王');
+    await page.getByRole('button', { name: '提交搜索' }).click();
+    const hits = page.getByRole('listitem').filter({ hasText: '梁惠王' });
+    await expect(hits.first()).toBeVisible({ timeout: 30_000 });
+    await page.screenshot({ path: 'test-results/iiif-auth-search.png' });
+  },
+);

@@ -1,15 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
 import { MSG } from '@guji/shared';
-import {
-  apiLogin,
-  DEMO,
-  expectAccessible,
-  expectToast,
-  login,
-  registerViaApi,
-  SITE_WIDE,
-} from './support.ts';
+import { apiLogin, DEMO, expectAccessible, expectToast, login, registerViaApi, ALONE } from './support.ts';
 
 /** Opens a demo book in the reader as a signed-in reader. */
 async function openReader(page: Page, title: string, shown: string): Promise<void> {
@@ -335,7 +327,7 @@ test('my prints in traditional characters and a narrow window; a reader cannot o
 });
 
 // Site-wide: the price of every order changes, so this runs after the tests that run side by side.
-test('an administrator sets the price per page on the print desk', { tag: SITE_WIDE }, async ({ page }) => {
+test('an administrator sets the price per page on the print desk', { tag: ALONE }, async ({ page }) => {
   await login(page, 'admin', 'Guanli#2026');
   await expect(page).toHaveURL(/\/($|\?)/);
   await page.goto('/PersonalPage/AdminPrint');

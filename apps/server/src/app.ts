@@ -18,7 +18,9 @@ import { assertContractRoutes } from './http/contract-route.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { registerSession } from './http/session.ts';
-import type { RouteDeps } from './http/route-module.ts';
+import type { RouteDeps, RouteModule } from './http/route-module.ts';
+import type { JobWorker } from './jobs/worker.ts';
+import type { JobDataMap } from './jobs/registry.ts';
 import { healthRoutes } from './features/health/health.route.ts';
 import { siteRoutes } from './features/site/site.route.ts';
 import { authRoutes } from './features/accounts/auth.route.ts';
@@ -83,7 +85,72 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
   });
-  // The id goes back to the client and into every job the request queues (their log lines carry it).
+  observeRequests(app, context);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const web = readWebApp(config.webDist);
+  await registerPlugins(app, context, web.scriptHashes);
+
+  // Every /api route is declared once in packages/shared (http/contract-route.ts).
+  assertContractRoutes(app);
+  registerErrorHandler(app);
+  registerCsrfCheck(app, config.publicOrigin);
+  registerSession(app, context);
+
+  const worker = options.runWorker ? context.createWorker(app.log) : undefined;
+  const deps: RouteDeps = { context, worker };
+  for (const routes of ROUTES) routes(app, deps);
+
+  // Book and reader pages carry citation tags for reference managers (issue 18); the reader's page
+  // its first image, asked for before the application's scripts (issue 32).
+  serveWebApp(app, web, {
+    head: citationPageHead(config, context.services.citations),
+    readerImage: readerImageHead(context.services.catalog),
+  });
+  if (worker) runWorkerWithApp(app, context, worker);
+  return app;
+}
+
+/** Every feature's routes, registered in this order. */
+const ROUTES: RouteModule[] = [
+  healthRoutes,
+  siteRoutes,
+  authRoutes,
+  meRoutes,
+  adminRoutes,
+  importRoutes,
+  terminalRoutes,
+  catalogRoutes,
+  citationRoutes,
+  searchRoutes,
+  collectionRoutes,
+  downloadRoutes,
+  commentRoutes,
+  noteRoutes,
+  footprintRoutes,
+  privilegeRoutes,
+  reservationRoutes,
+  printRoutes,
+  refundRoutes,
+  ownBookRoutes,
+  ownPageRoutes,
+  ownReviewRoutes,
+  consoleRoutes,
+  marcRoutes,
+  ocrRoutes,
+  correctionRoutes,
+  iiifRoutes,
+  iiifSearchRoutes,
+  iiifAuthRoutes,
+  metricsRoutes,
+  publicApiRoutes,
+  apiTokenRoutes,
+  oaiRoutes,
+];
+
+/** Request ids (back to the client and into every job the request queues) and per-route metrics. */
+function observeRequests(app: FastifyInstance, context: AppContext): void {
   app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     runInRequest({ requestId: request.id }, done);
@@ -97,10 +164,14 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     );
     done();
   });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+}
 
-  const web = readWebApp(config.webDist);
+/** Security headers, cookies, rate limits, uploads and the API description. */
+async function registerPlugins(
+  app: FastifyInstance,
+  context: AppContext,
+  scriptHashes: string[],
+): Promise<void> {
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
@@ -109,7 +180,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
         // antd writes its styles at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
         // The page's own inline script (the reader's early page image), by its hash.
-        scriptSrc: ["'self'", ...web.scriptHashes],
+        scriptSrc: ["'self'", ...scriptHashes],
         connectSrc: ["'self'"],
         frameAncestors: ["'self'"],
         objectSrc: ["'none'"],
@@ -119,7 +190,7 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     crossOriginEmbedderPolicy: false,
     // IIIF viewers of other libraries load our images.
     crossOriginResourcePolicy: { policy: 'cross-origin' },
-    strictTransportSecurity: config.production,
+    strictTransportSecurity: context.config.production,
   });
   await app.register(cookie);
   // Counted in the database: every process behind the proxy sees the same counts.
@@ -146,76 +217,24 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
+}
 
-  // Every /api route is declared once in packages/shared (http/contract-route.ts).
-  assertContractRoutes(app);
-  registerErrorHandler(app);
-  registerCsrfCheck(app, config.publicOrigin);
-  registerSession(app, context);
-
-  const worker = options.runWorker ? context.createWorker(app.log) : undefined;
-  const deps: RouteDeps = { context, worker };
-  for (const routes of [
-    healthRoutes,
-    siteRoutes,
-    authRoutes,
-    meRoutes,
-    adminRoutes,
-    importRoutes,
-    terminalRoutes,
-    catalogRoutes,
-    citationRoutes,
-    searchRoutes,
-    collectionRoutes,
-    downloadRoutes,
-    commentRoutes,
-    noteRoutes,
-    footprintRoutes,
-    privilegeRoutes,
-    reservationRoutes,
-    printRoutes,
-    refundRoutes,
-    ownBookRoutes,
-    ownPageRoutes,
-    ownReviewRoutes,
-    consoleRoutes,
-    marcRoutes,
-    ocrRoutes,
-    correctionRoutes,
-    iiifRoutes,
-    iiifSearchRoutes,
-    iiifAuthRoutes,
-    metricsRoutes,
-    publicApiRoutes,
-    apiTokenRoutes,
-    oaiRoutes,
-  ])
-    routes(app, deps);
-
-  // Book and reader pages carry citation tags for reference managers (issue 18); the reader's page
-  // its first image, asked for before the application's scripts (issue 32).
-  serveWebApp(app, web, {
-    head: citationPageHead(config, context.services.citations),
-    readerImage: readerImageHead(context.services.catalog),
+/** The in-process job worker starts when the server is ready and stops with it; it purges what expired. */
+function runWorkerWithApp(app: FastifyInstance, context: AppContext, worker: JobWorker<JobDataMap>): void {
+  context.queue.onEnqueue(() => worker.notify());
+  const purge = () => context.queue.enqueue('maintenance.purge', {}, { dedupeKey: 'maintenance.purge' });
+  // Expired sessions, captchas, login-failure counts and abandoned upload folders go at start and
+  // every six hours after (a process that runs for weeks must not keep them all).
+  let purgeTimer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    worker.start();
+    await purge();
+    purgeTimer = setInterval(() => void purge().catch(() => {}), PURGE_INTERVAL_MS).unref();
   });
-
-  if (worker) {
-    context.queue.onEnqueue(() => worker.notify());
-    const purge = () => context.queue.enqueue('maintenance.purge', {}, { dedupeKey: 'maintenance.purge' });
-    // Expired sessions, captchas, login-failure counts and abandoned upload folders go at start and
-    // every six hours after (a process that runs for weeks must not keep them all).
-    let purgeTimer: NodeJS.Timeout | undefined;
-    app.addHook('onReady', async () => {
-      worker.start();
-      await purge();
-      purgeTimer = setInterval(() => void purge().catch(() => {}), PURGE_INTERVAL_MS).unref();
-    });
-    app.addHook('onClose', () => {
-      clearInterval(purgeTimer);
-      return worker.stop();
-    });
-  }
-  return app;
+  app.addHook('onClose', () => {
+    clearInterval(purgeTimer);
+    return worker.stop();
+  });
 }
 
 const PURGE_INTERVAL_MS = 6 * 3600_000;

@@ -17,6 +17,7 @@ const STRUCTURAL = new Set([
   'no-restricted-imports',
   '@typescript-eslint/no-restricted-imports',
   'no-restricted-syntax',
+  'max-lines-per-function',
 ]);
 const eslint = new ESLint({
   cwd: ROOT,
@@ -211,6 +212,16 @@ describe('folder rules (eslint.config.js)', () => {
         await problems('apps/web/src/pages/probe.tsx', `import '../features/catalog/${entry}';\n`),
         entry,
       ).toEqual([]);
+  });
+
+  it('a server function is 80 lines at most, blank lines and comments aside', async () => {
+    const body = (lines: number) =>
+      `export function probe(): number {\n  let n = 0;\n${'  n += 1;\n'.repeat(lines - 4)}  return n;\n}\n`;
+    expect(await problems('apps/server/src/features/catalog/probe.ts', body(80))).toEqual([]);
+    expect(await problems('apps/server/src/features/catalog/probe.ts', body(81))).toEqual([
+      expect.stringContaining('max-lines-per-function'),
+    ]);
+    expect(await problems('packages/shared/src/probe.ts', body(81))).toHaveLength(1);
   });
 
   it('web: the API through its contracts, never a path written by hand', async () => {

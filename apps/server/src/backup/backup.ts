@@ -23,6 +23,7 @@ import {
   insertRows,
   quote,
   referenceOrder,
+  resetSequences,
   tablesOf,
 } from './postgres-tables.ts';
 
@@ -224,17 +225,14 @@ export interface RestoreOptions {
 }
 
 /**
- * Restores a backup into the configured database and DATA_DIR, with no server running on them. Checks the
- * whole backup first and refuses one from a newer schema than this program knows, or from the other
- * dialect, changing nothing. The caller migrates the restored database to the latest schema.
+ * Refuses, changing nothing, a backup this program cannot restore here: from a newer schema or the other
+ * dialect, or over a library that has files, objects or a database unless `force` says to replace them.
  */
-export async function restoreLibrary(
+async function refuseRestore(
   config: Config,
-  dir: string,
-  options: RestoreOptions = {},
-): Promise<BackupManifest> {
-  const source = path.resolve(dir);
-  const manifest = verifyBackup(source);
+  manifest: BackupManifest,
+  options: RestoreOptions,
+): Promise<void> {
   if (manifest.schema && !MIGRATION_NAMES.includes(manifest.schema)) {
     throw new BackupError(
       `备份来自更新的数据库结构（${manifest.schema}），本程序只认识到 ${MIGRATION_NAMES.at(-1) ?? ''}：请先升级程序再恢复`,
@@ -247,9 +245,8 @@ export async function restoreLibrary(
       } 数据库`,
     );
   }
-  const dataDir = path.resolve(config.dataDir);
   if (!options.force && libraryFiles(config).length > 0) {
-    throw new BackupError(`数据目录已有文件：${dataDir}（确认要替换时加 --force）`);
+    throw new BackupError(`数据目录已有文件：${path.resolve(config.dataDir)}（确认要替换时加 --force）`);
   }
   const store = options.force ? undefined : await objectStoreHasFiles(config);
   if (store) throw new BackupError(`对象存储已有文件：${store}（确认要替换时加 --force）`);
@@ -257,6 +254,23 @@ export async function restoreLibrary(
   if (dbFile && !options.force && fs.existsSync(dbFile)) {
     throw new BackupError(`数据库已存在：${dbFile}（确认要替换时加 --force）`);
   }
+}
+
+/**
+ * Restores a backup into the configured database and DATA_DIR, with no server running on them. Checks the
+ * whole backup first and refuses one from a newer schema than this program knows, or from the other
+ * dialect, changing nothing. The caller migrates the restored database to the latest schema.
+ */
+export async function restoreLibrary(
+  config: Config,
+  dir: string,
+  options: RestoreOptions = {},
+): Promise<BackupManifest> {
+  const source = path.resolve(dir);
+  const manifest = verifyBackup(source);
+  await refuseRestore(config, manifest, options);
+  const dataDir = path.resolve(config.dataDir);
+  const dbFile = config.database.dialect === 'sqlite' ? path.resolve(config.database.file) : undefined;
   // First, nothing of the library changes: the backup's files are copied beside it (DATA_DIR/tmp, the
   // same disk, so they are moved into place by renaming) and its database copy is opened and checked.
   const tmp = path.join(dataDir, 'tmp');
@@ -370,17 +384,7 @@ async function restorePostgres(
         if (!entry) continue;
         await insertRows(conn, table, path.join(dir, entry.path));
       }
-      // Sequences on past the restored ids.
-      const { rows: serials } = await conn.query<{ table_name: string; column_name: string }>(
-        `select table_name, column_name from information_schema.columns
-          where table_schema = current_schema() and (column_default like 'nextval(%' or is_identity = 'YES')`,
-      );
-      for (const { table_name, column_name } of serials) {
-        await conn.query(
-          `select setval(pg_get_serial_sequence($1, $2), coalesce((select max(${quote(column_name)}) from ${quote(table_name)}), 0) + 1, false)`,
-          [quote(table_name), column_name],
-        );
-      }
+      await resetSequences(conn);
       await conn.query('commit');
     } catch (error) {
       await conn.query('rollback');

@@ -103,3 +103,17 @@ export async function referenceOrder(client: pg.ClientBase, tables: string[]): P
   for (const table of tables) visit(table, new Set());
   return ordered;
 }
+
+/** Moves every serial or identity column's sequence on past the highest id its table now holds. */
+export async function resetSequences(conn: pg.ClientBase): Promise<void> {
+  const { rows: serials } = await conn.query<{ table_name: string; column_name: string }>(
+    `select table_name, column_name from information_schema.columns
+      where table_schema = current_schema() and (column_default like 'nextval(%' or is_identity = 'YES')`,
+  );
+  for (const { table_name, column_name } of serials) {
+    await conn.query(
+      `select setval(pg_get_serial_sequence($1, $2), coalesce((select max(${quote(column_name)}) from ${quote(table_name)}), 0) + 1, false)`,
+      [quote(table_name), column_name],
+    );
+  }
+}

@@ -18,14 +18,16 @@ const errors = { 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody 
  * The administration console: catalogue management, dashboard, job monitor, audit log, users and the
  * classification dictionary. The services write each change's audit record in the change's transaction.
  */
-export const consoleRoutes: RouteModule = (app, { context }) => {
+export const consoleRoutes: RouteModule = (app, deps) => {
+  catalogueRoutes(app, deps);
+  userRoutes(app, deps);
+  classificationRoutes(app, deps);
+};
+
+/** Catalogue management (catalogue staff), the dashboard, the job monitor and the audit log. */
+const catalogueRoutes: RouteModule = (app, { context }) => {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const admin = context.services.admin;
-  const userAdmin = context.services.userAdmin;
-  const classifications = context.services.classifications;
-
-  // Catalogue management (catalogue staff)
-
   r.route({
     ...routeOf(adminBooksApi.list, errors),
     handler: (request) => {
@@ -93,9 +95,13 @@ export const consoleRoutes: RouteModule = (app, { context }) => {
       return admin.audit(request.query);
     },
   });
+};
 
-  // Users: search, roles, disable, reset password
-
+/** Users: search, roles, disable, reset password. */
+const userRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const admin = context.services.admin;
+  const userAdmin = context.services.userAdmin;
   r.route({
     ...routeOf(adminUsersApi.list, errors),
     handler: (request) => {
@@ -134,9 +140,12 @@ export const consoleRoutes: RouteModule = (app, { context }) => {
       return { password: await userAdmin.resetPassword(me.id, request.params.id) };
     },
   });
+};
 
-  // The classification dictionary (spec §3: name and value; codes are dotted paths, JING.SISHU)
-
+/** The classification dictionary (spec §3: name and value; codes are dotted paths, JING.SISHU). */
+const classificationRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const classifications = context.services.classifications;
   r.route({
     ...routeOf(classDictionaryApi.create, errors),
     handler: async (request) => {

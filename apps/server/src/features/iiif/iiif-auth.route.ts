@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '../../errors.ts';
@@ -22,34 +22,32 @@ import {
   iiifViewerOf,
   restrictedCors,
 } from './iiif-auth.ts';
-import { COOKIE_TTL_S } from './iiif-auth.service.ts';
+import { COOKIE_TTL_S, type IiifAuthService } from './iiif-auth.service.ts';
+import { BUTTON_HASH, CLOSE_HASH, CLOSE_SCRIPT, originOf, page, tokenError } from './iiif-auth-pages.ts';
+import type { AppContext } from '../../context.ts';
 
-/** The login window's last page closes itself: the one script it runs, allowed by its hash. */
-const CLOSE_SCRIPT = 'window.close();';
-const BUTTON_SCRIPT = `document.getElementById('close').addEventListener('click', () => { ${CLOSE_SCRIPT} });`;
-const CLOSE_HASH = createHash('sha256').update(CLOSE_SCRIPT).digest('base64');
-const BUTTON_HASH = createHash('sha256').update(BUTTON_SCRIPT).digest('base64');
+const BookId = z.object({ bookId: z.coerce.number().int().positive() });
+const TokenQuery = z.object({
+  messageId: z.string().max(1000).optional(),
+  origin: z.string().max(300).optional(),
+});
 
 /**
  * IIIF Authorization services (issue 18; IIIF Auth 2.0 and the Auth 1.0 cookie flow of Mirador):
  * the login (access) service opened in the viewer's window, the token services loaded in its hidden
  * iframe, the 2.0 probe service and the logout service. All are driven by the site's own login.
  */
-export const iiifAuthRoutes: RouteModule = (app, { context }) => {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const { catalog, iiifAuth, sessions } = context.services;
-  const { iiifCatalog } = context.services;
-  const { config } = context;
-  const BookId = z.object({ bookId: z.coerce.number().int().positive() });
+export const iiifAuthRoutes: RouteModule = (app, deps) => {
+  keepOpenerForViewers(app);
+  loginRoutes(app, deps);
+  tokenRoutes(app, deps);
+  probeRoute(app, deps);
+  logoutRoutes(app, deps);
+  preflightRoute(app, deps);
+};
 
-  /** The signed-in user of this request and the hash of their session: site cookie, else access cookie. */
-  async function signedIn(request: FastifyRequest) {
-    if (request.user && request.sessionToken)
-      return { user: request.user, sessionHash: sha256(request.sessionToken) };
-    return accessCookieUser(request, iiifAuth);
-  }
-
-  /** Login windows are opened by other origins' viewers: their pages must keep the window's opener. */
+/** Login windows are opened by other origins' viewers: their pages must keep the window's opener. */
+function keepOpenerForViewers(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     const url = request.url.toLowerCase();
     const loginForViewer =
@@ -59,9 +57,14 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
       void reply.header('cross-origin-opener-policy', 'unsafe-none');
     done(null, payload);
   });
+}
 
-  // One handler, two ids: the Auth 1.0 login service and the Auth 2.0 access service must not share an
-  // id (@iiif/parser cannot load a manifest where they do: issue 31 item 2).
+/**
+ * The login window. One handler, two ids: the Auth 1.0 login service and the Auth 2.0 access service
+ * must not share an id (@iiif/parser cannot load a manifest where they do: issue 31 item 2).
+ */
+const loginRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   for (const [url, summary] of [
     ['/iiif/auth/books/:bookId/login', 'IIIF Auth 1.0 login service: the site login in the viewer’s window'],
     [
@@ -69,70 +72,62 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
       'IIIF Auth 2.0 access service (active): the site login in the viewer’s window',
     ],
   ] as const)
-    r.get(
-      url,
-      {
-        schema: {
-          tags: ['iiif'],
-          summary,
-          params: BookId,
-        },
-      },
-      async (request, reply) => {
-        void reply.header('cache-control', 'no-store');
-        void reply.header('cross-origin-opener-policy', 'unsafe-none');
-        const book = await iiifCatalog.book(request.params.bookId);
-        if (!book) throw new AppError(404, 'NOT_FOUND', `古籍不存在：${request.params.bookId}`);
-        if (!request.user || !request.sessionToken) {
-          // The site's own login page, which comes back here (through the web app's page) when done.
-          const back = `${LOGIN_DONE_PAGE}?next=${encodeURIComponent(request.url)}`;
-          return reply.redirect(`/Login?redirect=${encodeURIComponent(back)}`, 303);
-        }
-        void reply.header(
-          'content-security-policy',
-          `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${CLOSE_HASH}' 'sha256-${BUTTON_HASH}'`,
-        );
-        const viewer = {
-          userId: request.user.id,
-          roles: request.user.roles,
-          readingRoom: request.readingRoom,
-        };
-        const decision = await catalog.mayView(book, viewer);
-        if (!decision.allowed) {
-          // Signed in but not a reader of this book: the spec's refusal, here where the reader is looking
-          // (Mirador 4 shows no failure text of its own after a refused token), and a button that closes.
-          const refusal = accessError(decision.access).message;
-          return reply
-            .type('text/html; charset=utf-8')
-            .send(page('无法阅读', refusal, CLOSE_SCRIPT, undefined, true));
-        }
-        // The cookie image requests of a viewer on another site carry (SameSite=Lax ones are not sent).
-        const secure = isSecureCookie(request, config.cookieSecure);
-        const { token, expiresIn } = iiifAuth.issue('cookie', request.user.id, sha256(request.sessionToken));
-        void reply.setCookie(ACCESS_COOKIE, token, {
-          path: '/',
-          httpOnly: true,
-          sameSite: secure ? 'none' : 'lax',
-          secure,
-          maxAge: Math.min(expiresIn, COOKIE_TTL_S),
-        });
-        return reply
-          .type('text/html; charset=utf-8')
-          .send(
-            page(
-              '已登录',
-              '已登录古籍数字图书馆，正在返回查看器；若窗口未自动关闭，请手动关闭。',
-              CLOSE_SCRIPT,
-            ),
-          );
-      },
+    r.get(url, { schema: { tags: ['iiif'], summary, params: BookId } }, (request, reply) =>
+      loginWindow(context, request, reply),
     );
+};
 
-  const TokenQuery = z.object({
-    messageId: z.string().max(1000).optional(),
-    origin: z.string().max(300).optional(),
+/** The site's login, then the access cookie (or the refusal) on a page that closes the window. */
+async function loginWindow(
+  context: AppContext,
+  request: FastifyRequest<{ Params: z.infer<typeof BookId> }>,
+  reply: FastifyReply,
+) {
+  const { catalog, iiifAuth, iiifCatalog } = context.services;
+  void reply.header('cache-control', 'no-store');
+  void reply.header('cross-origin-opener-policy', 'unsafe-none');
+  const book = await iiifCatalog.book(request.params.bookId);
+  if (!book) throw new AppError(404, 'NOT_FOUND', `古籍不存在：${request.params.bookId}`);
+  if (!request.user || !request.sessionToken) {
+    // The site's own login page, which comes back here (through the web app's page) when done.
+    const back = `${LOGIN_DONE_PAGE}?next=${encodeURIComponent(request.url)}`;
+    return reply.redirect(`/Login?redirect=${encodeURIComponent(back)}`, 303);
+  }
+  void reply.header(
+    'content-security-policy',
+    `default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-${CLOSE_HASH}' 'sha256-${BUTTON_HASH}'`,
+  );
+  const viewer = { userId: request.user.id, roles: request.user.roles, readingRoom: request.readingRoom };
+  const decision = await catalog.mayView(book, viewer);
+  if (!decision.allowed) {
+    // Signed in but not a reader of this book: the spec's refusal, here where the reader is looking
+    // (Mirador 4 shows no failure text of its own after a refused token), and a button that closes.
+    const refusal = accessError(decision.access).message;
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(page('无法阅读', refusal, CLOSE_SCRIPT, undefined, true));
+  }
+  // The cookie image requests of a viewer on another site carry (SameSite=Lax ones are not sent).
+  const secure = isSecureCookie(request, context.config.cookieSecure);
+  const { token, expiresIn } = iiifAuth.issue('cookie', request.user.id, sha256(request.sessionToken));
+  void reply.setCookie(ACCESS_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: secure ? 'none' : 'lax',
+    secure,
+    maxAge: Math.min(expiresIn, COOKIE_TTL_S),
   });
+  return reply
+    .type('text/html; charset=utf-8')
+    .send(
+      page('已登录', '已登录古籍数字图书馆，正在返回查看器；若窗口未自动关闭，请手动关闭。', CLOSE_SCRIPT),
+    );
+}
 
+/** The access token services (iframe + postMessage; JSON for a client that is not a browser). */
+const tokenRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { iiifAuth } = context.services;
   for (const version of [1, 2] as const) {
     r.get(
       `/iiif/auth/${version}/books/:bookId/token`,
@@ -147,7 +142,7 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
       async (request, reply) => {
         void reply.header('cache-control', 'no-store');
         const { messageId, origin } = request.query;
-        const answer = await tokenAnswer(request, version, request.params.bookId, origin);
+        const answer = await tokenAnswer(context, request, version, request.params.bookId, origin);
         if (messageId === undefined && version === 1) {
           // Auth 1.0 §4.1: a client that is not a browser asks for JSON (no messageId).
           return reply.status('error' in answer ? 401 : 200).send(answer);
@@ -173,33 +168,52 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
       },
     );
   }
+};
 
-  /** A token, or the error (Auth 1.0 §4.3, Auth 2.0 AuthAccessTokenError2) that says why none. */
-  async function tokenAnswer(request: FastifyRequest, version: 1 | 2, bookId: number, origin?: string) {
-    const own = [requestOrigin(request), config.publicOrigin?.replace(/\/$/, '')];
-    const from = origin === undefined ? undefined : originOf(origin);
-    if (origin !== undefined && (!from || !(iiifAuth.isViewerOrigin(from) || own.includes(from))))
-      return tokenError(
-        version,
-        'invalidOrigin',
-        `查看器所在的网站未获准使用本馆登录：${origin.slice(0, 100)}`,
-      );
-    const book = await iiifCatalog.book(bookId);
-    if (!book) return tokenError(version, 'unavailable', `古籍不存在：${bookId}`);
-    const current = await signedIn(request);
-    if (!current) return tokenError(version, 'missingCredentials', `未登录：${LOGIN_NOTE}`, LOGIN_HEADER);
-    const viewer = { userId: current.user.id, roles: current.user.roles, readingRoom: request.readingRoom };
-    const decision = await catalog.mayView(book, viewer);
-    if (!decision.allowed) {
-      const message = accessError(decision.access).message;
-      return tokenError(version, 'invalidCredentials', message, message);
-    }
-    const { token, expiresIn } = iiifAuth.issue('bearer', current.user.id, current.sessionHash);
-    return version === 1
-      ? { accessToken: token, expiresIn }
-      : { '@context': AUTH2_CONTEXT, type: 'AuthAccessToken2', accessToken: token, expiresIn };
+/** A token, or the error (Auth 1.0 §4.3, Auth 2.0 AuthAccessTokenError2) that says why none. */
+async function tokenAnswer(
+  context: AppContext,
+  request: FastifyRequest,
+  version: 1 | 2,
+  bookId: number,
+  origin?: string,
+) {
+  const { catalog, iiifAuth, iiifCatalog } = context.services;
+  const own = [requestOrigin(request), context.config.publicOrigin?.replace(/\/$/, '')];
+  const from = origin === undefined ? undefined : originOf(origin);
+  if (origin !== undefined && (!from || !(iiifAuth.isViewerOrigin(from) || own.includes(from))))
+    return tokenError(
+      version,
+      'invalidOrigin',
+      `查看器所在的网站未获准使用本馆登录：${origin.slice(0, 100)}`,
+    );
+  const book = await iiifCatalog.book(bookId);
+  if (!book) return tokenError(version, 'unavailable', `古籍不存在：${bookId}`);
+  const current = await signedIn(request, iiifAuth);
+  if (!current) return tokenError(version, 'missingCredentials', `未登录：${LOGIN_NOTE}`, LOGIN_HEADER);
+  const viewer = { userId: current.user.id, roles: current.user.roles, readingRoom: request.readingRoom };
+  const decision = await catalog.mayView(book, viewer);
+  if (!decision.allowed) {
+    const message = accessError(decision.access).message;
+    return tokenError(version, 'invalidCredentials', message, message);
   }
+  const { token, expiresIn } = iiifAuth.issue('bearer', current.user.id, current.sessionHash);
+  return version === 1
+    ? { accessToken: token, expiresIn }
+    : { '@context': AUTH2_CONTEXT, type: 'AuthAccessToken2', accessToken: token, expiresIn };
+}
 
+/** The signed-in user of this request and the hash of their session: site cookie, else access cookie. */
+async function signedIn(request: FastifyRequest, iiifAuth: IiifAuthService) {
+  if (request.user && request.sessionToken)
+    return { user: request.user, sessionHash: sha256(request.sessionToken) };
+  return accessCookieUser(request, iiifAuth);
+}
+
+/** The Auth 2.0 probe service of a page image. */
+const probeRoute: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { catalog, iiifAuth, iiifCatalog } = context.services;
   r.get(
     '/iiif/auth/2/probe/:imageId',
     {
@@ -224,7 +238,7 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
       const result = (status: number, heading?: string, note?: string) =>
         reply.type('application/ld+json').send({
           '@context': AUTH2_CONTEXT,
-          id: documentOrigin(config, request, reply) + request.url.split('?')[0],
+          id: documentOrigin(context.config, request, reply) + request.url.split('?')[0],
           type: 'AuthProbeResult2',
           status,
           ...(heading ? { heading: { zh: [heading] } } : {}),
@@ -236,49 +250,11 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
       return result(403, message, message);
     },
   );
+};
 
-  /**
-   * Whether a logout was asked for by this site or a configured viewer: a browser's navigation from
-   * another site (Sec-Fetch-Site cross-site, or a Referer of another origin) may not end the reader's
-   * session (issue 30 item 4); it is asked to confirm on this site's page instead.
-   */
-  function fromTrustedSite(request: FastifyRequest): boolean {
-    const own = [requestOrigin(request), config.publicOrigin?.replace(/\/$/, '')];
-    const referer = request.headers.referer;
-    const from = referer === undefined ? undefined : originOf(referer);
-    if (from !== undefined && (own.includes(from) || iiifAuth.isViewerOrigin(from))) return true;
-    const site = request.headers['sec-fetch-site'];
-    if (site === 'cross-site' || site === 'same-site') return false;
-    return referer === undefined;
-  }
-
-  async function logout(request: FastifyRequest, reply: FastifyReply) {
-    void reply.header('cache-control', 'no-store');
-    void reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
-    if (request.sessionToken) {
-      await sessions.revoke(request.sessionToken);
-      clearSessionCookie(reply, request, config.cookieSecure);
-    } else {
-      if (await accessCookieUser(request, iiifAuth))
-        await iiifAuth.revokeSessionOf('cookie', request.cookies[ACCESS_COOKIE]);
-    }
-    const secure = isSecureCookie(request, config.cookieSecure);
-    void reply.clearCookie(ACCESS_COOKIE, {
-      path: '/',
-      httpOnly: true,
-      secure,
-      sameSite: secure ? 'none' : 'lax',
-    });
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(
-        page(
-          '已退出登录',
-          '已退出古籍数字图书馆的登录：本浏览器的登录和查看器中的访问令牌均已失效，受限古籍不再显示。可关闭此窗口。',
-        ),
-      );
-  }
-
+/** The logout services (1.0 and 2.0), and the confirmation a request from another site needs. */
+const logoutRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
   for (const url of [LOGOUT_URL, LOGOUT2_URL])
     r.get(
       url,
@@ -289,7 +265,7 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
         },
       },
       async (request, reply) => {
-        if (fromTrustedSite(request)) return logout(request, reply);
+        if (fromTrustedSite(context, request)) return logout(context, request, reply);
         // Another site sent the reader here: nothing ends until the reader confirms on this site's page.
         void reply.header('cache-control', 'no-store');
         void reply.header(
@@ -315,11 +291,62 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
   r.post(
     '/iiif/auth/logout',
     { schema: { tags: ['iiif'], summary: 'IIIF Auth logout, confirmed on this site’s page' } },
-    async (request, reply) => logout(request, reply),
+    async (request, reply) => logout(context, request, reply),
   );
+};
 
-  // CORS preflight of viewers' requests with `Authorization: Bearer` (configured origins only).
-  // (Not in the API description: a browser's preflight, no operation of its own.)
+/**
+ * Whether a logout was asked for by this site or a configured viewer: a browser's navigation from
+ * another site (Sec-Fetch-Site cross-site, or a Referer of another origin) may not end the reader's
+ * session (issue 30 item 4); it is asked to confirm on this site's page instead.
+ */
+function fromTrustedSite(context: AppContext, request: FastifyRequest): boolean {
+  const own = [requestOrigin(request), context.config.publicOrigin?.replace(/\/$/, '')];
+  const referer = request.headers.referer;
+  const from = referer === undefined ? undefined : originOf(referer);
+  if (from !== undefined && (own.includes(from) || context.services.iiifAuth.isViewerOrigin(from)))
+    return true;
+  const site = request.headers['sec-fetch-site'];
+  if (site === 'cross-site' || site === 'same-site') return false;
+  return referer === undefined;
+}
+
+/** Ends the site's login (or the viewer's access cookie) and clears the access cookie. */
+async function logout(context: AppContext, request: FastifyRequest, reply: FastifyReply) {
+  const { iiifAuth, sessions } = context.services;
+  const { config } = context;
+  void reply.header('cache-control', 'no-store');
+  void reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'");
+  if (request.sessionToken) {
+    await sessions.revoke(request.sessionToken);
+    clearSessionCookie(reply, request, config.cookieSecure);
+  } else {
+    if (await accessCookieUser(request, iiifAuth))
+      await iiifAuth.revokeSessionOf('cookie', request.cookies[ACCESS_COOKIE]);
+  }
+  const secure = isSecureCookie(request, config.cookieSecure);
+  void reply.clearCookie(ACCESS_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    secure,
+    sameSite: secure ? 'none' : 'lax',
+  });
+  return reply
+    .type('text/html; charset=utf-8')
+    .send(
+      page(
+        '已退出登录',
+        '已退出古籍数字图书馆的登录：本浏览器的登录和查看器中的访问令牌均已失效，受限古籍不再显示。可关闭此窗口。',
+      ),
+    );
+}
+
+/**
+ * CORS preflight of viewers' requests with `Authorization: Bearer` (configured origins only).
+ * (Not in the API description: a browser's preflight, no operation of its own.)
+ */
+const preflightRoute: RouteModule = (app, { context }) => {
+  const { iiifAuth } = context.services;
   app.options('/iiif/*', { schema: { hide: true } }, (request: FastifyRequest, reply: FastifyReply) => {
     restrictedCors(request, reply, iiifAuth);
     if (iiifAuth.isViewerOrigin(request.headers.origin)) {
@@ -330,54 +357,3 @@ export const iiifAuthRoutes: RouteModule = (app, { context }) => {
     return reply.status(204).send();
   });
 };
-
-function tokenError(version: 1 | 2, error: string, description: string, heading = description) {
-  if (version === 1) return { error, description };
-  const profile =
-    error === 'missingCredentials'
-      ? 'missingAspect'
-      : error === 'invalidCredentials'
-        ? 'invalidAspect'
-        : error;
-  return {
-    '@context': AUTH2_CONTEXT,
-    type: 'AuthAccessTokenError2',
-    profile,
-    heading: { zh: [heading] },
-    note: { zh: [description] },
-  };
-}
-
-/** The origin of a URL (scheme://host[:port]), lower-case, or undefined. */
-function originOf(url: string): string | undefined {
-  try {
-    const origin = new URL(url).origin;
-    return origin === 'null' ? undefined : origin.toLowerCase();
-  } catch {
-    return undefined;
-  }
-}
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
-
-/**
- * A small page of these services (login window, token iframe, logout window). With `onButton` the script
- * runs when the reader presses 关闭窗口 (the button is wired by the page's one script, no inline handler).
- */
-function page(
-  title: string,
-  text: string,
-  script?: string,
-  nonce?: string,
-  onButton = false,
-  /** Markup of this file's own (never user input) after the text. */
-  extra = '',
-): string {
-  const body = onButton
-    ? `<p role="alert">${escapeHtml(text)}</p><button type="button" id="close">关闭窗口</button>`
-    : `<p>${escapeHtml(text)}</p>${extra}`;
-  const code = onButton ? BUTTON_SCRIPT : script;
-  const tag = code ? `<script${nonce ? ` nonce="${nonce}"` : ''}>${code}</script>` : '';
-  return `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)} - 古籍数字图书馆</title></head><body style="font-family:sans-serif;padding:2em;line-height:1.8;font-size:16px">${body}${tag}</body></html>`;
-}

@@ -1,6 +1,6 @@
 import { bookNotFound, imageIdOf, imageNotFound, volumeNotFound } from './not-found.ts';
 import { OWN_STATUS } from '@guji/shared';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { addVary, documentOrigin } from '../../http/document-origin.ts';
@@ -28,10 +28,29 @@ import { parseOcr } from '../../ocr/parse.ts';
 import { auth1Service } from './iiif-auth.ts';
 import { iiifAccess } from './iiif-access.ts';
 import type { RouteModule } from '../../http/route-module.ts';
+import type { AppContext } from '../../context.ts';
 
 const IMAGE_CONTEXT = 'http://iiif.io/api/image/3/context.json';
 /** Outputs up to one tile's pixels are cheap to render and never count against the render limit. */
 const LIGHT_RENDER_AREA = TILE_SIZE * TILE_SIZE;
+
+/** Image API features this service offers beyond level 2 (info.json's extraFeatures). */
+const EXTRA_FEATURES = [
+  'mirroring',
+  'rotationArbitrary',
+  'sizeUpscaling',
+  'regionSquare',
+  'sizeByConfinedWh',
+  'sizeByWh',
+  'cors',
+  'jsonldMediaType',
+  'baseUriRedirect',
+  'canonicalLinkHeader',
+  'profileLinkHeader',
+];
+
+// Any identifier that names no image is a 404, whatever its form (IIIF Image API §7).
+const ImageId = z.object({ imageId: z.string() });
 
 /**
  * IIIF Image API 3.0 (level 2) and Presentation API 3.0. Every response passes the access rule:
@@ -40,9 +59,16 @@ const LIGHT_RENDER_AREA = TILE_SIZE * TILE_SIZE;
  * a refused image tells nothing about itself.
  */
 export const iiifRoutes: RouteModule = (app, { context }) => {
-  const r = app.withTypeProvider<ZodTypeProvider>();
+  const kit = iiifKit(app, context);
+  imageInfoRoutes(kit);
+  imageRequestRoute(kit);
+  manifestRoute(kit);
+  collectionAndTextRoutes(kit);
+};
+
+/** What the IIIF routes share: the typed router, the catalogue, the access rule and the render limit. */
+function iiifKit(app: FastifyInstance, context: AppContext) {
   const { iiifCatalog } = context.services;
-  const images = context.iiifImages;
   const { config } = context;
   // Renders of sizes and regions no viewer grid asks for, per signed-in user or client address.
   const renderLimit = app.createRateLimit({
@@ -50,10 +76,6 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     timeWindow: '1 minute',
     keyGenerator: (request) => (request.user ? `iiif-user:${request.user.id}` : `iiif-ip:${request.ip}`),
   });
-
-  const baseOf = (request: FastifyRequest, reply: FastifyReply) => documentOrigin(config, request, reply);
-
-  const { decide, admit, admitMetadata } = iiifAccess(context);
 
   /** The page (without its OCR JSON: images need none of it) and its book, or a 404. */
   async function pageAndBook(imageId: number) {
@@ -63,9 +85,50 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
     return { ...found, missing };
   }
 
-  // Any identifier that names no image is a 404, whatever its form (IIIF Image API §7).
-  const ImageId = z.object({ imageId: z.string() });
+  /**
+   * Requests outside the viewers' grid: upscaled or freely rotated output is capped in pixels (after
+   * rotation) by freeFormMaxArea, lower for clients without a session; every render larger than a
+   * tile counts against the per-client render limit.
+   */
+  async function limitRender(
+    request: FastifyRequest,
+    page: { width: number; height: number },
+    parsed: ImageRequest,
+    resolved: ResolvedRequest,
+  ) {
+    const area = outputArea(resolved, parsed);
+    const freeForm = upscales(resolved) || rotatesArbitrarily(parsed);
+    const cap = freeFormMaxArea(page, Boolean(request.user));
+    if (freeForm && area > cap) {
+      throw new IiifRequestError(
+        400,
+        request.user
+          ? `放大（^）或非 90° 倍数旋转的输出不得超过 ${cap} 像素（本请求 ${area} 像素）；请缩小尺寸`
+          : `未登录时放大（^）或非 90° 倍数旋转的输出不得超过 ${cap} 像素（本请求 ${area} 像素）；请缩小尺寸或登录后再试`,
+      );
+    }
+    if (!freeForm && area <= LIGHT_RENDER_AREA) return;
+    const limit = await renderLimit(request);
+    if (!limit.isAllowed && limit.isExceeded)
+      throw tooMany('图像渲染请求过于频繁，请稍后再试（浏览图块不受此限）', limit.ttlInSeconds);
+  }
 
+  return {
+    r: app.withTypeProvider<ZodTypeProvider>(),
+    context,
+    iiifCatalog,
+    images: context.iiifImages,
+    baseOf: (request: FastifyRequest, reply: FastifyReply) => documentOrigin(config, request, reply),
+    ...iiifAccess(context),
+    pageAndBook,
+    limitRender,
+  };
+}
+
+type IiifKit = ReturnType<typeof iiifKit>;
+
+/** The image service's base URI and its information (info.json). */
+function imageInfoRoutes({ r, baseOf, pageAndBook, decide }: IiifKit): void {
   r.get(
     '/iiif/3/:imageId',
     {
@@ -114,23 +177,22 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
         tiles: [{ width: TILE_SIZE, height: TILE_SIZE, scaleFactors }],
         extraQualities: ['color', 'gray', 'bitonal'],
         extraFormats: ['png', 'webp'],
-        extraFeatures: [
-          'mirroring',
-          'rotationArbitrary',
-          'sizeUpscaling',
-          'regionSquare',
-          'sizeByConfinedWh',
-          'sizeByWh',
-          'cors',
-          'jsonldMediaType',
-          'baseUriRedirect',
-          'canonicalLinkHeader',
-          'profileLinkHeader',
-        ],
+        extraFeatures: EXTRA_FEATURES,
       });
     },
   );
+}
 
+/** An image request: {region}/{size}/{rotation}/{quality}.{format}. */
+function imageRequestRoute({
+  r,
+  context,
+  iiifCatalog,
+  images,
+  pageAndBook,
+  admit,
+  limitRender,
+}: IiifKit): void {
   r.get(
     '/iiif/3/:imageId/:region/:size/:rotation/:qualityFormat',
     {
@@ -186,35 +248,10 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       return reply.type(image.contentType).send(image.data);
     },
   );
+}
 
-  /**
-   * Requests outside the viewers' grid: upscaled or freely rotated output is capped in pixels (after
-   * rotation) by freeFormMaxArea, lower for clients without a session; every render larger than a
-   * tile counts against the per-client render limit.
-   */
-  async function limitRender(
-    request: FastifyRequest,
-    page: { width: number; height: number },
-    parsed: ImageRequest,
-    resolved: ResolvedRequest,
-  ) {
-    const area = outputArea(resolved, parsed);
-    const freeForm = upscales(resolved) || rotatesArbitrarily(parsed);
-    const cap = freeFormMaxArea(page, Boolean(request.user));
-    if (freeForm && area > cap) {
-      throw new IiifRequestError(
-        400,
-        request.user
-          ? `放大（^）或非 90° 倍数旋转的输出不得超过 ${cap} 像素（本请求 ${area} 像素）；请缩小尺寸`
-          : `未登录时放大（^）或非 90° 倍数旋转的输出不得超过 ${cap} 像素（本请求 ${area} 像素）；请缩小尺寸或登录后再试`,
-      );
-    }
-    if (!freeForm && area <= LIGHT_RENDER_AREA) return;
-    const limit = await renderLimit(request);
-    if (!limit.isAllowed && limit.isExceeded)
-      throw tooMany('图像渲染请求过于频繁，请稍后再试（浏览图块不受此限）', limit.ttlInSeconds);
-  }
-
+/** The Presentation API's manifest of a volume. */
+function manifestRoute({ r, iiifCatalog, baseOf, admitMetadata }: IiifKit): void {
   const VolumeId = z.object({ volumeId: z.coerce.number().int().positive() });
 
   r.get(
@@ -249,7 +286,17 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
       );
     },
   );
+}
 
+/** The Presentation API's collections (a book's volumes, all public books) and a page's text. */
+function collectionAndTextRoutes({
+  r,
+  iiifCatalog,
+  baseOf,
+  pageAndBook,
+  admit,
+  admitMetadata,
+}: IiifKit): void {
   r.get(
     '/iiif/presentation/books/:catalogId/collection.json',
     {
@@ -303,4 +350,4 @@ export const iiifRoutes: RouteModule = (app, { context }) => {
         .send(buildTopCollection(baseOf(request, reply), await iiifCatalog.publicBooks()));
     },
   );
-};
+}

@@ -77,58 +77,7 @@ export function buildManifest({
         language: ['zh'],
       },
     ],
-    items: pages.map((page) => ({
-      id: canvasId(page.id),
-      type: 'Canvas',
-      label: zh(page.name),
-      width: page.width,
-      height: page.height,
-      thumbnail: [thumbnail(base, page.id)],
-      items: [
-        {
-          id: `${canvasId(page.id)}/page`,
-          type: 'AnnotationPage',
-          items: [
-            {
-              id: `${canvasId(page.id)}/page/image`,
-              type: 'Annotation',
-              motivation: 'painting',
-              target: canvasId(page.id),
-              body: {
-                id: `${base}${iiifImageBase(page.id)}/full/max/0/default.jpg`,
-                type: 'Image',
-                format: 'image/jpeg',
-                width: page.width,
-                height: page.height,
-                service: [
-                  {
-                    id: base + iiifImageBase(page.id),
-                    type: 'ImageService3',
-                    profile: 'level2',
-                    ...(restricted ? { service: [auth1Service(base, book)] } : {}),
-                  },
-                  ...(restricted ? [auth2ProbeService(base, book, page.id)] : []),
-                ],
-              },
-            },
-          ],
-        },
-      ],
-      // The recognised text, one `supplementing` annotation per column (referenced, fetched on demand).
-      // A restricted book's text follows the images' Auth flow: the same probe (and through it the same
-      // login and token) is declared on it, and text.json honours the token (issue 31 item 3).
-      ...(page.ocr_json
-        ? {
-            annotations: [
-              {
-                id: `${base}${textAnnotationsUrl(page.id)}`,
-                type: 'AnnotationPage',
-                ...(restricted ? { service: [auth2ProbeService(base, book, page.id)] } : {}),
-              },
-            ],
-          }
-        : {}),
-    })),
+    items: pages.map((page) => canvas(base, book, canvasId(page.id), page, restricted)),
     structures: ranges(
       directory,
       pages.length,
@@ -138,6 +87,62 @@ export function buildManifest({
       },
       `${id.replace(/manifest\.json$/, '')}range`,
     ),
+  };
+}
+
+/** One page's canvas: its image (with the Auth services of a restricted book) and its text's annotations. */
+function canvas(base: string, book: BookRow, id: string, page: PageRow, restricted: boolean) {
+  return {
+    id,
+    type: 'Canvas',
+    label: zh(page.name),
+    width: page.width,
+    height: page.height,
+    thumbnail: [thumbnail(base, page.id)],
+    items: [
+      {
+        id: `${id}/page`,
+        type: 'AnnotationPage',
+        items: [
+          {
+            id: `${id}/page/image`,
+            type: 'Annotation',
+            motivation: 'painting',
+            target: id,
+            body: {
+              id: `${base}${iiifImageBase(page.id)}/full/max/0/default.jpg`,
+              type: 'Image',
+              format: 'image/jpeg',
+              width: page.width,
+              height: page.height,
+              service: [
+                {
+                  id: base + iiifImageBase(page.id),
+                  type: 'ImageService3',
+                  profile: 'level2',
+                  ...(restricted ? { service: [auth1Service(base, book)] } : {}),
+                },
+                ...(restricted ? [auth2ProbeService(base, book, page.id)] : []),
+              ],
+            },
+          },
+        ],
+      },
+    ],
+    // The recognised text, one `supplementing` annotation per column (referenced, fetched on demand).
+    // A restricted book's text follows the images' Auth flow: the same probe (and through it the same
+    // login and token) is declared on it, and text.json honours the token (issue 31 item 3).
+    ...(page.ocr_json
+      ? {
+          annotations: [
+            {
+              id: `${base}${textAnnotationsUrl(page.id)}`,
+              type: 'AnnotationPage',
+              ...(restricted ? { service: [auth2ProbeService(base, book, page.id)] } : {}),
+            },
+          ],
+        }
+      : {}),
   };
 }
 

@@ -17,23 +17,38 @@ import { AppError } from '../../errors.ts';
 import { requireRole, requireUser, viewerOf } from '../../http/session.ts';
 import { routeOf } from '../../http/contract-route.ts';
 import type { RouteModule } from '../../http/route-module.ts';
+import type { AppContext } from '../../context.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
+/** The public origin of this request, for the payment page's address. */
+const originOf = (context: AppContext, request: FastifyRequest) =>
+  context.config.publicOrigin?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
+
+/** Who asks about an order: the reader, and whether they are a print administrator. */
+const who = (request: FastifyRequest) => {
+  const user = requireUser(request);
+  return { userId: user.id, printAdmin: hasRole(user.roles, 'printAdmin') };
+};
+
 /**
  * Print orders (issue 6): the reader's print list and checkout, scan-to-pay with the sandbox provider and
- * its signed notify webhook, cash at the desk, and the print desk (print administrators).
+ * its signed notify webhook (or the live provider's), cash at the desk, and the print desk (print
+ * administrators).
  */
-export const printRoutes: RouteModule = (app, { context }) => {
-  const r = app.withTypeProvider<ZodTypeProvider>();
-  const { printCart: cart, checkout, printDesk: desk } = context.services;
-  const originOf = (request: FastifyRequest) =>
-    context.config.publicOrigin?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
-  const who = (request: FastifyRequest) => {
-    const user = requireUser(request);
-    return { userId: user.id, printAdmin: hasRole(user.roles, 'printAdmin') };
-  };
+export const printRoutes: RouteModule = (app, deps) => {
+  listRoutes(app, deps);
+  orderRoutes(app, deps);
+  sandboxRoutes(app, deps);
+  alipayNotifyRoute(app, deps);
+  wechatNotifyRoute(app, deps);
+  deskRoutes(app, deps);
+};
 
+/** The prices, and the reader's print list. */
+const listRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { printCart: cart } = context.services;
   r.route({
     ...routeOf(printPricesApi.list),
     handler: () => cart.prices(),
@@ -62,7 +77,12 @@ export const printRoutes: RouteModule = (app, { context }) => {
       return { ok: true as const, message: MSG.deleteSuccess };
     },
   });
+};
 
+/** Checkout and the order's payment state. */
+const orderRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { checkout } = context.services;
   r.route({
     ...routeOf(printOrdersApi.checkout, errors),
     handler: (request) =>
@@ -85,12 +105,18 @@ export const printRoutes: RouteModule = (app, { context }) => {
       checkout.startScan(
         { ...viewerOf(request), userId: requireUser(request).id },
         request.params.orderNum,
-        originOf(request),
+        originOf(context, request),
       ),
   });
+};
 
-  // The sandbox provider's mobile payment page and its notify webhook: registered only while it is the
-  // live provider (PAYMENT_PROVIDER=sandbox), otherwise they answer 404 like any unknown address.
+/**
+ * The sandbox provider's mobile payment page and its notify webhook: registered only while it is the
+ * live provider (PAYMENT_PROVIDER=sandbox), otherwise they answer 404 like any unknown address.
+ */
+const sandboxRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { checkout } = context.services;
   if (checkout.sandbox) {
     r.route({
       ...routeOf(sandboxPaymentApi.info, errors),
@@ -118,8 +144,11 @@ export const printRoutes: RouteModule = (app, { context }) => {
       handler: (request) => checkout.handleNotice(request.body),
     });
   }
+};
 
-  // Alipay's notify webhook (form fields): registered only while Alipay is the live provider.
+/** Alipay's notify webhook (form fields): registered only while Alipay is the live provider. */
+const alipayNotifyRoute: RouteModule = (app, { context }) => {
+  const { checkout } = context.services;
   if (checkout.provider?.name === 'alipay') {
     void app.register((scope, _options, done) => {
       scope.addContentTypeParser(
@@ -145,9 +174,14 @@ export const printRoutes: RouteModule = (app, { context }) => {
       done();
     });
   }
+};
 
-  // WeChat Pay's notify webhook (JSON signed over its raw text): registered only while WeChat Pay is live.
-  // It reads 200/204 with no body as handled; anything else, with {code: FAIL, message}, makes it retry.
+/**
+ * WeChat Pay's notify webhook (JSON signed over its raw text): registered only while WeChat Pay is live.
+ * It reads 200/204 with no body as handled; anything else, with {code: FAIL, message}, makes it retry.
+ */
+const wechatNotifyRoute: RouteModule = (app, { context }) => {
+  const { checkout } = context.services;
   if (checkout.provider?.name === 'wechat') {
     const raws = new WeakMap<FastifyRequest, string>();
     void app.register((scope, _options, done) => {
@@ -187,9 +221,12 @@ export const printRoutes: RouteModule = (app, { context }) => {
       done();
     });
   }
+};
 
-  // The print desk
-
+/** The print desk (print administrators): orders, payment at the desk, printing, posting. */
+const deskRoutes: RouteModule = (app, { context }) => {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { printDesk: desk } = context.services;
   r.route({
     ...routeOf(printDeskApi.orders, errors),
     handler: (request) => {
