@@ -46,12 +46,7 @@ export function BulkImport() {
           setError(null);
           setBooks(null);
           setPercent(0);
-          uploadWithProgress(
-            importApi.upload,
-            hrefOf(importApi.upload),
-            file,
-            setPercent,
-          ).then(
+          uploadWithProgress(importApi.upload, hrefOf(importApi.upload), file, setPercent).then(
             (result) => {
               setPercent(null);
               setBooks(result.books);
