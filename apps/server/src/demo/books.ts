@@ -92,8 +92,17 @@ function volumeName(n: number): string {
  * 論語 and 詩經 are simplified in the source and are converted with OpenCC (cn → tw).
  */
 export function loadDemoBooks(classicsDir: string): DemoBook[] {
-  const common = { coverageDynasty: DEMO_EDITION };
+  return [...fourBooks(classicsDir), ...poetryAndPrimer(classicsDir)];
+}
 
+const common = { coverageDynasty: DEMO_EDITION };
+
+const single = (introduction: string, chapters: LayoutChapter[]): DemoVolume[] => [
+  { name: volumeName(1), introduction, chapters },
+];
+
+/** 論語 and 孟子 in two volumes each, 大學 and 中庸 in one. */
+function fourBooks(classicsDir: string): DemoBook[] {
   const lunyuChapters = readJson(classicsDir, 'lunyu.json', z.array(ChapterFile)).map((c, i) => ({
     // 学而篇 → 學而第一
     title: `${toTraditional(c.chapter).replace(/篇$/, '')}第${chineseNumeral(i + 1)}`,
@@ -112,18 +121,6 @@ export function loadDemoBooks(classicsDir: string): DemoBook[] {
 
   const daxue = readJson(classicsDir, 'daxue.json', ChapterFile);
   const zhongyong = readJson(classicsDir, 'zhongyong.json', ChapterFile);
-
-  const sections = ['周南', '召南'];
-  const poems = readJson(classicsDir, 'shijing.json', z.array(PoemFile))
-    .map((p) => ({ ...p, section: toTraditional(p.section) }))
-    .filter((p) => sections.includes(p.section))
-    .sort((a, b) => sections.indexOf(a.section) - sections.indexOf(b.section));
-
-  const qianziwen = readJson(classicsDir, 'qianziwen.json', QianziwenFile);
-
-  const single = (introduction: string, chapters: LayoutChapter[]): DemoVolume[] => [
-    { name: volumeName(1), introduction, chapters },
-  ];
 
   return [
     {
@@ -176,6 +173,20 @@ export function loadDemoBooks(classicsDir: string): DemoBook[] {
       isOpen: false,
       volumes: single('中庸全篇', [{ title: '中庸', paragraphs: zhongyong.paragraphs }]),
     },
+  ];
+}
+
+/** 詩經 (周南 and 召南) and 千字文, one volume each. */
+function poetryAndPrimer(classicsDir: string): DemoBook[] {
+  const sections = ['周南', '召南'];
+  const poems = readJson(classicsDir, 'shijing.json', z.array(PoemFile))
+    .map((p) => ({ ...p, section: toTraditional(p.section) }))
+    .filter((p) => sections.includes(p.section))
+    .sort((a, b) => sections.indexOf(a.section) - sections.indexOf(b.section));
+
+  const qianziwen = readJson(classicsDir, 'qianziwen.json', QianziwenFile);
+
+  return [
     {
       key: 'shijing',
       title: '詩經',

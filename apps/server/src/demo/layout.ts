@@ -102,7 +102,7 @@ export function layoutVolume(chapters: readonly LayoutChapter[], options: Layout
       return false;
     });
   /** Main text and notes of a paragraph, in order. */
-  const pieces = (text: string): Array<{ chars: string[]; note: boolean }> =>
+  const pieces = (text: string): Piece[] =>
     text
       .split(/(〔[^〔〕]*〕)/u)
       .map((part) =>
@@ -115,41 +115,8 @@ export function layoutVolume(chapters: readonly LayoutChapter[], options: Layout
   const columnsPerLeaf = columnsPerHalf * 2;
   const columns: Omit<LeafColumn, 'index'>[] = [];
   const directory: LeafDirectoryEntry[] = [];
-  /** Fills columns, counting in half-cells: a main character takes two, a row of a note one. */
-  const pushRun = (run: Array<{ chars: string[]; note: boolean }>, isTitle: boolean, indent: number) => {
-    const room = 2 * (charsPerColumn - indent);
-    let chars: string[] = [];
-    let notes: Array<{ start: number; length: number }> = [];
-    let used = 0;
-    const flush = () => {
-      if (chars.length === 0) return;
-      columns.push({ text: chars.join(''), isTitle, indent, ...(notes.length > 0 ? { notes } : {}) });
-      chars = [];
-      notes = [];
-      used = 0;
-    };
-    for (const piece of run) {
-      if (!piece.note) {
-        for (const ch of piece.chars) {
-          if (used + 2 > room) flush();
-          chars.push(ch);
-          used += 2;
-        }
-        continue;
-      }
-      let rest = piece.chars;
-      while (rest.length > 0) {
-        if (used >= room) flush();
-        const rows = Math.min(Math.ceil(rest.length / 2), room - used);
-        const placed = rest.slice(0, 2 * rows);
-        notes.push({ start: chars.length, length: placed.length });
-        chars.push(...placed);
-        used += Math.ceil(placed.length / 2);
-        rest = rest.slice(placed.length);
-      }
-    }
-    flush();
-  };
+  const pushRun = (run: Piece[], isTitle: boolean, indent: number) =>
+    fillColumns(columns, run, isTitle, 2 * (charsPerColumn - indent), indent);
 
   for (const chapter of chapters) {
     const leafIndex = Math.floor(columns.length / columnsPerLeaf);
@@ -178,4 +145,51 @@ export function layoutVolume(chapters: readonly LayoutChapter[], options: Layout
 /** The printed text of a leaf in reading order, one string per column. */
 export function leafText(leaf: Leaf): string {
   return leaf.columns.map((c) => c.text).join('');
+}
+
+/** A run of a paragraph or a title: main text and notes, in order. */
+type Piece = { chars: string[]; note: boolean };
+
+/**
+ * Fills columns of `room` half-cells with a run: a main character takes two half-cells, a row of a note
+ * (two characters side by side) one.
+ */
+function fillColumns(
+  columns: Omit<LeafColumn, 'index'>[],
+  run: Piece[],
+  isTitle: boolean,
+  room: number,
+  indent: number,
+): void {
+  let chars: string[] = [];
+  let notes: Array<{ start: number; length: number }> = [];
+  let used = 0;
+  const flush = () => {
+    if (chars.length === 0) return;
+    columns.push({ text: chars.join(''), isTitle, indent, ...(notes.length > 0 ? { notes } : {}) });
+    chars = [];
+    notes = [];
+    used = 0;
+  };
+  for (const piece of run) {
+    if (!piece.note) {
+      for (const ch of piece.chars) {
+        if (used + 2 > room) flush();
+        chars.push(ch);
+        used += 2;
+      }
+      continue;
+    }
+    let rest = piece.chars;
+    while (rest.length > 0) {
+      if (used >= room) flush();
+      const rows = Math.min(Math.ceil(rest.length / 2), room - used);
+      const placed = rest.slice(0, 2 * rows);
+      notes.push({ start: chars.length, length: placed.length });
+      chars.push(...placed);
+      used += Math.ceil(placed.length / 2);
+      rest = rest.slice(placed.length);
+    }
+  }
+  flush();
 }

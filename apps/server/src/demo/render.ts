@@ -305,6 +305,40 @@ export async function renderLeaf(leaf: Leaf, options: RenderLeafOptions): Promis
   const g = leafGeometry(leaf, width, height);
   const writer = new GlyphWriter(options.glyphs, random);
 
+  const content = placeColumns(leaf, g, writer);
+  const frame = frameSvg(leaf, g, options.ruled ?? true);
+  const middleSeam = placeStrip(leaf, options, g, writer, frame.fishTailBottom);
+
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ` +
+    `width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    paperSvg(width, height, random) +
+    writer.defsSvg() +
+    frame.svg +
+    writer.usesSvg() +
+    noiseSvg(width, height, random) +
+    `</svg>`;
+
+  const png = await sharp(Buffer.from(svg))
+    .removeAlpha()
+    .png({ compressionLevel: 3, adaptiveFiltering: false })
+    .toBuffer();
+
+  return {
+    png,
+    width,
+    height,
+    ocr: {
+      imginfo: { width, height },
+      ocr_res: { header: [], footer: [], middleSeam, content, others: [] },
+    },
+  };
+}
+
+type Geometry = ReturnType<typeof leafGeometry>;
+
+/** The characters of the leaf's columns in their cells (a note in two half-width lines): its OCR lines. */
+function placeColumns(leaf: Leaf, g: Geometry, writer: GlyphWriter): OcrLine[] {
   const content: OcrLine[] = [];
   for (const column of leaf.columns) {
     const cx = g.columnCentre(column.index);
@@ -342,15 +376,27 @@ export async function renderLeaf(leaf: Leaf, options: RenderLeafOptions): Promis
     }
     if (words.length > 0) content.push({ words });
   }
+  return content;
+}
 
-  const frame = frameSvg(leaf, g, options.ruled ?? true);
+/**
+ * The centre strip's texts below the fish-tail (book title, volume name, leaf number), each at its usual
+ * place or lower when a long text above would reach it: their OCR lines.
+ */
+function placeStrip(
+  leaf: Leaf,
+  options: RenderLeafOptions,
+  g: Geometry,
+  writer: GlyphWriter,
+  fishTailBottom: number,
+): OcrLine[] {
   const stripCentre = (g.strip.x0 + g.strip.x1) / 2;
   const stripWidth = g.strip.x1 - g.strip.x0;
   const stripFont = Math.min(stripWidth * 0.5, g.cellHeight * 0.72);
   const areaHeight = g.area.y1 - g.area.y0;
   const stripPitch = stripFont * 1.08;
   // Each strip text starts at its usual place, or lower when a long text above would reach it.
-  let stripCursor = frame.fishTailBottom + stripFont * 0.5;
+  let stripCursor = fishTailBottom + stripFont * 0.5;
   const stripLine = (text: string, usualTop: number): OcrLine => {
     const top = Math.max(usualTop, stripCursor);
     const words: OcrWord[] = [];
@@ -361,34 +407,9 @@ export async function renderLeaf(leaf: Leaf, options: RenderLeafOptions): Promis
     stripCursor = top + ([...text].length + 1) * stripPitch;
     return { words };
   };
-  const middleSeam = [
+  return [
     stripLine(options.bookTitle, stripCursor),
     stripLine(options.volumeName, g.area.y0 + areaHeight * 0.42),
     stripLine(chineseNumeral(leaf.leafNumber), g.area.y0 + areaHeight * 0.66),
   ].filter((line) => line.words.length > 0);
-
-  const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ` +
-    `width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
-    paperSvg(width, height, random) +
-    writer.defsSvg() +
-    frame.svg +
-    writer.usesSvg() +
-    noiseSvg(width, height, random) +
-    `</svg>`;
-
-  const png = await sharp(Buffer.from(svg))
-    .removeAlpha()
-    .png({ compressionLevel: 3, adaptiveFiltering: false })
-    .toBuffer();
-
-  return {
-    png,
-    width,
-    height,
-    ocr: {
-      imginfo: { width, height },
-      ocr_res: { header: [], footer: [], middleSeam, content, others: [] },
-    },
-  };
 }

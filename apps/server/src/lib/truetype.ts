@@ -262,7 +262,32 @@ export function buildTrueType(font: TrueTypeFont): Uint8Array {
   for (let i = 0; i < 8; i++) maxp.u16(0);
 
   const codePoints = glyphs.map((g) => g.codePoint);
-  const os2 = new Writer().u16(4).i16(Math.round(advances.reduce((a, b) => a + b, 0) / numGlyphs));
+  const os2 = os2Table(font, advances, codePoints, bbox);
+
+  const post = new Writer().u32(0x00030000).u32(0).i16(-100).i16(50).u32(0);
+  post.u32(0).u32(0).u32(0).u32(0);
+
+  const tables: [string, Uint8Array][] = (
+    [
+      ['OS/2', os2],
+      ['cmap', cmapTable(codePoints)],
+      ['glyf', glyf.done()],
+      ['head', head.done()],
+      ['hhea', hhea.done()],
+      ['hmtx', hmtx.done()],
+      ['loca', loca.done()],
+      ['maxp', maxp.done()],
+      ['name', nameTable(font.name)],
+      ['post', post.done()],
+    ] as [string, Uint8Array][]
+  ).sort(([a], [b]) => (a < b ? -1 : 1));
+
+  return sfnt(tables);
+}
+
+/** The OS/2 table: average width, weight, sizes of sub- and superscripts, the code point range, metrics. */
+function os2Table(font: TrueTypeFont, advances: number[], codePoints: number[], bbox: number[]): Uint8Array {
+  const os2 = new Writer().u16(4).i16(Math.round(advances.reduce((a, b) => a + b, 0) / advances.length));
   os2.u16(400).u16(5).u16(0);
   // Sub- and superscript sizes and offsets, strikeout, family class, PANOSE, Unicode ranges, vendor.
   for (const v of [650, 700, 0, 140, 650, 700, 0, 480, 50, 250, 0]) os2.i16(v);
@@ -280,24 +305,11 @@ export function buildTrueType(font: TrueTypeFont): Uint8Array {
     .i16(Math.round(font.ascent * 0.7));
   os2.u16(0).u16(32).u16(0);
 
-  const post = new Writer().u32(0x00030000).u32(0).i16(-100).i16(50).u32(0);
-  post.u32(0).u32(0).u32(0).u32(0);
+  return os2.done();
+}
 
-  const tables: [string, Uint8Array][] = (
-    [
-      ['OS/2', os2.done()],
-      ['cmap', cmapTable(codePoints)],
-      ['glyf', glyf.done()],
-      ['head', head.done()],
-      ['hhea', hhea.done()],
-      ['hmtx', hmtx.done()],
-      ['loca', loca.done()],
-      ['maxp', maxp.done()],
-      ['name', nameTable(font.name)],
-      ['post', post.done()],
-    ] as [string, Uint8Array][]
-  ).sort(([a], [b]) => (a < b ? -1 : 1));
-
+/** The font file: the table directory (tables in tag order), the tables, and head's checksum adjustment. */
+function sfnt(tables: [string, Uint8Array][]): Uint8Array {
   const n = tables.length;
   const entrySelector = Math.floor(Math.log2(n));
   const out = new Writer()

@@ -151,100 +151,21 @@ export class CharLanguageModel {
    * character (punctuation, spaces) is dropped, since pages carry no punctuation.
    */
   static build(texts: Iterable<string>): CharLanguageModel {
-    // Pass 1: characters and their counts; runs as id sequences with -1 between texts.
-    const counts = new Map<string, number>();
-    const runs: string[] = [];
-    let length = 0;
-    for (const text of texts) {
-      let run = '';
-      for (const ch of text) {
-        if (!isHan(ch.codePointAt(0)!)) continue;
-        run += ch;
-        counts.set(ch, (counts.get(ch) ?? 0) + 1);
-        length++;
-      }
-      if (run !== '') runs.push(run);
-    }
-    // Most frequent first; at most 65,535 characters so a bigram key fits 32 bits.
-    const chars = [...counts.entries()]
-      .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
-      .slice(0, 65535)
-      .map(([ch]) => ch);
+    const { chars, uni, sequence, n } = charSequence(texts);
     const V = chars.length;
-    const index = new Map(chars.map((ch, i) => [ch, i]));
-    const uni = Uint32Array.from(chars, (ch) => counts.get(ch)!);
-    const sequence = new Int32Array(length + runs.length);
-    let at = 0;
-    for (const run of runs) {
-      for (const ch of run) sequence[at++] = index.get(ch) ?? -1;
-      sequence[at++] = -1;
-    }
-    const n = at;
-
-    // Bigrams: sort the keys of every adjacent pair, count the runs.
-    let pairs = 0;
-    for (let i = 0; i + 1 < n; i++) if (sequence[i]! >= 0 && sequence[i + 1]! >= 0) pairs++;
-    const allBi = new Uint32Array(pairs);
-    for (let i = 0, k = 0; i + 1 < n; i++) {
-      const a = sequence[i]!;
-      const b = sequence[i + 1]!;
-      if (a >= 0 && b >= 0) allBi[k++] = a * V + b;
-    }
-    allBi.sort();
-    const uniFollow = new Uint32Array(V);
-    const uniBackoff = new Float32Array(V);
-    const biKeyList: number[] = [];
-    const biCountList: number[] = [];
-    for (const [key, count] of runsOf(allBi)) {
-      const a = Math.floor(key / V);
-      uniFollow[a]! += count;
-      if (count >= MIN_COUNT) {
-        biKeyList.push(key);
-        biCountList.push(count);
-        uniBackoff[a]! += D;
-      } else uniBackoff[a]! += count; // a pruned bigram's whole count goes down
-    }
-    const biKeys = Uint32Array.from(biKeyList);
-    const biCounts = Uint32Array.from(biCountList);
-
-    // Trigrams: the same over adjacent triples; contexts are kept bigrams only.
-    let triples = 0;
-    for (let i = 0; i + 2 < n; i++)
-      if (sequence[i]! >= 0 && sequence[i + 1]! >= 0 && sequence[i + 2]! >= 0) triples++;
-    const allTri = new Float64Array(triples);
-    for (let i = 0, k = 0; i + 2 < n; i++) {
-      const a = sequence[i]!;
-      const b = sequence[i + 1]!;
-      const c = sequence[i + 2]!;
-      if (a >= 0 && b >= 0 && c >= 0) allTri[k++] = (a * V + b) * V + c;
-    }
-    allTri.sort();
-    const biFollow = new Uint32Array(biKeys.length);
-    const biBackoff = new Float32Array(biKeys.length);
-    const triKeyList: number[] = [];
-    const triCountList: number[] = [];
-    for (const [key, count] of runsOf(allTri)) {
-      // The trigram's first two characters: its key ÷ V is their bigram's key.
-      const context = findKey(biKeys, Math.floor(key / V));
-      if (context === 0) continue;
-      biFollow[context - 1]! += count;
-      if (count >= MIN_COUNT) {
-        triKeyList.push(key);
-        triCountList.push(count);
-        biBackoff[context - 1]! += D;
-      } else biBackoff[context - 1]! += count;
-    }
+    const bi = countBigrams(sequence, n, V);
+    const tri = countTrigrams(sequence, n, V, bi.biKeys);
     return new CharLanguageModel(
       chars,
       uni,
-      biKeys,
-      biCounts,
-      uniFollow,
-      uniBackoff,
-      biFollow,
-      biBackoff,
-      Float64Array.from(triKeyList),
-      Uint32Array.from(triCountList),
+      bi.biKeys,
+      bi.biCounts,
+      bi.uniFollow,
+      bi.uniBackoff,
+      tri.biFollow,
+      tri.biBackoff,
+      tri.triKeys,
+      tri.triCounts,
     );
   }
 
@@ -331,4 +252,105 @@ export class CharLanguageModel {
       return undefined;
     }
   }
+}
+
+/**
+ * Pass 1 of building the model: the Han characters of the texts, most frequent first (at most 65,535, so
+ * a bigram key fits 32 bits), their counts, and the texts as id sequences with -1 between them.
+ */
+function charSequence(texts: Iterable<string>) {
+  // Pass 1: characters and their counts; runs as id sequences with -1 between texts.
+  const counts = new Map<string, number>();
+  const runs: string[] = [];
+  let length = 0;
+  for (const text of texts) {
+    let run = '';
+    for (const ch of text) {
+      if (!isHan(ch.codePointAt(0)!)) continue;
+      run += ch;
+      counts.set(ch, (counts.get(ch) ?? 0) + 1);
+      length++;
+    }
+    if (run !== '') runs.push(run);
+  }
+  // Most frequent first; at most 65,535 characters so a bigram key fits 32 bits.
+  const chars = [...counts.entries()]
+    .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+    .slice(0, 65535)
+    .map(([ch]) => ch);
+  const index = new Map(chars.map((ch, i) => [ch, i]));
+  const uni = Uint32Array.from(chars, (ch) => counts.get(ch)!);
+  const sequence = new Int32Array(length + runs.length);
+  let at = 0;
+  for (const run of runs) {
+    for (const ch of run) sequence[at++] = index.get(ch) ?? -1;
+    sequence[at++] = -1;
+  }
+  const n = at;
+  return { chars, uni, sequence, n };
+}
+
+/** Bigrams: the keys of every adjacent pair sorted and counted; rare ones pruned into the backoff. */
+function countBigrams(sequence: Int32Array, n: number, V: number) {
+  let pairs = 0;
+  for (let i = 0; i + 1 < n; i++) if (sequence[i]! >= 0 && sequence[i + 1]! >= 0) pairs++;
+  const allBi = new Uint32Array(pairs);
+  for (let i = 0, k = 0; i + 1 < n; i++) {
+    const a = sequence[i]!;
+    const b = sequence[i + 1]!;
+    if (a >= 0 && b >= 0) allBi[k++] = a * V + b;
+  }
+  allBi.sort();
+  const uniFollow = new Uint32Array(V);
+  const uniBackoff = new Float32Array(V);
+  const biKeyList: number[] = [];
+  const biCountList: number[] = [];
+  for (const [key, count] of runsOf(allBi)) {
+    const a = Math.floor(key / V);
+    uniFollow[a]! += count;
+    if (count >= MIN_COUNT) {
+      biKeyList.push(key);
+      biCountList.push(count);
+      uniBackoff[a]! += D;
+    } else uniBackoff[a]! += count; // a pruned bigram's whole count goes down
+  }
+  const biKeys = Uint32Array.from(biKeyList);
+  const biCounts = Uint32Array.from(biCountList);
+  return { biKeys, biCounts, uniFollow, uniBackoff };
+}
+
+/** Trigrams: the same over adjacent triples whose first two characters are a kept bigram. */
+function countTrigrams(sequence: Int32Array, n: number, V: number, biKeys: Uint32Array) {
+  let triples = 0;
+  for (let i = 0; i + 2 < n; i++)
+    if (sequence[i]! >= 0 && sequence[i + 1]! >= 0 && sequence[i + 2]! >= 0) triples++;
+  const allTri = new Float64Array(triples);
+  for (let i = 0, k = 0; i + 2 < n; i++) {
+    const a = sequence[i]!;
+    const b = sequence[i + 1]!;
+    const c = sequence[i + 2]!;
+    if (a >= 0 && b >= 0 && c >= 0) allTri[k++] = (a * V + b) * V + c;
+  }
+  allTri.sort();
+  const biFollow = new Uint32Array(biKeys.length);
+  const biBackoff = new Float32Array(biKeys.length);
+  const triKeyList: number[] = [];
+  const triCountList: number[] = [];
+  for (const [key, count] of runsOf(allTri)) {
+    // The trigram's first two characters: its key ÷ V is their bigram's key.
+    const context = findKey(biKeys, Math.floor(key / V));
+    if (context === 0) continue;
+    biFollow[context - 1]! += count;
+    if (count >= MIN_COUNT) {
+      triKeyList.push(key);
+      triCountList.push(count);
+      biBackoff[context - 1]! += D;
+    } else biBackoff[context - 1]! += count;
+  }
+  return {
+    biFollow,
+    biBackoff,
+    triKeys: Float64Array.from(triKeyList),
+    triCounts: Uint32Array.from(triCountList),
+  };
 }

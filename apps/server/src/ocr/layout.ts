@@ -9,7 +9,7 @@
  * (版心) and lines outside the text frame (leaf numbers, 函號) are kept apart.
  */
 import type { TextBox } from './detector.ts';
-import { centreX, height, LAYOUT, quantile, width } from './layout-common.ts';
+import { centreX, height, LAYOUT, quantile, width, type Lane } from './layout-common.ts';
 import {
   boxSamples,
   clampY,
@@ -24,7 +24,7 @@ import {
 } from './layout-frame.ts';
 import { lanesOf } from './layout-lanes.ts';
 import { linesOf } from './layout-lines.ts';
-import { findRulings } from './rulings.ts';
+import { findRulings, type Rulings } from './rulings.ts';
 import type { Box, Grey } from './geometry.ts';
 
 export type ColumnKind = 'text' | 'note' | 'centre' | 'other';
@@ -113,30 +113,9 @@ export function layoutFromBoxes(
         (b.top + b.bottom) / 2 < register.bottom,
     );
     const lanes = lanesOf(inside, columnWidth, rulings, mask, image.width);
-    const ruledWidths = lanes.filter((l) => l.ruled).map(width);
-    const typical = ruledWidths.length >= 3 ? quantile(ruledWidths, 0.5) : columnWidth;
-    const third = (frame.right - frame.left) / 3;
-    for (const [i, lane] of lanes.entries()) {
-      const edge = i === 0 || i === lanes.length - 1;
-      const middle = centreX(lane) > frame.left + third && centreX(lane) < frame.right - third;
-      // (An outer column beyond the outermost rule has no rule to give its width: its boxes' width.)
-      const outer =
-        !lane.ruled &&
-        rulings.vertical.every((r) => centreX(r) < lane.left) !==
-          rulings.vertical.every((r) => centreX(r) > lane.right);
-      const narrow =
-        ruledWidths.length >= 3 && (lane.ruled || outer) && width(lane) < typical * LAYOUT.edgeStrip;
-      const fishTail =
-        (edge || middle) &&
-        hasFishTail(mask, image.width, lane, { ...frame, ...clampY(register, frame) }, columnWidth);
-      // A half-leaf's centre strip at the frame's edge: an outer column much narrower than the others
-      // (the strip cut by the scan's edge), or one with a fish-tail mark. A full opened leaf's: a column
-      // in the middle of the frame with a fish-tail mark.
-      if ((edge || middle) && lanes.length >= 3 && (narrow || fishTail)) {
-        lane.centre = true;
-        if (middle) centre = [lane.left, lane.right];
-      }
-    }
+    centre =
+      markCentreStrips(lanes, { frame, register, rulings, mask, imageWidth: image.width, columnWidth }) ??
+      centre;
     for (const lane of lanes) {
       const lines = linesOf(lane, columnWidth, fine);
       if (lines.length === 0) continue;
@@ -165,3 +144,51 @@ export function layoutFromBoxes(
 }
 
 export { LAYOUT } from './layout-common.ts';
+
+/** What marking a register's centre strips needs to know of the page. */
+interface StripContext {
+  frame: Box;
+  register: Box;
+  rulings: Rulings;
+  mask: Uint8Array;
+  imageWidth: number;
+  columnWidth: number;
+}
+
+/**
+ * Marks the lanes of one register that are a leaf's centre strip (`lane.centre`): at the frame's edge, an
+ * outer column much narrower than the others (the strip cut by the scan's edge) or one with a fish-tail
+ * mark; in the middle of the frame, a column with a fish-tail mark (a full opened leaf), whose span it
+ * answers.
+ */
+function markCentreStrips(
+  lanes: Lane[],
+  { frame, register, rulings, mask, imageWidth, columnWidth }: StripContext,
+): [number, number] | undefined {
+  let centre: [number, number] | undefined;
+  const ruledWidths = lanes.filter((l) => l.ruled).map(width);
+  const typical = ruledWidths.length >= 3 ? quantile(ruledWidths, 0.5) : columnWidth;
+  const third = (frame.right - frame.left) / 3;
+  for (const [i, lane] of lanes.entries()) {
+    const edge = i === 0 || i === lanes.length - 1;
+    const middle = centreX(lane) > frame.left + third && centreX(lane) < frame.right - third;
+    // (An outer column beyond the outermost rule has no rule to give its width: its boxes' width.)
+    const outer =
+      !lane.ruled &&
+      rulings.vertical.every((r) => centreX(r) < lane.left) !==
+        rulings.vertical.every((r) => centreX(r) > lane.right);
+    const narrow =
+      ruledWidths.length >= 3 && (lane.ruled || outer) && width(lane) < typical * LAYOUT.edgeStrip;
+    const fishTail =
+      (edge || middle) &&
+      hasFishTail(mask, imageWidth, lane, { ...frame, ...clampY(register, frame) }, columnWidth);
+    // A half-leaf's centre strip at the frame's edge: an outer column much narrower than the others
+    // (the strip cut by the scan's edge), or one with a fish-tail mark. A full opened leaf's: a column
+    // in the middle of the frame with a fish-tail mark.
+    if ((edge || middle) && lanes.length >= 3 && (narrow || fishTail)) {
+      lane.centre = true;
+      if (middle) centre = [lane.left, lane.right];
+    }
+  }
+  return centre;
+}

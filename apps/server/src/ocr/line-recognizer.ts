@@ -64,48 +64,7 @@ export class LineRecognizer {
 
   /** One column as a horizontal line of upright 48² cells; the best character over each cell's time steps. */
   async readColumn(image: Grey, cells: Box[], threshold: number): Promise<{ chars: ReadCharacter[] }> {
-    const lineWidth = cells.length * STRIDE;
-    const line = new Uint8Array(lineWidth * CELL).fill(255);
-    /** Width ÷ height of each cell's ink. */
-    const aspect: number[] = [];
-    for (const [k, cell] of cells.entries()) {
-      const w = cell.right - cell.left;
-      const h = cell.bottom - cell.top;
-      aspect.push(1);
-      if (w <= 0 || h <= 0) continue;
-      const crop = new Uint8Array(w * h);
-      for (let y = 0; y < h; y++)
-        crop.set(
-          image.data.subarray(
-            (cell.top + y) * image.width + cell.left,
-            (cell.top + y) * image.width + cell.right,
-          ),
-          y * w,
-        );
-      let inkLeft = w;
-      let inkRight = -1;
-      for (let i = 0; i < crop.length; i++) {
-        if (crop[i]! >= threshold) continue;
-        const x = i % w;
-        if (x < inkLeft) inkLeft = x;
-        if (x > inkRight) inkRight = x;
-      }
-      // The cell is already trimmed to its ink from top to bottom.
-      if (inkRight >= inkLeft) aspect[k] = (inkRight - inkLeft + 1) / h;
-      const side = Math.max(w, h);
-      const scale = (CELL - 6) / side;
-      const sw = Math.max(1, Math.round(w * scale));
-      const sh = Math.max(1, Math.round(h * scale));
-      const small = await sharp(Buffer.from(crop), { raw: { width: w, height: h, channels: 1 } })
-        .resize(sw, sh, { fit: 'fill' })
-        .extractChannel(0)
-        .raw()
-        .toBuffer();
-      const ox = k * STRIDE + GAP / 2 + Math.floor((CELL - sw) / 2);
-      const oy = Math.floor((CELL - sh) / 2);
-      for (let y = 0; y < sh; y++)
-        for (let x = 0; x < sw; x++) line[(oy + y) * lineWidth + ox + x] = small[y * sw + x]!;
-    }
+    const { line, lineWidth, aspect } = await drawCells(image, cells, threshold);
     if (process.env.OCR_DEBUG_DIR) {
       await sharp(Buffer.from(line), { raw: { width: lineWidth, height: CELL, channels: 1 } })
         .png()
@@ -162,4 +121,58 @@ export class LineRecognizer {
   async release(): Promise<void> {
     await this.session.release();
   }
+}
+
+/**
+ * The column's cells side by side on one white line, each scaled to fit an upright 48² cell, and the
+ * width ÷ height of each cell's ink.
+ */
+async function drawCells(
+  image: Grey,
+  cells: Box[],
+  threshold: number,
+): Promise<{ line: Uint8Array; lineWidth: number; aspect: number[] }> {
+  const lineWidth = cells.length * STRIDE;
+  const line = new Uint8Array(lineWidth * CELL).fill(255);
+  /** Width ÷ height of each cell's ink. */
+  const aspect: number[] = [];
+  for (const [k, cell] of cells.entries()) {
+    const w = cell.right - cell.left;
+    const h = cell.bottom - cell.top;
+    aspect.push(1);
+    if (w <= 0 || h <= 0) continue;
+    const crop = new Uint8Array(w * h);
+    for (let y = 0; y < h; y++)
+      crop.set(
+        image.data.subarray(
+          (cell.top + y) * image.width + cell.left,
+          (cell.top + y) * image.width + cell.right,
+        ),
+        y * w,
+      );
+    let inkLeft = w;
+    let inkRight = -1;
+    for (let i = 0; i < crop.length; i++) {
+      if (crop[i]! >= threshold) continue;
+      const x = i % w;
+      if (x < inkLeft) inkLeft = x;
+      if (x > inkRight) inkRight = x;
+    }
+    // The cell is already trimmed to its ink from top to bottom.
+    if (inkRight >= inkLeft) aspect[k] = (inkRight - inkLeft + 1) / h;
+    const side = Math.max(w, h);
+    const scale = (CELL - 6) / side;
+    const sw = Math.max(1, Math.round(w * scale));
+    const sh = Math.max(1, Math.round(h * scale));
+    const small = await sharp(Buffer.from(crop), { raw: { width: w, height: h, channels: 1 } })
+      .resize(sw, sh, { fit: 'fill' })
+      .extractChannel(0)
+      .raw()
+      .toBuffer();
+    const ox = k * STRIDE + GAP / 2 + Math.floor((CELL - sw) / 2);
+    const oy = Math.floor((CELL - sh) / 2);
+    for (let y = 0; y < sh; y++)
+      for (let x = 0; x < sw; x++) line[(oy + y) * lineWidth + ox + x] = small[y * sw + x]!;
+  }
+  return { line, lineWidth, aspect };
 }

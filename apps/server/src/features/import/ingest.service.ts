@@ -103,68 +103,11 @@ export class IngestService {
       const previous = await this.catalog.findBookBySourceKey(book.sourceKey);
       const result = await this.transact(async (tx) => {
         if (previous) await this.catalog.deleteBook(previous.id, tx);
-        const bookId = await this.catalog.createBook(
-          {
-            source_key: book.sourceKey,
-            title: book.title,
-            author: book.author ?? null,
-            publish_dynasty: book.publishDynasty ?? null,
-            coverage_dynasty: book.coverageDynasty ?? null,
-            edition_type: book.editionType ?? null,
-            call_number: book.callNumber ?? null,
-            class_code: book.classCode ?? null,
-            is_visible: book.isVisible ? 1 : 0,
-            is_open: book.isOpen ? 1 : 0,
-            actual_volume: book.actualVolume ?? book.volumes.length,
-            book_number: book.bookNumber ?? book.volumes.length,
-            view_count: previous?.view_count ?? 0,
-          },
-          tx,
-        );
+        const bookId = await this.catalog.createBook(bookRow(book, previous?.view_count ?? 0), tx);
         const pageIds: number[] = [];
         for (const [v, volume] of book.volumes.entries()) {
-          const volumeId = await this.catalog.createVolume(
-            { bookId, name: volume.name, introduction: volume.introduction ?? null, sort: v },
-            tx,
-          );
-          const ids: number[] = [];
-          for (const [p, page] of volume.pages.entries()) {
-            const info = checked[v]![p]!;
-            ids.push(
-              await this.catalog.createPage(
-                {
-                  volumeId,
-                  bookId,
-                  seq: p + 1,
-                  name: page.name,
-                  width: info.width,
-                  height: info.height,
-                  masterKey: masterKey(v, p, info.kind),
-                  ocrJson: page.ocrJson === undefined ? null : JSON.stringify(page.ocrJson),
-                },
-                tx,
-              ),
-            );
-          }
-          let sort = 0;
-          const addEntries = async (entries: IngestDirectoryEntry[], parentId: number | null) => {
-            for (const entry of entries) {
-              const id = await this.catalog.createDirectoryEntry(
-                {
-                  volumeId,
-                  bookId,
-                  parentId,
-                  name: entry.name,
-                  pageId: entry.pageIndex === null ? null : ids[entry.pageIndex]!,
-                  sort: sort++,
-                },
-                tx,
-              );
-              await addEntries(entry.children ?? [], id);
-            }
-          };
-          await addEntries(volume.directory, null);
-          pageIds.push(...ids);
+          const masters = volume.pages.map((_page, p) => masterKey(v, p, checked[v]![p]!.kind));
+          pageIds.push(...(await this.writeVolume(bookId, v, volume, checked[v]!, masters, tx)));
         }
         // The book's text goes into the full-text index with the book, in the same transaction.
         await this.fullText.indexBook(bookId, tx);
@@ -188,6 +131,59 @@ export class IngestService {
       await Promise.all(written.map((key) => this.storage.delete(key)));
       throw error;
     }
+  }
+
+  /** A volume's rows in the import's transaction: the volume, its pages and its directory; the pages' ids. */
+  private async writeVolume(
+    bookId: number,
+    sort: number,
+    volume: IngestVolume,
+    checked: CheckedPage[],
+    masters: string[],
+    tx: DbOrTx,
+  ): Promise<number[]> {
+    const volumeId = await this.catalog.createVolume(
+      { bookId, name: volume.name, introduction: volume.introduction ?? null, sort },
+      tx,
+    );
+    const ids: number[] = [];
+    for (const [p, page] of volume.pages.entries()) {
+      const info = checked[p]!;
+      ids.push(
+        await this.catalog.createPage(
+          {
+            volumeId,
+            bookId,
+            seq: p + 1,
+            name: page.name,
+            width: info.width,
+            height: info.height,
+            masterKey: masters[p]!,
+            ocrJson: page.ocrJson === undefined ? null : JSON.stringify(page.ocrJson),
+          },
+          tx,
+        ),
+      );
+    }
+    let entrySort = 0;
+    const addEntries = async (entries: IngestDirectoryEntry[], parentId: number | null) => {
+      for (const entry of entries) {
+        const id = await this.catalog.createDirectoryEntry(
+          {
+            volumeId,
+            bookId,
+            parentId,
+            name: entry.name,
+            pageId: entry.pageIndex === null ? null : ids[entry.pageIndex]!,
+            sort: entrySort++,
+          },
+          tx,
+        );
+        await addEntries(entry.children ?? [], id);
+      }
+    };
+    await addEntries(volume.directory, null);
+    return ids;
   }
 
   /**
@@ -324,10 +320,29 @@ export class IngestService {
  * Type by content, then size from the header alone (nothing is decoded here): an image over the pixel
  * cap is refused naming its size and the cap, before any job would decode it.
  */
-async function checkPage(
-  page: IngestPage,
-  maxPixels: number,
-): Promise<{ kind: string; width: number; height: number }> {
+/** What checking a page found: its format and size. */
+type CheckedPage = { kind: string; width: number; height: number };
+
+/** The catalogue row of an imported book (a re-import keeps the old row's view count). */
+function bookRow(book: IngestBook, viewCount: number) {
+  return {
+    source_key: book.sourceKey,
+    title: book.title,
+    author: book.author ?? null,
+    publish_dynasty: book.publishDynasty ?? null,
+    coverage_dynasty: book.coverageDynasty ?? null,
+    edition_type: book.editionType ?? null,
+    call_number: book.callNumber ?? null,
+    class_code: book.classCode ?? null,
+    is_visible: book.isVisible ? 1 : 0,
+    is_open: book.isOpen ? 1 : 0,
+    actual_volume: book.actualVolume ?? book.volumes.length,
+    book_number: book.bookNumber ?? book.volumes.length,
+    view_count: viewCount,
+  };
+}
+
+async function checkPage(page: IngestPage, maxPixels: number): Promise<CheckedPage> {
   const kind = sniffImage(page.data);
   if (!kind || !(kind in EXTENSIONS))
     throw badRequest('INGEST_IMAGE_TYPE', `${page.source}：不是 JPEG、PNG 或 TIFF 图像`);

@@ -70,6 +70,67 @@ const MAX: Record<MarcBookField, number> = {
   notes: 4000,
 };
 const EXPORT_BATCH = 200;
+/** A record's values judged field by field (lengths, characters, the class in the dictionary). */
+function checkValues(
+  values: MarcBook['values'],
+  format: MarcFormat,
+  classCode: Map<string, string>,
+  error: RecordError,
+): void {
+  if (!values.title) error(null, `缺少书名（${format === 'marc21' ? '245$a' : '200$a'}）`);
+  for (const field of FIELDS) {
+    const value = values[field];
+    if (value === undefined) continue;
+    if ([...value].length > MAX[field]) error(field, `不能超过 ${MAX[field]} 字`);
+    else if (field === 'notes' ? !isSafeText(value) : !isSafeName(value)) error(field, MSG.nameUnsafeChars);
+    else if (field === 'notes' && hasHtmlTag(value)) error(field, MSG.noHtml);
+  }
+  if (
+    values.bookNumber !== undefined &&
+    !(Number(values.bookNumber) >= 1 && Number(values.bookNumber) <= 100000)
+  )
+    error('bookNumber', '册数应为 1 至 100000 的整数');
+  if (values.classCode !== undefined) {
+    const code = classCode.get(values.classCode);
+    if (code) values.classCode = code;
+    else error('classCode', `分类“${values.classCode}”不在分类字典中，请先在分类字典中添加`);
+  }
+}
+
+/**
+ * The book a record updates: the export's own control number, an earlier import's, or the call number
+ * (refused when it names more than one book).
+ */
+function matchBook(
+  book: MarcBook,
+  values: MarcBook['values'],
+  { byId, byKey, byCall }: { byId: BookRow[]; byKey: BookRow[]; byCall: BookRow[] },
+  error: RecordError,
+): { match: BookRow | undefined; matchedBy: PlannedRecord['matchedBy'] } {
+  let match: BookRow | undefined;
+  let matchedBy: PlannedRecord['matchedBy'] = null;
+  const ownId = Number(OWN_CONTROL.exec(book.controlNumber ?? '')?.[1] ?? NaN);
+  match =
+    byId.find((b) => b.id === ownId) ?? byKey.find((b) => b.source_key === `marc:${book.controlNumber}`);
+  if (match) matchedBy = 'controlNumber';
+  else if (values.callNumber) {
+    const same = byCall.filter((b) => b.call_number === values.callNumber);
+    if (same.length > 1)
+      error(
+        'callNumber',
+        `索书号“${values.callNumber}”对应多部古籍（编号 ${same.map((b) => b.id).join('、')}），无法确定更新哪一部`,
+      );
+    else if (same[0]) {
+      match = same[0];
+      matchedBy = 'callNumber';
+    }
+  }
+  return { match, matchedBy };
+}
+
+/** Records an error of the record, on one of its fields or on the whole. */
+type RecordError = (field: MarcBookField | null, message: string) => void;
+
 /** The control number the export gives a book that did not come from a MARC record. */
 
 interface PlannedRecord extends MarcPreviewRecord {
@@ -182,45 +243,9 @@ export class MarcService {
         );
       const values = { ...book.values };
 
-      if (!values.title) error(null, `缺少书名（${format === 'marc21' ? '245$a' : '200$a'}）`);
-      for (const field of FIELDS) {
-        const value = values[field];
-        if (value === undefined) continue;
-        if ([...value].length > MAX[field]) error(field, `不能超过 ${MAX[field]} 字`);
-        else if (field === 'notes' ? !isSafeText(value) : !isSafeName(value))
-          error(field, MSG.nameUnsafeChars);
-        else if (field === 'notes' && hasHtmlTag(value)) error(field, MSG.noHtml);
-      }
-      if (
-        values.bookNumber !== undefined &&
-        !(Number(values.bookNumber) >= 1 && Number(values.bookNumber) <= 100000)
-      )
-        error('bookNumber', '册数应为 1 至 100000 的整数');
-      if (values.classCode !== undefined) {
-        const code = classCode.get(values.classCode);
-        if (code) values.classCode = code;
-        else error('classCode', `分类“${values.classCode}”不在分类字典中，请先在分类字典中添加`);
-      }
+      checkValues(values, format, classCode, error);
 
-      // The book it updates: the export's own control number, an earlier import's, or the call number.
-      let match: BookRow | undefined;
-      let matchedBy: PlannedRecord['matchedBy'] = null;
-      const ownId = Number(OWN_CONTROL.exec(book.controlNumber ?? '')?.[1] ?? NaN);
-      match =
-        byId.find((b) => b.id === ownId) ?? byKey.find((b) => b.source_key === `marc:${book.controlNumber}`);
-      if (match) matchedBy = 'controlNumber';
-      else if (values.callNumber) {
-        const same = byCall.filter((b) => b.call_number === values.callNumber);
-        if (same.length > 1)
-          error(
-            'callNumber',
-            `索书号“${values.callNumber}”对应多部古籍（编号 ${same.map((b) => b.id).join('、')}），无法确定更新哪一部`,
-          );
-        else if (same[0]) {
-          match = same[0];
-          matchedBy = 'callNumber';
-        }
-      }
+      const { match, matchedBy } = matchBook(book, values, { byId, byKey, byCall }, error);
       const identity = match
         ? `book:${match.id}`
         : values.callNumber

@@ -68,6 +68,117 @@ function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
   });
 }
 
+/** One zip being unpacked: its limits and the inflated bytes counted so far. */
+interface Unpacking {
+  zip: yauzl.ZipFile;
+  where: string;
+  limits: ZipLimits;
+  total: number;
+}
+
+/** A zip file on disk or in memory, opened for reading one entry at a time. */
+function openZip(input: Buffer | string, where: string): Promise<yauzl.ZipFile> {
+  const yauzlOptions = {
+    lazyEntries: true,
+    validateEntrySizes: true,
+    strictFileNames: false,
+    autoClose: false,
+  };
+  return new Promise<yauzl.ZipFile>((resolve, reject) => {
+    const done = (error: Error | null, file?: yauzl.ZipFile) =>
+      error || !file ? reject(badRequest('IMPORT_ZIP', `${where}：不是有效的 zip 文件`)) : resolve(file);
+    if (typeof input === 'string') yauzl.open(input, yauzlOptions, done);
+    else yauzl.fromBuffer(input, yauzlOptions, done);
+  });
+}
+
+/** The next entry, or null at the end; a damaged directory or an unsafe name is the package's fault. */
+async function readEntry(zip: yauzl.ZipFile, where: string): Promise<yauzl.Entry | null> {
+  try {
+    return await nextEntry(zip);
+  } catch (error) {
+    // yauzl refuses `../` and absolute names itself; say so in the same words as our own check.
+    const unsafe = /(invalid relative path|absolute path): (.*)$/.exec(
+      error instanceof Error ? error.message : '',
+    );
+    throw unsafe
+      ? badRequest('IMPORT_UNSAFE_PATH', `${where}：路径“${unsafe[2]}”指向包外，已拒绝`)
+      : badRequest('IMPORT_ZIP', `${where}：zip 文件已损坏`);
+  }
+}
+
+/**
+ * Inflates one entry, counting its bytes and the zip's as they come: an image (`file` given) is written
+ * there once its first bytes show a JPEG, PNG or TIFF; a metadata file (`file` null) is answered.
+ */
+async function unpackEntry(
+  unpacking: Unpacking,
+  entry: yauzl.Entry,
+  name: string,
+  file: string | null,
+): Promise<Buffer> {
+  const { zip, where, limits } = unpacking;
+  const image = file !== null;
+  const entryMax = image ? limits.maxEntryBytes : TEXT_FILE_MAX;
+  const tooLarge = () => badRequest('IMPORT_ZIP', `${where}：${name} 过大（解压后超过 ${mb(entryMax)}）`);
+  const tooMuch = () =>
+    badRequest('IMPORT_ZIP', `${where}：解压后总大小超过上限 ${mb(limits.maxTotalBytes)}`);
+  // The declared size is a cheap first refusal; the bytes themselves are counted below.
+  if (entry.uncompressedSize > entryMax) throw tooLarge();
+  if (unpacking.total + entry.uncompressedSize > limits.maxTotalBytes) throw tooMuch();
+  const stream = await new Promise<Readable>((resolve, reject) =>
+    zip.openReadStream(entry, (error, readable) =>
+      error || !readable ? reject(badRequest('IMPORT_ZIP', `${where}：无法读取 ${name}`)) : resolve(readable),
+    ),
+  );
+  let out: fs.FileHandle | undefined;
+  const head: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      unpacking.total += chunk.length;
+      if (size > entryMax) throw tooLarge();
+      if (unpacking.total > limits.maxTotalBytes) throw tooMuch();
+      if (
+        limits.maxRatio !== undefined &&
+        size > RATIO_FLOOR &&
+        size > entry.compressedSize * limits.maxRatio
+      )
+        throw badRequest(
+          'IMPORT_ZIP',
+          `${where}：${name} 解压后是压缩时的 ${limits.maxRatio} 倍以上，疑为压缩炸弹，已拒绝`,
+        );
+      if (out) {
+        await out.write(chunk);
+        continue;
+      }
+      head.push(chunk);
+      if (!image) continue;
+      const start = Buffer.concat(head);
+      if (start.length < SNIFF_BYTES) continue;
+      checkImageHead(start, `${where}：${name}`);
+      head.length = 0;
+      out = await fs.open(file, 'wx');
+      await out.write(start);
+    }
+  } catch (error) {
+    stream.destroy();
+    // A failed write of our own (a full disk: a system error with its syscall) is not the zip's fault.
+    if (error instanceof AppError || (error as NodeJS.ErrnoException).syscall) throw error;
+    throw badRequest('IMPORT_ZIP', `${where}：${name} 已损坏`);
+  } finally {
+    await out?.close();
+  }
+  const rest = Buffer.concat(head);
+  // An image shorter than the sniffed head: judged and written whole.
+  if (image && !out) {
+    checkImageHead(rest, `${where}：${name}`);
+    await fs.writeFile(file, rest, { flag: 'wx' });
+  }
+  return rest;
+}
+
 /**
  * A zip whose entries are checked while they are inflated, one at a time (DESIGN.md §8: zip bombs):
  * unsafe paths, symbolic links and too many entries are refused from the central directory; each image
@@ -94,41 +205,17 @@ export class ZipSource implements ImageSource {
     limits: ZipLimits,
     options: { tempDir: string },
   ): Promise<ZipSource> {
-    const yauzlOptions = {
-      lazyEntries: true,
-      validateEntrySizes: true,
-      strictFileNames: false,
-      autoClose: false,
-    };
-    const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => {
-      const done = (error: Error | null, file?: yauzl.ZipFile) =>
-        error || !file ? reject(badRequest('IMPORT_ZIP', `${where}：不是有效的 zip 文件`)) : resolve(file);
-      if (typeof input === 'string') yauzl.open(input, yauzlOptions, done);
-      else yauzl.fromBuffer(input, yauzlOptions, done);
-    });
+    const zip = await openZip(input, where);
     const images = new Map<string, string>();
     const texts = new Map<string, Buffer>();
     const others: string[] = [];
-    let total = 0;
+    const unpacking: Unpacking = { zip, where, limits, total: 0 };
     let count = 0;
     try {
       // The central directory says how many entries there are: refused before any is read.
       if (zip.entryCount > limits.maxEntries)
         throw badRequest('IMPORT_ZIP', `${where}：文件数超过 ${limits.maxEntries}`);
-      for (;;) {
-        let entry: yauzl.Entry | null;
-        try {
-          entry = await nextEntry(zip);
-        } catch (error) {
-          // yauzl refuses `../` and absolute names itself; say so in the same words as our own check.
-          const unsafe = /(invalid relative path|absolute path): (.*)$/.exec(
-            error instanceof Error ? error.message : '',
-          );
-          throw unsafe
-            ? badRequest('IMPORT_UNSAFE_PATH', `${where}：路径“${unsafe[2]}”指向包外，已拒绝`)
-            : badRequest('IMPORT_ZIP', `${where}：zip 文件已损坏`);
-        }
-        if (!entry) break;
+      for (let entry = await readEntry(zip, where); entry; entry = await readEntry(zip, where)) {
         const name = entry.fileName.replace(/\\/g, '/');
         assertInside(entry.fileName, where);
         if (++count > limits.maxEntries)
@@ -137,82 +224,15 @@ export class ZipSource implements ImageSource {
         if (((entry.externalFileAttributes >>> 16) & 0o170000) === 0o120000)
           throw badRequest('IMPORT_UNSAFE_PATH', `${where}：${entry.fileName} 是符号链接，已拒绝`);
         if (name.endsWith('/') || name.startsWith('__MACOSX/')) continue;
-        const image = isImage(name);
-        const text = TEXT_FILES.includes(name);
-        if (!image && !text) {
+        if (isImage(name)) {
+          const file = path.join(options.tempDir, `${count}.part`);
+          await unpackEntry(unpacking, entry, name, file);
+          images.set(name, file);
+        } else if (TEXT_FILES.includes(name)) {
+          texts.set(name, await unpackEntry(unpacking, entry, name, null));
+        } else {
           others.push(name);
-          continue;
         }
-        const entryMax = image ? limits.maxEntryBytes : TEXT_FILE_MAX;
-        // The declared size is a cheap first refusal; the bytes themselves are counted below.
-        if (entry.uncompressedSize > entryMax)
-          throw badRequest('IMPORT_ZIP', `${where}：${name} 过大（解压后超过 ${mb(entryMax)}）`);
-        if (total + entry.uncompressedSize > limits.maxTotalBytes)
-          throw badRequest('IMPORT_ZIP', `${where}：解压后总大小超过上限 ${mb(limits.maxTotalBytes)}`);
-        const stream = await new Promise<Readable>((resolve, reject) =>
-          zip.openReadStream(entry, (error, readable) =>
-            error || !readable
-              ? reject(badRequest('IMPORT_ZIP', `${where}：无法读取 ${name}`))
-              : resolve(readable),
-          ),
-        );
-        const file = path.join(options.tempDir, `${count}.part`);
-        let out: fs.FileHandle | undefined;
-        const head: Buffer[] = [];
-        let size = 0;
-        let sniffed = false;
-        const sniff = (bytes: Buffer) => {
-          checkImageHead(bytes, `${where}：${name}`);
-          sniffed = true;
-        };
-        try {
-          for await (const chunk of stream as AsyncIterable<Buffer>) {
-            size += chunk.length;
-            total += chunk.length;
-            if (size > entryMax)
-              throw badRequest('IMPORT_ZIP', `${where}：${name} 过大（解压后超过 ${mb(entryMax)}）`);
-            if (total > limits.maxTotalBytes)
-              throw badRequest('IMPORT_ZIP', `${where}：解压后总大小超过上限 ${mb(limits.maxTotalBytes)}`);
-            if (
-              limits.maxRatio !== undefined &&
-              size > RATIO_FLOOR &&
-              size > entry.compressedSize * limits.maxRatio
-            )
-              throw badRequest(
-                'IMPORT_ZIP',
-                `${where}：${name} 解压后是压缩时的 ${limits.maxRatio} 倍以上，疑为压缩炸弹，已拒绝`,
-              );
-            if (!image || !sniffed) {
-              head.push(chunk);
-              if (!image) continue;
-              const start = Buffer.concat(head);
-              if (start.length < SNIFF_BYTES) continue;
-              sniff(start);
-              head.length = 0;
-              out = await fs.open(file, 'wx');
-              await out.write(start);
-              continue;
-            }
-            await out!.write(chunk);
-          }
-        } catch (error) {
-          stream.destroy();
-          // A failed write of our own (a full disk: a system error with its syscall) is not the zip's fault.
-          if (error instanceof AppError || (error as NodeJS.ErrnoException).syscall) throw error;
-          throw badRequest('IMPORT_ZIP', `${where}：${name} 已损坏`);
-        } finally {
-          await out?.close();
-        }
-        if (text) {
-          texts.set(name, Buffer.concat(head));
-          continue;
-        }
-        if (!sniffed) {
-          const start = Buffer.concat(head);
-          sniff(start);
-          await fs.writeFile(file, start, { flag: 'wx' });
-        }
-        images.set(name, file);
       }
     } finally {
       zip.close();
