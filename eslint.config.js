@@ -16,6 +16,7 @@ const guji = {
     'composition-root': builtinRules.get('no-restricted-syntax'),
     'migration-imports': builtinRules.get('no-restricted-imports'),
     'feature-imports': builtinRules.get('no-restricted-imports'),
+    'web-data-layer': builtinRules.get('no-restricted-syntax'),
   },
 };
 
@@ -42,6 +43,9 @@ const WEB_FEATURES = [
  */
 const otherFeatureInternals = (except) =>
   `^${except ? `(\\.\\./)+(?!${except}/)` : '(\\.\\.?/)+features/'}(${WEB_FEATURES.join('|')})/(?!(index|queries|shell)\\.ts$)(?!.*\\.css$)`;
+
+/** Web features whose components and pages make no API call of their own (all go through queries.ts). */
+const DATA_LAYER_FEATURES = ['admin', 'language', 'payment', 'reader'];
 
 /** The server's cross-cutting folders (docs/architecture.md, "Which folder may import which"). */
 const CROSS_CUTTING = [
@@ -306,6 +310,27 @@ export default tseslint.config(
               message: 'A feature is reached through its index.ts, queries.ts or shell.ts only.',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // One data layer in the web (issue 33 part 4): a feature's calls to the API and their query keys live
+    // in its queries.ts; components and pages use its hooks and functions. Kept so far by the features
+    // listed in DATA_LAYER_FEATURES (the others still call from components: docs/architecture.md).
+    files: DATA_LAYER_FEATURES.map((feature) => `apps/web/src/features/${feature}/**/*.{ts,tsx}`),
+    ignores: ['**/queries.ts', '**/*.test.{ts,tsx}'],
+    plugins: { guji },
+    rules: {
+      'guji/web-data-layer': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='call']",
+          message: "Call the API from the feature's queries.ts (a hook or a named function), not here.",
+        },
+        {
+          selector: "Property[key.name='queryKey'] > ArrayExpression",
+          message: "Name the query key in the feature's queries.ts (e.g. adminKeys), not inline here.",
         },
       ],
     },

@@ -25,7 +25,7 @@ export default defineConfig({
   workers: Number(process.env.E2E_WORKERS ?? 2),
   projects: [
     { name: 'side-by-side', grepInvert: ALONE_PATTERN },
-    { name: 'alone', grep: ALONE_PATTERN, dependencies: ['side-by-side'] },
+    { name: 'alone', grep: ALONE_PATTERN, dependencies: ['side-by-side'], workers: 1 },
   ],
   retries: 0,
   // Whole flows (upload, OCR, proofread, review, search) take about a minute on CI's 2 cores.

@@ -18,6 +18,7 @@ const STRUCTURAL = new Set([
   '@typescript-eslint/no-restricted-imports',
   'no-restricted-syntax',
   'max-lines-per-function',
+  'guji/web-data-layer',
 ]);
 const eslint = new ESLint({
   cwd: ROOT,
@@ -222,6 +223,27 @@ describe('folder rules (eslint.config.js)', () => {
       expect.stringContaining('max-lines-per-function'),
     ]);
     expect(await problems('packages/shared/src/probe.ts', body(81))).toHaveLength(1);
+  });
+
+  it("web: a feature's components call the API through its queries.ts, with named query keys", async () => {
+    const component =
+      "import { call } from '../../../api/client.ts';\nimport { auditApi } from '@guji/shared';\nexport const f = () => call(auditApi.list, {});\n";
+    expect(await problems('apps/web/src/features/admin/components/probe.tsx', component)).toEqual([
+      expect.stringContaining("feature's queries.ts"),
+    ]);
+    expect(
+      await problems(
+        'apps/web/src/features/admin/components/probe.tsx',
+        "export const options = { queryKey: ['admin-probe'] };\n",
+      ),
+    ).toEqual([expect.stringContaining('Name the query key')]);
+    expect(
+      await problems(
+        'apps/web/src/features/admin/queries.ts',
+        component.replace('../../../api', '../../api') +
+          "export const options = { queryKey: ['admin-probe'] };\n",
+      ),
+    ).toEqual([]);
   });
 
   it('web: the API through its contracts, never a path written by hand', async () => {

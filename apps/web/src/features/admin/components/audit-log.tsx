@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Input, Select, Space, Table } from 'antd';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { AUDIT_ACTION_LABELS, auditApi, type AuditEntry } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { AUDIT_ACTION_LABELS, type AuditEntry } from '@guji/shared';
+import { useAuditLog } from '../queries.ts';
 import { formatTime } from '../../../components/personal-list.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import { auditChanges } from '../audit-changes.ts';
@@ -11,11 +10,7 @@ export function AuditLog() {
   const [action, setAction] = useState<string | undefined>(undefined);
   const [actor, setActor] = useState('');
   const [page, setPage] = useState(1);
-  const query = useQuery({
-    queryKey: ['admin-audit', action, actor, page],
-    queryFn: () => call(auditApi.list, { query: { pageNum: page, action, actor } }),
-    placeholderData: keepPreviousData,
-  });
+  const query = useAuditLog(action, actor, page);
   return (
     <div>
       <Space className="admin-row" wrap>

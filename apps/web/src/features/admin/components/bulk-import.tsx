@@ -1,10 +1,10 @@
 import { useRef, useState } from 'react';
 import { Button, Progress } from 'antd';
 import { UploadOutlined } from '@ant-design/icons';
-import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { importApi, jobsApi, type ImportedBooks } from '@guji/shared';
-import { call, hrefOf } from '../../../api/client.ts';
+import { importApi, type ImportedBooks } from '@guji/shared';
+import { hrefOf } from '../../../api/client.ts';
+import { useJobStats } from '../queries.ts';
 import { uploadWithProgress } from '../../../api/upload.ts';
 import { toast } from '../../../components/toast.ts';
 import { noConvert } from '../../../components/book-text.tsx';
@@ -19,12 +19,8 @@ export function BulkImport() {
   const [percent, setPercent] = useState<number | null>(null);
   const [books, setBooks] = useState<ImportedBooks['books'] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const stats = useQuery({
-    queryKey: ['admin-jobs-stats'],
-    queryFn: () => call(jobsApi.stats, {}),
-    enabled: books !== null,
-    refetchInterval: 2000,
-  });
+  const stats = useJobStats(2000, books !== null);
+
   const pending = (stats.data?.counts.queued ?? 0) + (stats.data?.counts.running ?? 0);
   return (
     <div className="admin-form">

@@ -1,19 +1,18 @@
 import { useState } from 'react';
 import { Button, Form, Input, Modal, Popconfirm, Select, Space, Switch, Table } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import {
   ADMIN_BOOK_PAGE_SIZE,
   ADMIN_BOOK_STATES,
-  adminBooksApi,
-  catalogApi,
   marcApi,
   MSG,
   type AdminBook,
   type UpdateBookRequest,
 } from '@guji/shared';
-import { call, hrefOf } from '../../../api/client.ts';
+import { hrefOf } from '../../../api/client.ts';
+import { adminKeys, createBook, removeBook, updateBook, useAdminBooks } from '../queries.ts';
 import { toast } from '../../../components/toast.ts';
 import { BookFieldItems, toBookFields, toUpdateRequest, type BookFields } from '../../catalog/index.ts';
 import { catalogKeys } from '../../catalog/queries.ts';
@@ -34,22 +33,18 @@ export function CatalogueManager() {
   const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<AdminBook | 'new' | null>(null);
   const queryClient = useQueryClient();
-  const books = useQuery({
-    queryKey: ['admin-books', search, state, page],
-    queryFn: () => call(adminBooksApi.list, { query: { pageNum: page, text: search, state } }),
-    placeholderData: keepPreviousData,
-  });
+  const books = useAdminBooks(search, state, page);
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: ['admin-books'] });
+    void queryClient.invalidateQueries({ queryKey: adminKeys.books });
     void queryClient.invalidateQueries({ queryKey: catalogKeys.books });
   };
   const patch = (book: AdminBook, changes: UpdateBookRequest, message: string) =>
-    void call(catalogApi.update, { params: { catalogId: book.catalogId }, body: changes }).then(() => {
+    void updateBook(book.catalogId, changes).then(() => {
       toast.success(message);
       refresh();
     }, refresh);
   const remove = (book: AdminBook) =>
-    void call(adminBooksApi.remove, { params: { id: book.catalogId } }).then(
+    void removeBook(book.catalogId).then(
       (result) => {
         toast.success(result.message ?? MSG.deleteSuccess);
         refresh();
@@ -263,10 +258,7 @@ function BookFormModal({
   const save = (values: BookFields) => {
     const body = toUpdateRequest(values);
     setSaving(true);
-    (book
-      ? call(catalogApi.update, { params: { catalogId: book.catalogId }, body })
-      : call(adminBooksApi.create, { body })
-    )
+    (book ? updateBook(book.catalogId, body) : createBook(body))
       .then(
         () => {
           toast.success(book ? MSG.modifySuccess : '古籍已添加，请继续添加卷册和页面');

@@ -1,23 +1,21 @@
 import { useState } from 'react';
 import { Button, Input, Popconfirm, Space, Tree } from 'antd';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { catalogApi, classDictionaryApi, type Classification } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Classification } from '@guji/shared';
+import { catalogKeys, useClassifications } from '../../catalog/queries.ts';
+import { createClass, removeClass, renameClass } from '../queries.ts';
 import { toast } from '../../../components/toast.ts';
 import { classNodes } from '../../catalog/index.ts';
 
 /** 分类字典: the classification tree; add a class under the selected one, rename it, delete an unused one. */
 export function ClassDictionary() {
   const queryClient = useQueryClient();
-  const tree = useQuery({
-    queryKey: ['classifications'],
-    queryFn: () => call(catalogApi.classifications, {}),
-  });
+  const tree = useClassifications();
   const [selected, setSelected] = useState<Classification | null>(null);
   const [code, setCode] = useState('');
   const [name, setName] = useState('');
   const [rename, setRename] = useState('');
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['classifications'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: catalogKeys.classifications });
   const find = (nodes: Classification[], id: number): Classification | null => {
     for (const n of nodes) {
       if (n.dictionaryId === id) return n;
@@ -62,9 +60,7 @@ export function ClassDictionary() {
           <Button
             type="primary"
             onClick={() =>
-              void call(classDictionaryApi.create, {
-                body: { parentId: selected?.dictionaryId ?? null, code: code.trim(), name: name.trim() },
-              }).then(
+              void createClass(selected?.dictionaryId ?? null, code.trim(), name.trim()).then(
                 (r) => {
                   toast.success(r.message ?? '');
                   setName('');
@@ -84,10 +80,7 @@ export function ClassDictionary() {
               <Input aria-label="新名称" value={rename} onChange={(e) => setRename(e.target.value)} />
               <Button
                 onClick={() =>
-                  void call(classDictionaryApi.rename, {
-                    params: { id: selected.dictionaryId },
-                    body: { name: rename.trim() },
-                  }).then(
+                  void renameClass(selected.dictionaryId, rename.trim()).then(
                     (r) => {
                       toast.success(r.message ?? '');
                       refresh();
@@ -103,7 +96,7 @@ export function ClassDictionary() {
                 okText="删除"
                 cancelText="取消"
                 onConfirm={() =>
-                  void call(classDictionaryApi.remove, { params: { id: selected.dictionaryId } }).then(
+                  void removeClass(selected.dictionaryId).then(
                     (r) => {
                       toast.success(r.message ?? '');
                       setSelected(null);

@@ -1,8 +1,7 @@
 import { useId, useState } from 'react';
 import { Button, Segmented } from 'antd';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { DASHBOARD_RANGES, dashboardApi, type DashboardCounts } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { DASHBOARD_RANGES, type DashboardCounts } from '@guji/shared';
+import { useDashboard } from '../queries.ts';
 
 type Day = DashboardCounts & { day: string };
 
@@ -65,12 +64,7 @@ const CHARTS: Array<{
  */
 export function Dashboard() {
   const [days, setDays] = useState<number>(30);
-  const data = useQuery({
-    queryKey: ['admin-dashboard', days],
-    queryFn: () => call(dashboardApi.get, { query: { days } }),
-    placeholderData: keepPreviousData,
-    refetchInterval: 60_000,
-  });
+  const data = useDashboard(days);
   const dashboard = data.data;
   return (
     <div className="dashboard">

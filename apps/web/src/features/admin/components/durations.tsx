@@ -1,17 +1,14 @@
 import { useState } from 'react';
 import { Button, Input, InputNumber, Table } from 'antd';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { reservationsApi, type ReservationDuration } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import type { ReservationDuration } from '@guji/shared';
+import { adminKeys, updateDuration, useDurations } from '../queries.ts';
 import { toast } from '../../../components/toast.ts';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 
 export function Durations() {
   const queryClient = useQueryClient();
-  const list = useQuery({
-    queryKey: ['reservation-durations'],
-    queryFn: () => call(reservationsApi.durations, {}),
-  });
+  const list = useDurations();
   const [edits, setEdits] = useState<Record<string, { label: string; days: number }>>({});
   return (
     <TableScroll label="借阅时长列表">
@@ -65,16 +62,13 @@ export function Durations() {
                 size="small"
                 disabled={!edits[d.code]}
                 onClick={() =>
-                  void call(reservationsApi.updateDuration, {
-                    params: { code: d.code },
-                    body: edits[d.code] ?? d,
-                  }).then(
+                  void updateDuration(d.code, edits[d.code] ?? d).then(
                     () => {
                       toast.success('已保存');
                       setEdits((old) =>
                         Object.fromEntries(Object.entries(old).filter(([k]) => k !== d.code)),
                       );
-                      void queryClient.invalidateQueries({ queryKey: ['reservation-durations'] });
+                      void queryClient.invalidateQueries({ queryKey: adminKeys.durations });
                     },
                     () => undefined,
                   )

@@ -1,15 +1,8 @@
 import { useState } from 'react';
 import { Button, Select, Table, Tag } from 'antd';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  JOB_NAME_LABELS,
-  jobsApi,
-  jobTarget,
-  JOB_STATUS_LABELS,
-  type JobEntry,
-  type JobQuery,
-} from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { JOB_NAME_LABELS, jobTarget, JOB_STATUS_LABELS, type JobEntry, type JobQuery } from '@guji/shared';
+import { adminKeys, jobAction, useJobs, useJobStats } from '../queries.ts';
 import { toast } from '../../../components/toast.ts';
 import { formatTime } from '../../../components/personal-list.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
@@ -18,23 +11,14 @@ export function JobMonitor() {
   const [status, setStatus] = useState<JobQuery['status']>(undefined);
   const [page, setPage] = useState(1);
   const queryClient = useQueryClient();
-  const jobs = useQuery({
-    queryKey: ['admin-jobs', status, page],
-    queryFn: () => call(jobsApi.list, { query: { pageNum: page, status } }),
-    placeholderData: keepPreviousData,
-    refetchInterval: 5000,
-  });
-  const stats = useQuery({
-    queryKey: ['admin-jobs-stats'],
-    queryFn: () => call(jobsApi.stats, {}),
-    refetchInterval: 5000,
-  });
+  const jobs = useJobs(status, page);
+  const stats = useJobStats(5000);
   const act = (id: number, action: 'retry' | 'cancel') =>
-    void call(jobsApi[action], { params: { id } }).then(
+    void jobAction(id, action).then(
       (result) => {
         toast.success(result.message ?? '');
-        void queryClient.invalidateQueries({ queryKey: ['admin-jobs'] });
-        void queryClient.invalidateQueries({ queryKey: ['admin-jobs-stats'] });
+        void queryClient.invalidateQueries({ queryKey: adminKeys.jobs });
+        void queryClient.invalidateQueries({ queryKey: adminKeys.jobStats });
       },
       () => undefined,
     );

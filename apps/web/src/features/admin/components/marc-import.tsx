@@ -14,7 +14,8 @@ import {
   type MarcPreview,
   type MarcPreviewRecord,
 } from '@guji/shared';
-import { call, hrefOf, serverMessage } from '../../../api/client.ts';
+import { hrefOf, serverMessage } from '../../../api/client.ts';
+import { adminKeys, importMarc, previewMarc } from '../queries.ts';
 import { toast } from '../../../components/toast.ts';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import { BookText, noConvert } from '../../../components/book-text.tsx';
@@ -57,7 +58,7 @@ export function MarcImport() {
       return;
     }
     setBusy('preview');
-    call(marcApi.preview, { query: { format }, body: form(f) }, { quiet: true }).then((result) => {
+    previewMarc(format, form(f)).then((result) => {
       setBusy(null);
       setPreview(result);
     }, fail);
@@ -65,16 +66,13 @@ export function MarcImport() {
   const confirm = () => {
     if (!file || !preview) return;
     setBusy('import');
-    call(marcApi.import, { query: { format: preview.format }, body: form(file) }, { quiet: true }).then(
-      (result) => {
-        setBusy(null);
-        setPreview(null);
-        setDone(result.message);
-        toast.success(result.message);
-        void queryClient.invalidateQueries({ queryKey: ['admin-books'] });
-      },
-      fail,
-    );
+    importMarc(preview.format, form(file)).then((result) => {
+      setBusy(null);
+      setPreview(null);
+      setDone(result.message);
+      toast.success(result.message);
+      void queryClient.invalidateQueries({ queryKey: adminKeys.books });
+    }, fail);
   };
   const counts = preview?.counts;
   const writes = counts ? counts.new + counts.changed : 0;

@@ -1,8 +1,15 @@
 import { useState } from 'react';
 import { Button, Input, Modal, Popconfirm, Space, Table, Tag } from 'antd';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { readingRoomApi, terminalsApi, type CreatedTerminal, type Terminal } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import type { CreatedTerminal, Terminal } from '@guji/shared';
+import {
+  adminKeys,
+  createTerminal,
+  revokeTerminal,
+  saveReadingRoomAddresses,
+  useReadingRoomAddresses,
+  useTerminals,
+} from '../queries.ts';
 import { toast } from '../../../components/toast.ts';
 import { formatTime } from '../../../components/personal-list.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
@@ -11,24 +18,17 @@ import { BookText } from '../../../components/book-text.tsx';
 /** The reading room's address ranges, one per line; the administrator's own address as a guide. */
 function ReadingRoomAddresses() {
   const queryClient = useQueryClient();
-  const addresses = useQuery({
-    queryKey: ['admin-reading-room-addresses'],
-    queryFn: () => call(readingRoomApi.addresses, {}),
-  });
+  const addresses = useReadingRoomAddresses();
   const [text, setText] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const value = text ?? addresses.data?.cidrs.join('\n') ?? '';
   const save = () => {
     setError(null);
-    void call(
-      readingRoomApi.saveAddresses,
-      { body: { cidrs: value.split(/[\n,，]/) } },
-      { quiet: true },
-    ).then(
+    void saveReadingRoomAddresses(value.split(/[\n,，]/)).then(
       (result) => {
         toast.success(result.message ?? '');
         setText(null);
-        void queryClient.invalidateQueries({ queryKey: ['admin-reading-room-addresses'] });
+        void queryClient.invalidateQueries({ queryKey: adminKeys.readingRoomAddresses });
       },
       (failure: unknown) => setError(failure instanceof Error ? failure.message : '保存失败'),
     );
@@ -68,13 +68,10 @@ function ReadingRoomAddresses() {
 
 export function Terminals() {
   const queryClient = useQueryClient();
-  const list = useQuery({
-    queryKey: ['admin-terminals'],
-    queryFn: () => call(terminalsApi.list, {}),
-  });
+  const list = useTerminals();
   const [name, setName] = useState('');
   const [created, setCreated] = useState<CreatedTerminal | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['admin-terminals'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: adminKeys.terminals });
   return (
     <div>
       <ReadingRoomAddresses />
@@ -94,7 +91,7 @@ export function Terminals() {
           type="primary"
           disabled={!name.trim()}
           onClick={() =>
-            void call(terminalsApi.create, { body: { name: name.trim() } }).then(
+            void createTerminal(name.trim()).then(
               (terminal) => {
                 setCreated(terminal);
                 setName('');
@@ -136,9 +133,7 @@ export function Terminals() {
                     title="吊销后该终端立即退出阅览室模式"
                     okText="吊销"
                     cancelText="取消"
-                    onConfirm={() =>
-                      void call(terminalsApi.revoke, { params: { id: t.id } }).then(refresh, () => undefined)
-                    }
+                    onConfirm={() => void revokeTerminal(t.id).then(refresh, () => undefined)}
                   >
                     <Button size="small" danger>
                       吊销

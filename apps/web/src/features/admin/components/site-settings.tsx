@@ -1,7 +1,7 @@
 import { Button, Form, Input, InputNumber, Switch } from 'antd';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { siteApi, type SiteSettings } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import type { SiteSettings } from '@guji/shared';
+import { updateSite } from '../queries.ts';
 import { siteQueryKey, useSiteSettings } from '../../../api/site.ts';
 import { toast } from '../../../components/toast.ts';
 
@@ -9,7 +9,7 @@ export function SiteSettingsForm() {
   const site = useSiteSettings();
   const queryClient = useQueryClient();
   const save = useMutation({
-    mutationFn: (values: Partial<SiteSettings>) => call(siteApi.update, { body: values }),
+    mutationFn: (values: Partial<SiteSettings>) => updateSite(values),
     onSuccess: (saved) => queryClient.setQueryData(siteQueryKey, saved),
   });
   if (!site.data) return null;

@@ -1,18 +1,13 @@
 import { useState } from 'react';
 import { Input, Table } from 'antd';
-import { useQuery } from '@tanstack/react-query';
-import { smsOutboxApi } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { useSmsOutbox } from '../queries.ts';
 import { formatTime } from '../../../components/personal-list.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 import { SmsSettingsForm } from './sms-settings.tsx';
 
 export function SmsOutbox() {
   const [phone, setPhone] = useState('');
-  const outbox = useQuery({
-    queryKey: ['admin-sms', phone],
-    queryFn: () => call(smsOutboxApi.list, { query: { limit: 100, phone } }),
-  });
+  const outbox = useSmsOutbox(phone);
   return (
     <div>
       <SmsSettingsForm />

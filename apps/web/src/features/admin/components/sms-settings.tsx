@@ -1,10 +1,8 @@
 import { Alert, Button, Form, Input } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { siteApi, smsOutboxApi, type SmsSettings, type SmsStatus } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { SmsSettings, SmsStatus } from '@guji/shared';
+import { adminKeys, updateSite, useSmsStatus } from '../queries.ts';
 import { toast } from '../../../components/toast.ts';
-
-export const smsStatusKey = ['admin-sms-status'] as const;
 
 const PROVIDER_NAME: Record<SmsStatus['provider'], string> = {
   outbox: '开发用发件箱',
@@ -55,10 +53,10 @@ function ProviderNotice({ status }: { status: SmsStatus }) {
 /** The real providers' sign name (签名) and one template per purpose, saved as site settings (audited). */
 export function SmsSettingsForm() {
   const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: smsStatusKey, queryFn: () => call(smsOutboxApi.status, {}) });
+  const status = useSmsStatus();
   const save = useMutation({
-    mutationFn: (values: SmsSettings) => call(siteApi.update, { body: values }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: smsStatusKey }),
+    mutationFn: (values: SmsSettings) => updateSite(values),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.smsStatus }),
   });
   if (!status.data) return null;
   const hint =

@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Button, Form, Input, Modal, Popconfirm, Radio, Select, Space, Table, Tag } from 'antd';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import {
-  adminUsersApi,
   READER_CATEGORY_LABELS,
   readerCategoryText,
   ROLE_LABELS,
@@ -12,7 +11,14 @@ import {
   type SetReaderCategoryRequest,
   type UserQuery,
 } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import {
+  adminKeys,
+  resetUserPassword,
+  setReaderCategory,
+  setUserDisabled,
+  setUserRoles,
+  useAdminUsers,
+} from '../queries.ts';
 import { toast } from '../../../components/toast.ts';
 import { useSession } from '../../account/queries.ts';
 import { TableScroll } from '../../../components/table-scroll.tsx';
@@ -32,13 +38,9 @@ export function Users() {
   const [categoryOf, setCategoryOf] = useState<AdminUser | null>(null);
   const queryClient = useQueryClient();
   const me = useSession().data?.user;
-  const users = useQuery({
-    queryKey: ['admin-users', q, flag, page],
-    queryFn: () => call(adminUsersApi.list, { query: { pageNum: page, q, flag } }),
-    placeholderData: keepPreviousData,
-  });
+  const users = useAdminUsers(q, flag, page);
   const [password, setPassword] = useState<{ login: string; password: string } | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['admin-users'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: adminKeys.users });
   const done = (message?: string) => {
     if (message) toast.success(message);
     refresh();
@@ -102,10 +104,7 @@ export function Users() {
                   value={u.roles}
                   options={ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
                   onChange={(roles: string[]) =>
-                    void call(adminUsersApi.setRoles, {
-                      params: { id: u.id },
-                      body: { roles: roles.filter(isRole) },
-                    }).then((r) => done(r.message), refresh)
+                    void setUserRoles(u.id, roles.filter(isRole)).then((r) => done(r.message), refresh)
                   }
                 />
               ),
@@ -139,10 +138,7 @@ export function Users() {
                     <Button
                       size="small"
                       onClick={() =>
-                        void call(adminUsersApi.setDisabled, {
-                          params: { id: u.id },
-                          body: { disabled: !u.disabled },
-                        }).then(
+                        void setUserDisabled(u.id, !u.disabled).then(
                           (r) => done(r.message),
                           () => undefined,
                         )
@@ -155,7 +151,7 @@ export function Users() {
                       okText="重置"
                       cancelText="取消"
                       onConfirm={() =>
-                        void call(adminUsersApi.resetPassword, { params: { id: u.id } }).then(
+                        void resetUserPassword(u.id).then(
                           (r) => setPassword({ login: u.loginName, password: r.password }),
                           () => undefined,
                         )
@@ -217,7 +213,7 @@ function CategoryModal({
             lastDay: values.flag === '2' && values.lastDay ? values.lastDay : null,
           };
           setSaving(true);
-          void call(adminUsersApi.setCategory, { params: { id: user.id }, body })
+          void setReaderCategory(user.id, body)
             .then(
               (r) => {
                 onSaved(r.message);
