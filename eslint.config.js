@@ -44,9 +44,6 @@ const WEB_FEATURES = [
 const otherFeatureInternals = (except) =>
   `^${except ? `(\\.\\./)+(?!${except}/)` : '(\\.\\.?/)+features/'}(${WEB_FEATURES.join('|')})/(?!(index|queries|shell)\\.ts$)(?!.*\\.css$)`;
 
-/** Web features whose components and pages make no API call of their own (all go through queries.ts). */
-const DATA_LAYER_FEATURES = ['admin', 'language', 'payment', 'reader'];
-
 /** The server's cross-cutting folders (docs/architecture.md, "Which folder may import which"). */
 const CROSS_CUTTING = [
   'lib',
@@ -316,10 +313,10 @@ export default tseslint.config(
   },
   {
     // One data layer in the web (issue 33 part 4): a feature's calls to the API and their query keys live
-    // in its queries.ts; components and pages use its hooks and functions. Kept so far by the features
-    // listed in DATA_LAYER_FEATURES (the others still call from components: docs/architecture.md).
-    files: DATA_LAYER_FEATURES.map((feature) => `apps/web/src/features/${feature}/**/*.{ts,tsx}`),
-    ignores: ['**/queries.ts', '**/*.test.{ts,tsx}'],
+    // in its queries.ts; its components and pages, and the shared pages and components, use its hooks
+    // and functions.
+    files: ['apps/web/src/{features,pages,components}/**/*.{ts,tsx}', 'apps/web/src/*.{ts,tsx}'],
+    ignores: ['**/queries.ts', '**/*-queries.ts', '**/*.test.{ts,tsx}'],
     plugins: { guji },
     rules: {
       'guji/web-data-layer': [

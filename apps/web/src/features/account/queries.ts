@@ -1,9 +1,11 @@
 import { useId } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
+  apiTokensApi,
   authApi,
   profileApi,
   type ChangePasswordRequest,
+  type CreateApiTokenRequest,
   type LoginRequest,
   type RegisterRequest,
   type ResetPasswordRequest,
@@ -137,3 +139,15 @@ export function useSsoLogin() {
     mutationFn: (body: SsoRequest) => call(authApi.sso, { body }, { ignoreUnauthorized: true }),
   });
 }
+
+export const apiTokensKey = ['api-tokens'] as const;
+
+/** The reader's personal API tokens (names and prefixes; never the secrets). */
+export function useApiTokens() {
+  return useQuery({ queryKey: apiTokensKey, queryFn: () => call(apiTokensApi.list, {}, { quiet: true }) });
+}
+
+/** A new token: its secret is in this answer only. */
+export const createApiToken = (body: CreateApiTokenRequest) =>
+  call(apiTokensApi.create, { body }, { quiet: true });
+export const revokeApiToken = (tokenId: number) => call(apiTokensApi.revoke, { params: { tokenId } });

@@ -5,9 +5,17 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import { catalogApi, PAGE_SIZES, type UpdateBookRequest } from '@guji/shared';
+import {
+  catalogApi,
+  PAGE_SIZES,
+  searchApi,
+  type FullTextSort,
+  type QueryOf,
+  type UpdateBookRequest,
+} from '@guji/shared';
 import { call } from '../../api/client.ts';
 import { bookSearchQuery, type SearchState } from './search-params.ts';
+import type { FormRow } from './advanced-params.ts';
 
 export const catalogKeys = {
   classifications: ['classifications'] as const,
@@ -17,6 +25,8 @@ export const catalogKeys = {
   book: (catalogId: number) => ['book', catalogId] as const,
   volumes: (catalogId: number) => ['book', catalogId, 'volumes'] as const,
   directory: (fascicleId: number) => ['directory', fascicleId] as const,
+  /** Every volume's directory (the reader's and the book page's). */
+  directories: ['directory'] as const,
 };
 
 /** The classification tree of the search page's filter (GET /api/classifications). */
@@ -87,5 +97,83 @@ export function useUpdateBook(catalogId: number) {
       void queryClient.invalidateQueries({ queryKey: catalogKeys.books });
       void queryClient.invalidateQueries({ queryKey: ['reader', catalogId] });
     },
+  });
+}
+
+/** Search within one book (GET /api/books/{id}/text-search; reading room only), 8 hits a page. */
+export function useInBookSearch(catalogId: number, text: string, page: number) {
+  return useQuery({
+    queryKey: ['books', catalogId, 'text-search', text, page],
+    queryFn: () =>
+      call(searchApi.inBook, {
+        params: { catalogId },
+        query: { text, pageNum: page, pageSize: PAGE_SIZES.advanced },
+      }),
+    enabled: text !== '',
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** A full-text search as the reading room's form states it. */
+export interface FullTextSearch {
+  text: string;
+  exact: boolean;
+  sort: FullTextSort;
+}
+
+/** One book's pages found by a full-text search, 8 a page (asked for once the book is opened). */
+export function useBookGroupPages(catalogId: number, search: FullTextSearch, page: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ['search', 'full-text', 'book', catalogId, search, page],
+    queryFn: () =>
+      call(searchApi.fullText, {
+        query: {
+          text: search.text,
+          exact: search.exact ? '1' : '0',
+          sort: search.sort,
+          catalogId,
+          pageNum: page,
+          pageSize: PAGE_SIZES.advanced,
+        },
+      }),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The filters and order of a full-text search grouped by book (without its page). */
+export type FullTextBooksQuery = Omit<
+  QueryOf<typeof searchApi.fullTextBooks>,
+  'pageNum' | 'pageSize' | 'hitsPerBook'
+>;
+
+/** A full-text search grouped by book: each book's counts and first `hitsPerBook` pages. */
+export function useFullTextBooks(
+  query: FullTextBooksQuery,
+  page: number,
+  hitsPerBook: number,
+  enabled: boolean,
+) {
+  return useQuery({
+    queryKey: ['search', 'full-text', 'books', query, page],
+    queryFn: () =>
+      call(searchApi.fullTextBooks, {
+        query: { ...query, pageNum: page, pageSize: PAGE_SIZES.advanced, hitsPerBook },
+      }),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The advanced book search: rows joined by AND and OR, fuzzy or exact, 8 books a page. */
+export function useAdvancedSearch(rows: FormRow[], match: 0 | 1, page: number, enabled: boolean) {
+  return useQuery({
+    queryKey: ['books', 'advanced', rows, match, page],
+    queryFn: () =>
+      call(catalogApi.advancedSearch, {
+        body: { rows, matchType: match, pageNum: page, pageSize: PAGE_SIZES.advanced },
+      }),
+    enabled,
+    placeholderData: keepPreviousData,
   });
 }

@@ -1,5 +1,11 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { correctionsApi, type CorrectionStatus, type ProposeCorrectionRequest } from '@guji/shared';
+import {
+  correctionsApi,
+  ocrApi,
+  type CorrectionStatus,
+  type OcrJson,
+  type ProposeCorrectionRequest,
+} from '@guji/shared';
 import { call } from '../../api/client.ts';
 
 export const correctionKeys = {
@@ -58,3 +64,28 @@ export function useDecideCorrection() {
     },
   });
 }
+
+export const ocrKeys = {
+  versions: (imageId: number | null) => ['page-ocr-versions', imageId] as const,
+};
+
+/** A page's saved versions of its text, newest first, with where the page is (GET …/ocr/versions). */
+export function useOcrVersions(imageId: number | null) {
+  return useQuery({
+    queryKey: ocrKeys.versions(imageId),
+    queryFn: () => call(ocrApi.versions, { params: { imageId: imageId ?? 0 } }, { quiet: true }),
+    enabled: imageId != null,
+  });
+}
+
+/** Saves the proofread text as the page's next version. */
+export const saveOcr = (imageId: number, ocr: OcrJson) =>
+  call(ocrApi.save, { params: { imageId }, body: { ocr } });
+/** Makes an earlier version the newest again (as a new version). */
+export const restoreOcr = (imageId: number, version: number) =>
+  call(ocrApi.restore, { params: { imageId, version } });
+/** Queues the page for the OCR engine again; its reading becomes a new version. */
+export const rerunOcr = (imageId: number) => call(ocrApi.run, { body: { scope: 'page', id: imageId } });
+/** Reads an ALTO or hOCR file as the page's next version. */
+export const importOcr = (imageId: number, format: 'alto' | 'hocr', content: string) =>
+  call(ocrApi.import, { params: { imageId }, body: { format, content } });

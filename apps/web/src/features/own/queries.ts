@@ -1,9 +1,15 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  catalogApi,
+  ocrApi,
   ownBooksApi,
+  ownPagesApi,
   ownReviewApi,
+  ownSinglesApi,
   ownVolumesApi,
+  type DirectoryInput,
   type OkBody,
+  type OwnPage,
   type OwnBook,
   type OwnBookRequest,
   type OwnStatus,
@@ -18,6 +24,9 @@ export const ownKeys = {
   book: (id: number) => ['own', 'book', id] as const,
   volumes: (id: number) => ['own', 'volumes', id] as const,
   review: (status: string) => ['own-review', status] as const,
+  pages: (volumeId: number) => ['own', 'pages', volumeId] as const,
+  singles: ['own', 'singles'] as const,
+  directory: (volumeId: number) => ['directory-edit', volumeId] as const,
 };
 
 export function useOwnBooks(pageNum: number) {
@@ -106,3 +115,49 @@ export const ownHome = (book: OwnBook | undefined) =>
   book?.isLibrary
     ? { title: '编目管理', to: '/Admin?tab=catalogue' }
     : { title: '整本古籍', to: '/OCRAside/HholeBook' };
+
+/** Polls a list of pages every few seconds while any of them is being recognised. */
+type PagesPoll = (query: { state: { data?: OwnPage[] | undefined } }) => number | false;
+
+/** A volume's pages as its owner manages them. */
+export function useOwnPages(volumeId: number, poll?: PagesPoll) {
+  return useQuery({
+    queryKey: ownKeys.pages(volumeId),
+    queryFn: () => call(ownPagesApi.list, { params: { id: volumeId } }),
+    refetchInterval: poll,
+  });
+}
+
+/** The owner's single images (not in a book). */
+export function useOwnSingles(poll?: PagesPoll) {
+  return useQuery({
+    queryKey: ownKeys.singles,
+    queryFn: () => call(ownSinglesApi.list, {}),
+    refetchInterval: poll,
+  });
+}
+
+/** A volume's directory as the editor opens it (read fresh each time). */
+export function useDirectoryForEdit(volumeId: number) {
+  return useQuery({
+    queryKey: ownKeys.directory(volumeId),
+    queryFn: () => call(catalogApi.directory, { params: { fascicleId: volumeId } }),
+    gcTime: 0,
+  });
+}
+
+export const saveDirectory = (volumeId: number, entries: DirectoryInput[]) =>
+  call(ownVolumesApi.saveDirectory, { params: { id: volumeId }, body: { entries } }, { quiet: true });
+export const renamePage = (imageId: number, imageName: string) =>
+  call(ownPagesApi.rename, { params: { id: imageId }, body: { imageName } });
+export const removePage = (imageId: number) => call(ownPagesApi.remove, { params: { id: imageId } });
+export const reorderPages = (volumeId: number, imageIds: number[]) =>
+  call(ownPagesApi.reorder, { params: { id: volumeId }, body: { imageIds } });
+export const uploadPages = (volumeId: number, form: FormData) =>
+  call(ownPagesApi.upload, { params: { id: volumeId }, body: form });
+/** Queues a page or a whole volume for the OCR engine. */
+export const recognise = (scope: 'page' | 'volume', id: number) => call(ocrApi.run, { body: { scope, id } });
+export const removeVolume = (id: number) => call(ownVolumesApi.remove, { params: { id } });
+export const removeOwnBook = (id: number) => call(ownBooksApi.remove, { params: { id } });
+export const submitOwnBooks = (ids: number[]) => call(ownBooksApi.submit, { body: { ids } });
+export const unpublishOwnBook = (id: number) => call(ownBooksApi.unpublish, { params: { id } });

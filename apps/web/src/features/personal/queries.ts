@@ -48,6 +48,17 @@ export const usePrivileges = (pageNum: number) =>
 export const useMyReservations = (pageNum: number) =>
   usePersonalList('reservations', pageNum, () => call(reservationsApi.mine, { query: { pageNum } }));
 
+export const withdrawReservation = (id: number) => call(reservationsApi.withdraw, { params: { id } });
+export const removeDownload = (id: number) => call(downloadsApi.remove, { params: { id } });
+/** Removes one book's footprint, or with null all of them. */
+export const removeFootprint = (catalogId: number | null) =>
+  catalogId === null
+    ? call(footprintsApi.clear, {})
+    : call(footprintsApi.remove, { params: { id: catalogId } });
+/** The page the reader shows, for the footprint's last page; a failure is not the reader's concern. */
+export const reportFootprint = (imageId: number) =>
+  call(footprintsApi.report, { body: { imageId } }, { quiet: true }).catch(() => undefined);
+
 /** A change to the user's own records: afterwards every personal list is read again. */
 export function usePersonalMutation<V, R>(run: (value: V) => Promise<R>) {
   const queryClient = useQueryClient();

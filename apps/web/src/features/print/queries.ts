@@ -10,6 +10,7 @@ import {
   type AdminPrintQuery,
   type CheckoutRequest,
   type PrintedResult,
+  type PrintPrice,
 } from '@guji/shared';
 import { call } from '../../api/client.ts';
 
@@ -19,15 +20,29 @@ export const printKeys = {
   order: (orderNum: string) => ['print', 'order', orderNum] as const,
   status: (orderNum: string) => ['print', 'status', orderNum] as const,
   desk: ['print-desk'] as const,
+  prices: ['print-prices'] as const,
 };
 
 export function usePrices() {
   return useQuery({
-    queryKey: ['print-prices'],
+    queryKey: printKeys.prices,
     queryFn: () => call(printPricesApi.list, {}),
     staleTime: 60_000,
   });
 }
+
+/** Saves the price per page of each paper size (administrators). */
+export function useSavePrices() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (prices: PrintPrice[]) => call(printPricesApi.update, { body: { prices } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: printKeys.prices }),
+  });
+}
+
+/** The sandbox provider's answer on its payment page: pay or refuse (the signed notice goes to the webhook). */
+export const confirmSandboxPayment = (tradeNo: string, sig: string, pay: boolean) =>
+  call(sandboxPaymentApi.confirm, { params: { tradeNo }, body: { sig, pay } }, { quiet: true });
 
 export function usePrintItems(tab: 'all' | 'unpaid', pageNum: number) {
   return useQuery({

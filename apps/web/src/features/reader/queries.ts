@@ -84,10 +84,13 @@ export function usePageMatches(imageId: number | null, text: string | null) {
   });
 }
 
+/** The key of a page's recognised text (the proofreading page sets it after a save). */
+export const pageOcrKey = (imageId: number | null) => ['page-ocr', imageId] as const;
+
 /** A page's recognised text for the text pane (GET /api/pages/{id}/ocr). */
 export function usePageOcr(imageId: number | null) {
   return useQuery({
-    queryKey: ['page-ocr', imageId],
+    queryKey: pageOcrKey(imageId),
     queryFn: ({ signal }) =>
       call(catalogApi.pageOcr, { params: { imageId: imageId ?? 0 } }, { quiet: true, signal }),
     enabled: imageId != null,

@@ -1,20 +1,18 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { Button, Input, Modal, Popconfirm, Space } from 'antd';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   API_TOKEN_LIMITS,
   CreateApiTokenRequest,
   PUBLIC_API_PAGE,
-  apiTokensApi,
   type ApiToken,
   type CreatedApiToken,
 } from '@guji/shared';
-import { call, serverMessage } from '../../../api/client.ts';
+import { serverMessage } from '../../../api/client.ts';
+import { apiTokensKey, createApiToken, revokeApiToken, useApiTokens } from '../queries.ts';
 import { formatTime } from '../../../components/personal-list.tsx';
 import { toast } from '../../../components/toast.ts';
-
-const tokensKey = ['api-tokens'] as const;
 
 /**
  * 我的信息 → API 令牌: the reader's personal tokens for the public read API (created, listed by name
@@ -22,14 +20,14 @@ const tokensKey = ['api-tokens'] as const;
  */
 export function ApiTokensSection() {
   const queryClient = useQueryClient();
-  const list = useQuery({ queryKey: tokensKey, queryFn: () => call(apiTokensApi.list, {}, { quiet: true }) });
+  const list = useApiTokens();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedApiToken | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: tokensKey });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: apiTokensKey });
 
   const create = useMutation({
-    mutationFn: (body: CreateApiTokenRequest) => call(apiTokensApi.create, { body }, { quiet: true }),
+    mutationFn: (body: CreateApiTokenRequest) => createApiToken(body),
     onSuccess: (token) => {
       setCreated(token);
       setName('');
@@ -47,7 +45,7 @@ export function ApiTokensSection() {
     create.mutate(checked.data);
   };
   const revoke = (token: ApiToken) =>
-    call(apiTokensApi.revoke, { params: { tokenId: token.id } }).then(
+    revokeApiToken(token.id).then(
       () => {
         toast.success(`令牌「${token.name}」已撤销`);
         return refresh();

@@ -1,43 +1,22 @@
 import { useState } from 'react';
 import { Button, Empty, Pagination, Spin } from 'antd';
 import { DownOutlined, UpOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { MSG, PAGE_SIZES, searchApi, type BookGroup as Group, type FullTextSort } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { MSG, PAGE_SIZES, type BookGroup as Group } from '@guji/shared';
+import { useBookGroupPages, type FullTextSearch } from '../queries.ts';
 import { BookText } from '../../../components/book-text.tsx';
 import { FullTextHit } from './full-text-hit.tsx';
-
-interface Search {
-  text: string;
-  exact: boolean;
-  sort: FullTextSort;
-}
 
 /**
  * A book with pages found: its name, facts and exact counts («共 N 页，M 处»), its first pages, and
  * «展开» to page through all of its pages found (the page list of the search, this book only).
  */
-export function BookGroup({ group, search }: { group: Group; search: Search }) {
+export function BookGroup({ group, search }: { group: Group; search: FullTextSearch }) {
   const [expanded, setExpanded] = useState(false);
   const [page, setPage] = useState(1);
   const more = group.pages > group.hits.length;
-  const pages = useQuery({
-    queryKey: ['search', 'full-text', 'book', group.catalogId, search, page],
-    queryFn: () =>
-      call(searchApi.fullText, {
-        query: {
-          text: search.text,
-          exact: search.exact ? '1' : '0',
-          sort: search.sort,
-          catalogId: group.catalogId,
-          pageNum: page,
-          pageSize: PAGE_SIZES.advanced,
-        },
-      }),
-    enabled: expanded,
-    placeholderData: keepPreviousData,
-  });
+  const pages = useBookGroupPages(group.catalogId, search, page, expanded);
+
   const facts = [group.author, group.publishDynasty, group.coverageDynasty].filter(Boolean);
   const listId = `book-group-${group.catalogId}`;
   const hits = expanded && pages.data ? pages.data.records : group.hits;

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Button, Checkbox, Empty, Input, Pagination } from 'antd';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { MSG, PAGE_SIZES, parseSearchQuery, searchApi } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { MSG, PAGE_SIZES, parseSearchQuery } from '@guji/shared';
+import { useFullTextBooks, type FullTextBooksQuery } from '../queries.ts';
 import { toast } from '../../../components/toast.ts';
 import { loginPathFor, useLoginFirst } from '../../account/index.ts';
 import { useSession } from '../../account/queries.ts';
@@ -36,22 +35,20 @@ export function FullTextMode({
   const { signedIn, loginFirst } = useLoginFirst();
   const sessionPending = useSession().isPending;
   const location = useLocation();
-  const query = {
+  const query: FullTextBooksQuery = {
     text: state.text,
     exact: state.exact ? ('1' as const) : ('0' as const),
     sort: state.sort,
     ...fullTextFilters(state),
   };
-  const results = useQuery({
-    queryKey: ['search', 'full-text', 'books', query, state.page],
-    queryFn: () =>
-      call(searchApi.fullTextBooks, {
-        query: { ...query, pageNum: state.page, pageSize: PAGE_SIZES.advanced, hitsPerBook: HITS_PER_BOOK },
-      }),
-    // Snippets of the text are for signed-in readers (DESIGN.md §7): a visitor is asked to log in.
-    enabled: state.type === 1 && hasQuery(state) && signedIn,
-    placeholderData: keepPreviousData,
-  });
+  // Snippets of the text are for signed-in readers (DESIGN.md §7): a visitor is asked to log in.
+  const results = useFullTextBooks(
+    query,
+    state.page,
+    HITS_PER_BOOK,
+    state.type === 1 && hasQuery(state) && signedIn,
+  );
+
   const submit = () => {
     const typed = text.trim();
     if (typed === '') {

@@ -1,27 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Empty, Input, Pagination, Spin } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { MSG, PAGE_SIZES, searchApi, type TextHit } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { MSG, PAGE_SIZES, type TextHit } from '@guji/shared';
+import { useInBookSearch } from '../queries.ts';
 import { toast } from '../../../components/toast.ts';
 import { useLoginFirst } from '../../account/index.ts';
 import { SnippetText } from './snippet-text.tsx';
 import { PagePlace } from '../../../components/book-text.tsx';
-
-/** Search within one book (GET /api/books/{id}/text-search; reading room only), 8 hits a page. */
-export function useInBookSearch(catalogId: number, text: string, page: number) {
-  return useQuery({
-    queryKey: ['books', catalogId, 'text-search', text, page],
-    queryFn: () =>
-      call(searchApi.inBook, {
-        params: { catalogId },
-        query: { text, pageNum: page, pageSize: PAGE_SIZES.advanced },
-      }),
-    enabled: text !== '',
-    placeholderData: keepPreviousData,
-  });
-}
 
 /** The in-book search box (spec §2: reading room only). An empty box asks for text instead of searching. */
 export function InBookSearchBox({

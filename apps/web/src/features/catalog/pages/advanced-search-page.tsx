@@ -1,16 +1,9 @@
 import { useState } from 'react';
 import { Button, Input, Radio, Select, Spin, Tabs } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useNavigate, useSearchParams } from 'react-router';
-import {
-  ADVANCED_FIELD_LABELS,
-  ADVANCED_FIELDS,
-  PAGE_SIZES,
-  catalogApi,
-  type AdvancedField,
-} from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { ADVANCED_FIELD_LABELS, ADVANCED_FIELDS, PAGE_SIZES, type AdvancedField } from '@guji/shared';
+import { useAdvancedSearch } from '../queries.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
@@ -78,20 +71,8 @@ interface ModeProps {
 function BookMode({ state, onSearch }: ModeProps) {
   const [rows, setRows] = useState<FormRow[]>(state.rows);
   const [match, setMatch] = useState<0 | 1>(state.match);
-  const results = useQuery({
-    queryKey: ['books', 'advanced', state.rows, state.match, state.page],
-    queryFn: () =>
-      call(catalogApi.advancedSearch, {
-        body: {
-          rows: state.rows,
-          matchType: state.match,
-          pageNum: state.page,
-          pageSize: PAGE_SIZES.advanced,
-        },
-      }),
-    enabled: state.type === 0 && hasQuery(state),
-    placeholderData: keepPreviousData,
-  });
+  const results = useAdvancedSearch(state.rows, state.match, state.page, state.type === 0 && hasQuery(state));
+
   const change = (index: number, patch: Partial<FormRow>) =>
     setRows((current) => current.map((row, i) => (i === index ? { ...row, ...patch } : row)));
 

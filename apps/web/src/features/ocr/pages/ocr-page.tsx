@@ -1,15 +1,16 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Empty, Input, Select, Space, Tag, Upload } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { ocrApi, type OcrJson, type OcrVersionList, type SavedOcr } from '@guji/shared';
-import { ApiError, call, hrefOf } from '../../../api/client.ts';
+import { ApiError, hrefOf } from '../../../api/client.ts';
+import { importOcr, ocrKeys, rerunOcr, restoreOcr, saveOcr, useOcrVersions } from '../queries.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { PageLoading } from '../../../components/page-loading.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
-import { usePageOcr } from '../../reader/queries.ts';
+import { pageOcrKey, usePageOcr } from '../../reader/queries.ts';
 import { positiveId, readerPath } from '../../../lib/reader-url.ts';
 import { confidenceClass } from '../../reader/index.ts';
 import {
@@ -35,11 +36,7 @@ export function OcrPage() {
   const [params] = useSearchParams();
   const imageId = positiveId(params.get('imgid'));
   const ocr = usePageOcr(imageId);
-  const versions = useQuery({
-    queryKey: ['page-ocr-versions', imageId],
-    queryFn: () => call(ocrApi.versions, { params: { imageId: imageId ?? 0 } }, { quiet: true }),
-    enabled: imageId != null,
-  });
+  const versions = useOcrVersions(imageId);
   const place = versions.data?.place;
   useDocumentTitle(
     place
@@ -101,30 +98,29 @@ function Proofreader({
   }, [dirty]);
 
   const refresh = async (saved: SavedOcr) => {
-    queryClient.setQueryData(['page-ocr', imageId], { imageId, ocr: saved.ocr });
-    await queryClient.invalidateQueries({ queryKey: ['page-ocr-versions', imageId] });
+    queryClient.setQueryData(pageOcrKey(imageId), { imageId, ocr: saved.ocr });
+    await queryClient.invalidateQueries({ queryKey: ocrKeys.versions(imageId) });
   };
   const save = useMutation({
-    mutationFn: () => call(ocrApi.save, { params: { imageId }, body: { ocr: draft } }),
+    mutationFn: () => saveOcr(imageId, draft),
     onSuccess: async (saved) => {
       toast.success(`已保存为第 ${saved.version} 版`);
       await refresh(saved);
     },
   });
   const restore = useMutation({
-    mutationFn: (version: number) => call(ocrApi.restore, { params: { imageId, version } }),
+    mutationFn: (version: number) => restoreOcr(imageId, version),
     onSuccess: async (saved) => {
       toast.success(`已恢复，保存为第 ${saved.version} 版`);
       await refresh(saved);
     },
   });
   const rerun = useMutation({
-    mutationFn: () => call(ocrApi.run, { body: { scope: 'page', id: imageId } }),
+    mutationFn: () => rerunOcr(imageId),
     onSuccess: () => toast.success('已加入识别队列，完成后将保存为新版本'),
   });
   const importText = useMutation({
-    mutationFn: (content: string) =>
-      call(ocrApi.import, { params: { imageId }, body: { format: importFormat, content } }),
+    mutationFn: (content: string) => importOcr(imageId, importFormat, content),
     onSuccess: async (saved) => {
       toast.success(`已导入，保存为第 ${saved.version} 版`);
       await refresh(saved);

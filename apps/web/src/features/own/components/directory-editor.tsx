@@ -8,20 +8,11 @@ import {
   DeleteOutlined,
   PlusOutlined,
 } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  catalogApi,
-  DIRECTORY_LIMITS,
-  type DirectoryNode,
-  MSG,
-  type DirectoryInput,
-  ownPagesApi,
-  ownVolumesApi,
-  type Volume,
-} from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { useQueryClient } from '@tanstack/react-query';
+import { DIRECTORY_LIMITS, type DirectoryNode, MSG, type DirectoryInput, type Volume } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
-import { ownKeys } from '../queries.ts';
+import { catalogKeys } from '../../catalog/queries.ts';
+import { ownKeys, saveDirectory, useDirectoryForEdit, useOwnPages } from '../queries.ts';
 
 /** A directory entry as a row of the editor: the tree is edited as an indented list. */
 export interface DirectoryRow {
@@ -72,15 +63,8 @@ export function directoryProblem(rows: DirectoryRow[]): string | null {
  */
 export function DirectoryEditor({ volume, onClose }: { volume: Volume; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const tree = useQuery({
-    queryKey: ['directory-edit', volume.fascicleId],
-    queryFn: () => call(catalogApi.directory, { params: { fascicleId: volume.fascicleId } }),
-    gcTime: 0,
-  });
-  const pages = useQuery({
-    queryKey: [...ownKeys.all, 'pages', volume.fascicleId],
-    queryFn: () => call(ownPagesApi.list, { params: { id: volume.fascicleId } }),
-  });
+  const tree = useDirectoryForEdit(volume.fascicleId);
+  const pages = useOwnPages(volume.fascicleId);
   const [rows, setRows] = useState<DirectoryRow[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -115,16 +99,12 @@ export function DirectoryEditor({ volume, onClose }: { volume: Volume; onClose: 
       return;
     }
     setSaving(true);
-    call(
-      ownVolumesApi.saveDirectory,
-      { params: { id: volume.fascicleId }, body: { entries: nestDirectory(list) } },
-      { quiet: true },
-    )
+    saveDirectory(volume.fascicleId, nestDirectory(list))
       .then(
         (result) => {
           toast.success(result.message ?? MSG.directorySaved);
-          void queryClient.invalidateQueries({ queryKey: ['directory-edit', volume.fascicleId] });
-          void queryClient.invalidateQueries({ queryKey: ['directory'] });
+          void queryClient.invalidateQueries({ queryKey: ownKeys.directory(volume.fascicleId) });
+          void queryClient.invalidateQueries({ queryKey: catalogKeys.directories });
           onClose();
         },
         (failure: unknown) => setProblem(failure instanceof Error ? failure.message : '保存失败'),

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Input, Modal } from 'antd';
-import { MSG, ownPagesApi, type OwnPage } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { MSG, type OwnPage } from '@guji/shared';
+import { renamePage } from '../queries.ts';
 import { toast } from '../../../components/toast.ts';
 
 /** Tag colours of a page's OCR state. */
@@ -42,10 +42,7 @@ export function RenameImageModal({
           setProblem(MSG.ownImageNameRequired);
           return;
         }
-        void call(ownPagesApi.rename, {
-          params: { id: page.imageId },
-          body: { imageName: name.trim() },
-        }).then(
+        void renamePage(page.imageId, name.trim()).then(
           () => {
             toast.success(MSG.ownImageRenamed);
             onClose();

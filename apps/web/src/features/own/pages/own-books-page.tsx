@@ -14,21 +14,20 @@ import {
 } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
-import {
-  MSG,
-  OWN_STATUS_LABELS,
-  ownBooksApi,
-  type OwnBook,
-  type OwnBookRequest,
-  OWN_STATUS,
-} from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { MSG, OWN_STATUS_LABELS, type OwnBook, type OwnBookRequest, OWN_STATUS } from '@guji/shared';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { BookCover } from '../../../components/book-cover.tsx';
 import { usePageParam } from '../../../components/personal-list.tsx';
-import { saveBook, useOwnBooks, useOwnMutation } from '../queries.ts';
+import {
+  removeOwnBook,
+  saveBook,
+  submitOwnBooks,
+  unpublishOwnBook,
+  useOwnBooks,
+  useOwnMutation,
+} from '../queries.ts';
 import { AsideNav } from '../components/aside-nav.tsx';
 import { BookText } from '../../../components/book-text.tsx';
 
@@ -49,9 +48,9 @@ export function OwnBooksPage() {
   const books = useOwnBooks(page);
   const [selected, setSelected] = useState<number[]>([]);
   const [editing, setEditing] = useState<OwnBook | 'new' | null>(null);
-  const remove = useOwnMutation((id: number) => call(ownBooksApi.remove, { params: { id } }));
-  const submit = useOwnMutation((ids: number[]) => call(ownBooksApi.submit, { body: { ids } }));
-  const unpublish = useOwnMutation((id: number) => call(ownBooksApi.unpublish, { params: { id } }));
+  const remove = useOwnMutation(removeOwnBook);
+  const submit = useOwnMutation(submitOwnBooks);
+  const unpublish = useOwnMutation(unpublishOwnBook);
 
   return (
     <div className="page own-books">

@@ -1,15 +1,23 @@
 import { useRef, useState } from 'react';
 import { Button, Empty, Popconfirm, Space, Spin, Tag } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, UploadOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { MSG, OCR_STATUS_LABELS, ocrApi, ownPagesApi, type OwnPage } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { MSG, OCR_STATUS_LABELS, type OwnPage } from '@guji/shared';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { positiveId, readerPath } from '../../../lib/reader-url.ts';
-import { ownHome, ownKeys, useOwnBook } from '../queries.ts';
+import {
+  ownHome,
+  ownKeys,
+  recognise,
+  removePage,
+  reorderPages,
+  uploadPages,
+  useOwnBook,
+  useOwnPages,
+} from '../queries.ts';
 import { OCR_COLOURS, RenameImageModal, whileRecognising } from '../components/page-image-tools.tsx';
 
 /**
@@ -26,13 +34,8 @@ export function PagesPage() {
   const book = useOwnBook(catalogId);
   useDocumentTitle(`${bookTitle} ${volumeName} · 图像管理`);
   const queryClient = useQueryClient();
-  const key = [...ownKeys.all, 'pages', volumeId];
-  const pages = useQuery({
-    queryKey: key,
-    queryFn: () => call(ownPagesApi.list, { params: { id: volumeId } }),
-    // While recognition runs, its state is read again every few seconds.
-    refetchInterval: whileRecognising,
-  });
+  // While recognition runs, its state is read again every few seconds.
+  const pages = useOwnPages(volumeId, whileRecognising);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ownKeys.all });
   const [renaming, setRenaming] = useState<OwnPage | null>(null);
   const input = useRef<HTMLInputElement>(null);
@@ -53,14 +56,14 @@ export function PagesPage() {
     const ids = list.map((p) => p.imageId);
     const [moved] = ids.splice(index, 1);
     ids.splice(index + by, 0, moved!);
-    act(() => call(ownPagesApi.reorder, { params: { id: volumeId }, body: { imageIds: ids } }));
+    act(() => reorderPages(volumeId, ids));
   };
 
   const upload = (files: FileList) => {
     const form = new FormData();
     for (const file of Array.from(files)) form.append('file', file);
     setUploading(true);
-    void call(ownPagesApi.upload, { params: { id: volumeId }, body: form })
+    void uploadPages(volumeId, form)
       .then(
         (result) => {
           toast.success(`${result.message}（${result.added} 页）`);
@@ -105,10 +108,7 @@ export function PagesPage() {
           >
             添加图像
           </Button>
-          <Button
-            disabled={list.length === 0}
-            onClick={() => act(() => call(ocrApi.run, { body: { scope: 'volume', id: volumeId } }))}
-          >
+          <Button disabled={list.length === 0} onClick={() => act(() => recognise('volume', volumeId))}>
             全部重新识别
           </Button>
         </Space>
@@ -138,11 +138,7 @@ export function PagesPage() {
               <Tag color={OCR_COLOURS[page.ocrStatus]}>{OCR_STATUS_LABELS[page.ocrStatus]}</Tag>
               <div className="page-card-actions">
                 <Link to={`/OCRPage?imgid=${page.imageId}`}>校对</Link>
-                <Button
-                  size="small"
-                  type="link"
-                  onClick={() => act(() => call(ocrApi.run, { body: { scope: 'page', id: page.imageId } }))}
-                >
+                <Button size="small" type="link" onClick={() => act(() => recognise('page', page.imageId))}>
                   识别
                 </Button>
                 <Button size="small" type="link" onClick={() => setRenaming(page)}>
@@ -166,7 +162,7 @@ export function PagesPage() {
                   title="删除这页图像？"
                   okText="删除"
                   cancelText="取消"
-                  onConfirm={() => act(() => call(ownPagesApi.remove, { params: { id: page.imageId } }))}
+                  onConfirm={() => act(() => removePage(page.imageId))}
                 >
                   <Button size="small" type="link" danger>
                     删除

@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { Button, Empty, Popconfirm, Spin, Tag, Upload } from 'antd';
 import { InboxOutlined } from '@ant-design/icons';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { MSG, OCR_STATUS_LABELS, ocrApi, ownPagesApi, ownSinglesApi, type OwnPage } from '@guji/shared';
-import { call, hrefOf } from '../../../api/client.ts';
+import { MSG, OCR_STATUS_LABELS, ocrApi, ownSinglesApi, type OwnPage } from '@guji/shared';
+import { hrefOf } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { AsideNav } from '../components/aside-nav.tsx';
-import { ownKeys } from '../queries.ts';
+import { ownKeys, recognise, removePage, useOwnSingles } from '../queries.ts';
 import { OCR_COLOURS, RenameImageModal, whileRecognising } from '../components/page-image-tools.tsx';
 
 /**
@@ -19,12 +19,7 @@ import { OCR_COLOURS, RenameImageModal, whileRecognising } from '../components/p
 export function SinglesPage() {
   useDocumentTitle('单张图像');
   const queryClient = useQueryClient();
-  const key = [...ownKeys.all, 'singles'];
-  const singles = useQuery({
-    queryKey: key,
-    queryFn: () => call(ownSinglesApi.list, {}),
-    refetchInterval: whileRecognising,
-  });
+  const singles = useOwnSingles(whileRecognising);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ownKeys.all });
   const [renaming, setRenaming] = useState<OwnPage | null>(null);
   const list = singles.data ?? [];
@@ -81,7 +76,7 @@ export function SinglesPage() {
                   size="small"
                   type="link"
                   onClick={() =>
-                    void call(ocrApi.run, { body: { scope: 'page', id: page.imageId } }).then(
+                    void recognise('page', page.imageId).then(
                       () => {
                         toast.success('已提交识别（1 页）');
                         refresh();
@@ -114,7 +109,7 @@ export function SinglesPage() {
                   okText="删除"
                   cancelText="取消"
                   onConfirm={() =>
-                    void call(ownPagesApi.remove, { params: { id: page.imageId } }).then(
+                    void removePage(page.imageId).then(
                       () => {
                         toast.success(MSG.deleteSuccess);
                         refresh();

@@ -3,8 +3,7 @@ import { Button, Empty, Form, Input, Modal, Popconfirm, Progress, Spin } from 'a
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
-import { MSG, ownVolumesApi, type OwnVolumeRequest, type Volume, OWN_STATUS } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { MSG, type OwnVolumeRequest, type Volume, OWN_STATUS } from '@guji/shared';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
@@ -13,6 +12,7 @@ import { DirectoryEditor } from '../components/directory-editor.tsx';
 import {
   ownHome,
   ownKeys,
+  removeVolume,
   saveVolume,
   uploadZip,
   useOwnBook,
@@ -30,7 +30,7 @@ export function VolumesPage() {
   const volumes = useOwnVolumes(catalogId);
   const [editing, setEditing] = useState<Volume | 'new' | null>(null);
   const [directoryOf, setDirectoryOf] = useState<Volume | null>(null);
-  const remove = useOwnMutation((id: number) => call(ownVolumesApi.remove, { params: { id } }));
+  const remove = useOwnMutation(removeVolume);
   const title = book.data?.title ?? '卷册管理';
   useDocumentTitle(`${title} · 卷册管理`);
 

@@ -7,10 +7,9 @@ import {
   PERSONAL_LIMITS,
   RESERVATION_STATUS,
   RESERVATION_STATUS_LABELS,
-  reservationsApi,
   type Reservation,
 } from '@guji/shared';
-import { call, serverMessage } from '../../../api/client.ts';
+import { serverMessage } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { formatTime, PersonalList, usePageParam } from '../../../components/personal-list.tsx';
 import {
@@ -19,6 +18,7 @@ import {
   useDurations,
   useMyReservations,
   usePersonalMutation,
+  withdrawReservation,
 } from '../queries.ts';
 import { BookText } from '../../../components/book-text.tsx';
 import { appointmentBookFrom } from '../appointment-link.ts';
@@ -62,7 +62,7 @@ export function AppointmentChannel() {
   const apply = useApply();
   const [page, setPage] = usePageParam();
   const list = useMyReservations(page);
-  const withdraw = usePersonalMutation((id: number) => call(reservationsApi.withdraw, { params: { id } }));
+  const withdraw = usePersonalMutation(withdrawReservation);
   const [lastMessage, setLastMessage] = useState<string | null>(null);
 
   const submit = (values: ApplyFields) =>

@@ -1,15 +1,8 @@
 import { Button, Popconfirm, Tag } from 'antd';
 import { DeleteOutlined, DownloadOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
-import {
-  DOWNLOAD_KIND_LABELS,
-  downloadsApi,
-  footprintsApi,
-  MSG,
-  notesApi,
-  type PersonalBook,
-} from '@guji/shared';
-import { call, hrefOf } from '../../../api/client.ts';
+import { DOWNLOAD_KIND_LABELS, MSG, notesApi, type PersonalBook } from '@guji/shared';
+import { hrefOf } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { BookCover } from '../../../components/book-cover.tsx';
 import { readerPath } from '../../../lib/reader-url.ts';
@@ -23,6 +16,8 @@ import {
   useMyNotes,
   usePersonalMutation,
   usePrivileges,
+  removeDownload,
+  removeFootprint,
 } from '../queries.ts';
 import { BookText, noConvert } from '../../../components/book-text.tsx';
 
@@ -74,7 +69,7 @@ export function CollectionChannel() {
 export function DownloadChannel() {
   const [page, setPage] = usePageParam();
   const query = useDownloads(page);
-  const remove = usePersonalMutation((id: number) => call(downloadsApi.remove, { params: { id } }));
+  const remove = usePersonalMutation(removeDownload);
   return (
     <PersonalList
       query={query}
@@ -200,11 +195,7 @@ export function NotationChannel() {
 export function TrackChannel() {
   const [page, setPage] = usePageParam();
   const query = useFootprints(page);
-  const remove = usePersonalMutation((catalogId: number | null) =>
-    catalogId === null
-      ? call(footprintsApi.clear, {})
-      : call(footprintsApi.remove, { params: { id: catalogId } }),
-  );
+  const remove = usePersonalMutation(removeFootprint);
   return (
     <PersonalList
       query={query}

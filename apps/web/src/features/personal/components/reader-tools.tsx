@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Button, Dropdown, Input, Modal, Popconfirm } from 'antd';
 import { DownloadOutlined, FormOutlined } from '@ant-design/icons';
-import { downloadsApi, footprintsApi, MSG, PERSONAL_LIMITS, type Note, type NoteRect } from '@guji/shared';
-import { call, hrefOf } from '../../../api/client.ts';
+import { downloadsApi, MSG, PERSONAL_LIMITS, type Note, type NoteRect } from '@guji/shared';
+import { hrefOf } from '../../../api/client.ts';
 import { useSiteSettings } from '../../../api/site.ts';
 import { toast } from '../../../components/toast.ts';
-import { useNoteMutations, usePageNotes } from '../queries.ts';
+import { reportFootprint, useNoteMutations, usePageNotes } from '../queries.ts';
 
 /**
  * The reader's download menu: this page as a JPEG (with the site, the reader and the date at its foot),
@@ -56,7 +56,7 @@ export function useFootprintReport(imageId: number | null, enabled: boolean): vo
   useEffect(() => {
     if (!enabled || imageId === null) return;
     const timer = window.setTimeout(() => {
-      call(footprintsApi.report, { body: { imageId } }, { quiet: true }).catch(() => undefined);
+      void reportFootprint(imageId);
     }, 1000);
     return () => window.clearTimeout(timer);
   }, [imageId, enabled]);

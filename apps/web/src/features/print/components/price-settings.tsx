@@ -1,24 +1,18 @@
 import { useEffect, useState } from 'react';
 import { Button, Input, InputNumber, Space, Table } from 'antd';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { printPricesApi, yuan, type PrintPrice } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { yuan, type PrintPrice } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
-import { usePrices } from '../queries.ts';
+import { usePrices, useSavePrices } from '../queries.ts';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 
 /** 价格设置 (administrators): price per page by paper size, in yuan; saved as integer fen. */
 export function PriceSettings() {
   const prices = usePrices();
-  const queryClient = useQueryClient();
   const [rows, setRows] = useState<PrintPrice[]>([]);
   useEffect(() => {
     if (prices.data) setRows(prices.data);
   }, [prices.data]);
-  const save = useMutation({
-    mutationFn: (next: PrintPrice[]) => call(printPricesApi.update, { body: { prices: next } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['print-prices'] }),
-  });
+  const save = useSavePrices();
   const change = (i: number, patch: Partial<PrintPrice>) =>
     setRows((old) => old.map((row, k) => (k === i ? { ...row, ...patch } : row)));
 

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Button, Result, Spin } from 'antd';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { sandboxPaymentApi, yuan } from '@guji/shared';
-import { call } from '../../../api/client.ts';
+import { yuan } from '@guji/shared';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
-import { useSandboxPayment } from '../queries.ts';
+import { confirmSandboxPayment, useSandboxPayment } from '../queries.ts';
 
 /**
  * /SandboxPay/{tradeNo}?sig: the sandbox provider's mobile payment page (what the QR code opens). No
@@ -21,7 +20,7 @@ export function SandboxPayPage() {
 
   const answer = (pay: boolean) => {
     setBusy(true);
-    call(sandboxPaymentApi.confirm, { params: { tradeNo }, body: { sig, pay } }, { quiet: true }).then(
+    confirmSandboxPayment(tradeNo, sig, pay).then(
       (result) => void navigate(`/MobileSuccess?pay_result=${result.payResult}`, { replace: true }),
       () => void navigate('/MobileSuccess?pay_result=0', { replace: true }),
     );

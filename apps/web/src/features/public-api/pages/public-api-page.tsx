@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useQuery } from '@tanstack/react-query';
 import { OPENAPI_DOCS_PATH, PUBLIC_API_TAG, publicApi } from '@guji/shared';
-import { call, hrefOf } from '../../../api/client.ts';
+import { hrefOf } from '../../../api/client.ts';
+import { usePublicApiLimits } from '../queries.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { useSession } from '../../account/queries.ts';
 import '../public-api.css';
@@ -34,11 +34,7 @@ const ERRORS: Array<[string, string, string]> = [
 export function PublicApiPage() {
   useDocumentTitle('数据接口');
   const signedIn = Boolean(useSession().data?.user);
-  const limits = useQuery({
-    queryKey: ['public-api-limits'],
-    queryFn: () => call(publicApi.whoami, {}, { quiet: true }),
-    staleTime: Infinity,
-  });
+  const limits = usePublicApiLimits();
   const origin = window.location.origin;
   const example = (url: string, token = true) =>
     `curl ${token ? '-H "Authorization: Bearer $GUJI_TOKEN" ' : ''}"${origin}${url}"`;
