@@ -13,6 +13,6 @@ export interface Auditor {
     target: string,
     before: unknown,
     after: unknown,
-    tx?: DbOrTx,
+    tx: DbOrTx,
   ): Promise<void>;
 }

@@ -42,8 +42,8 @@ export class AdminService implements Auditor {
   ) {}
 
   /**
-   * Writes one audit record. Pass the transaction of the change it records, so that the record stands
-   * or falls with the change.
+   * Writes one audit record in the transaction of the change it records, so that the record stands or
+   * falls with the change: the transaction is required, so a forgotten one does not compile.
    */
   async record(
     actorId: number | null,
@@ -51,7 +51,7 @@ export class AdminService implements Auditor {
     target: string,
     before: unknown,
     after: unknown,
-    tx?: DbOrTx,
+    tx: DbOrTx,
   ): Promise<void> {
     await this.audits.record(
       {

@@ -19,7 +19,7 @@ export class AuditRepository {
   constructor(private readonly db: Db) {}
 
   /** Pass the change's transaction, so the record stands or falls with the change. */
-  async record(entry: AuditRecord, tx: DbOrTx = this.db): Promise<void> {
+  async record(entry: AuditRecord, tx: DbOrTx): Promise<void> {
     await tx
       .insertInto('audit_log')
       .values({
