@@ -7,6 +7,7 @@ import { DIALECTS } from '../../../test/helpers.ts';
 import { createHttpHarness, GOOD_PASSWORD, multipartFile, type HttpHarness } from '../../../test/http.ts';
 import { makeZip } from '../../../test/zip.ts';
 import { BOOK_HAS_READER_DATA, CLASS_UNKNOWN } from './catalog-admin.service.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 const page = (shade: string) =>
   sharp({ create: { width: 300, height: 420, channels: 3, background: shade } })
@@ -44,8 +45,7 @@ describe.each(DIALECTS)('console catalogue management (%s)', (dialect) => {
       roles: ['reader', 'catalogAdmin'],
     });
     staff = (await h.login('catstaff', GOOD_PASSWORD)).cookie;
-    await h.register({ loginName: 'catreader', phone: '13400000801' });
-    reader = (await h.login('catreader', GOOD_PASSWORD)).cookie;
+    reader = (await makeReader(h, 'catreader')).cookie;
     await h.context.database.db
       .insertInto('classifications')
       .values({ code: 'JING', name: '經部', parent_id: null, sort: 0 })

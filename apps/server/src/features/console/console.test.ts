@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 describe.each(DIALECTS)('administration console over HTTP on %s', (dialect) => {
   let h: HttpHarness;
@@ -15,8 +16,7 @@ describe.each(DIALECTS)('administration console over HTTP on %s', (dialect) => {
       roles: ['reader', 'admin'],
     });
     admin = (await h.login('consoleadmin', GOOD_PASSWORD)).cookie;
-    await h.register({ loginName: 'consolereader', phone: '13400000401' });
-    reader = (await h.login('consolereader', GOOD_PASSWORD)).cookie;
+    reader = (await makeReader(h, 'consolereader')).cookie;
   });
   afterAll(async () => h.close());
   const get = (url: string, cookie: string) => h.request({ method: 'GET', url, cookie });

@@ -4,6 +4,7 @@ import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../tes
 import { DIALECTS } from '../../../test/helpers.ts';
 import { buildApp } from '../../app.ts';
 import { redactUrl } from '../../http/log-redact.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 const OUTSIDE = '203.0.113.9';
 
@@ -19,8 +20,7 @@ describe.each(DIALECTS)('reading-room terminals over HTTP on %s', (dialect) => {
       roles: ['reader', 'admin'],
     });
     admin = (await h.login('termadmin', GOOD_PASSWORD)).cookie;
-    await h.register({ loginName: 'termreader', phone: '13400000031' });
-    reader = (await h.login('termreader', GOOD_PASSWORD)).cookie;
+    reader = (await makeReader(h, 'termreader')).cookie;
   });
   afterAll(async () => h.close());
 

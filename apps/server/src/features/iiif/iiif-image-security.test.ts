@@ -4,7 +4,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
-import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { createHttpHarness, type HttpHarness } from '../../../test/http.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 /**
  * Issue 13 items 2, 3, 19, 20 and A: the IIIF image requests probed from outside (who may have which
@@ -44,8 +45,7 @@ describe.each(DIALECTS)('IIIF image requests hardened on %s', (dialect) => {
       isOpen: false,
       pageSize: [1400, 2000],
     });
-    await h.register({ loginName: 'iiifimg', phone: '13400000078' });
-    reader = (await h.login('iiifimg', GOOD_PASSWORD)).cookie;
+    reader = (await makeReader(h, 'iiifimg')).cookie;
   });
   afterAll(async () => h.close());
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
-import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { createHttpHarness, type HttpHarness } from '../../../test/http.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 /**
  * Issue 13 items 18, 21–23: the IIIF documents (info.json, manifests, collections, text layers)
@@ -26,8 +27,7 @@ describe.each(DIALECTS)('IIIF documents hardened on %s', (dialect) => {
       texts: [['子曰學而時習之', '有朋自遠方來']],
     });
     closed = await createBook(h.context, { title: '孟子', volumes: [2], isOpen: false });
-    await h.register({ loginName: 'iiifsec', phone: '13400000077' });
-    reader = (await h.login('iiifsec', GOOD_PASSWORD)).cookie;
+    reader = (await makeReader(h, 'iiifsec')).cookie;
   });
   afterAll(async () => h.close());
 

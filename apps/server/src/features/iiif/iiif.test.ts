@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 const OUTSIDE = '203.0.113.9';
 const READING_ROOM = '10.8.0.5';
@@ -16,8 +17,7 @@ describe.each(DIALECTS)('IIIF over HTTP on %s', (dialect) => {
     h = await createHttpHarness(dialect, { READING_ROOM_CIDRS: '10.8.0.0/16' });
     open = await createBook(h.context, { volumes: [3, 2], title: '論語', pageSize: [1200, 800] });
     closed = await createBook(h.context, { volumes: [2], title: '孟子', isOpen: false });
-    await h.register({ loginName: 'iiifreader', phone: '13400000001' });
-    readerCookie = (await h.login('iiifreader', GOOD_PASSWORD)).cookie;
+    readerCookie = (await makeReader(h, 'iiifreader')).cookie;
   });
   afterAll(async () => h.close());
 

@@ -8,6 +8,7 @@ import { pageImage } from '../../../test/catalog-factory.ts';
 import { makeZip } from '../../../test/zip.ts';
 import { parseCsv, parseCsvMetadata } from './package-metadata.ts';
 import { runCli } from '../../cli/cli.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 const metadata = (overrides: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -43,8 +44,7 @@ describe.each(DIALECTS)('importing books on %s', (dialect) => {
       roles: ['reader', 'catalogAdmin'],
     });
     staff = (await h.login('importer', GOOD_PASSWORD)).cookie;
-    await h.register({ loginName: 'plainreader', phone: '13200000001' });
-    reader = (await h.login('plainreader', GOOD_PASSWORD)).cookie;
+    reader = (await makeReader(h, 'plainreader')).cookie;
     pngs = await Promise.all([0, 1, 2, 3].map((i) => pageImage(i)));
   });
   afterAll(async () => h.close());

@@ -3,6 +3,7 @@ import { OCR_IMPORT_MAX_CHARS } from '@guji/shared';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 /** The request of issue 13: an unclosed TextBlock 64,000 times (about 700 KB). */
 const HOSTILE_ALTO = '<Page WIDTH="10" HEIGHT="10">' + '<TextBlock>'.repeat(64_000);
@@ -26,8 +27,7 @@ describe.each(DIALECTS)('importing hostile ALTO and hOCR on %s', (dialect) => {
       roles: ['reader', 'catalogAdmin'],
     });
     staff = (await h.login('importstaff', GOOD_PASSWORD)).cookie;
-    await h.register({ loginName: 'importreader', phone: '13400000031' });
-    reader = (await h.login('importreader', GOOD_PASSWORD)).cookie;
+    reader = (await makeReader(h, 'importreader')).cookie;
   });
   afterAll(async () => h.close());
 

@@ -3,6 +3,7 @@ import type { OcrJson } from '@guji/shared';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 const READING_ROOM = '10.8.0.5';
 
@@ -19,8 +20,7 @@ describe.each(DIALECTS)('proofreading OCR text over HTTP on %s', (dialect) => {
       roles: ['reader', 'catalogAdmin'],
     });
     staff = (await h.login('ocrstaff', GOOD_PASSWORD)).cookie;
-    await h.register({ loginName: 'ocrreader', phone: '13400000021' });
-    reader = (await h.login('ocrreader', GOOD_PASSWORD)).cookie;
+    reader = (await makeReader(h, 'ocrreader')).cookie;
   });
   // Each test proofreads a book of its own.
   beforeEach(async () => {

@@ -5,6 +5,7 @@ import { createHttpHarness, GOOD_PASSWORD, multipartFiles, type HttpHarness } fr
 import { DIALECTS } from '../../../test/helpers.ts';
 import { makeZip } from '../../../test/zip.ts';
 import { BOOK, ownClient, ownUsers } from './own-test-kit.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 describe.each(DIALECTS)('own pages and single images over HTTP on %s', (dialect) => {
   let h: HttpHarness;
@@ -166,8 +167,7 @@ describe.each(DIALECTS)('own pages and single images over HTTP on %s', (dialect)
 
   it('stores only the image of an upload: bytes after its end are dropped (PNG, JPEG, in a zip too)', async () => {
     // Issue 30 item 3: small PNGs each followed by 95 MB were stored byte for byte as page images.
-    await h.register({ loginName: 'owntrailing', phone: '13400000304' });
-    const cookie = (await h.login('owntrailing', GOOD_PASSWORD)).cookie;
+    const cookie = (await makeReader(h, 'owntrailing')).cookie;
     const png = await pageImage(1, 100, 150);
     const jpeg = await pageImage(2, 100, 150, 'jpeg');
     const tail = Buffer.alloc(2 * 1024 ** 2, 0x41);

@@ -2,9 +2,10 @@ import pino from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pageImage } from '../../../test/catalog-factory.ts';
-import { createHttpHarness, GOOD_PASSWORD, multipartFiles, type HttpHarness } from '../../../test/http.ts';
+import { createHttpHarness, multipartFiles, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { oneBitPng } from '../../../test/images.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 /** Issue 13 item 6: a pixel bomb is refused by its header; recognition runs off the request thread. */
 describe.each(DIALECTS)('pixel bombs and OCR off the event loop on %s', (dialect) => {
@@ -13,8 +14,7 @@ describe.each(DIALECTS)('pixel bombs and OCR off the event loop on %s', (dialect
   beforeAll(async () => {
     // The real engine (in its thread): no stand-in, so the test sees where recognition runs.
     h = await createHttpHarness(dialect, { OCR_ON_INGEST: 'true' });
-    await h.register({ loginName: 'pixelreader', phone: '13400000041' });
-    reader = (await h.login('pixelreader', GOOD_PASSWORD)).cookie;
+    reader = (await makeReader(h, 'pixelreader')).cookie;
   });
   afterAll(async () => h.close());
 
@@ -31,8 +31,7 @@ describe.each(DIALECTS)('pixel bombs and OCR off the event loop on %s', (dialect
 
   it('refuses a 14000×14000 1-bit PNG, naming the limit, before anything is stored or queued', async () => {
     // A reader of this test's own, with no single images yet.
-    await h.register({ loginName: 'bombreader', phone: '13400000042' });
-    const bomber = (await h.login('bombreader', GOOD_PASSWORD)).cookie;
+    const bomber = (await makeReader(h, 'bombreader')).cookie;
     const queued = (await h.context.repos.jobs.countByStatus()).queued;
     const bomb = oneBitPng(14_000, 14_000);
     expect(bomb.length).toBeLessThan(64 * 1024);

@@ -11,6 +11,7 @@ import {
   type HttpHarness,
 } from '../../../test/http.ts';
 import { makeZip } from '../../../test/zip.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 /**
  * Issue 13 item 4: a published own book is frozen for its owner (every change would be public at
@@ -80,8 +81,7 @@ describe.each(DIALECTS)('published own books are frozen for their owner (%s)', (
 
   beforeAll(async () => {
     h = await createHttpHarness(dialect);
-    await h.register({ loginName: 'frozenowner', phone: '13400001301' });
-    owner = (await h.login('frozenowner', GOOD_PASSWORD)).cookie;
+    owner = (await makeReader(h, 'frozenowner')).cookie;
     await h.context.services.auth.upsertAccount({
       loginName: 'frozenreviewer',
       password: GOOD_PASSWORD,
@@ -151,8 +151,7 @@ describe.each(DIALECTS)('published own books are frozen for their owner (%s)', (
     const { bookId, pageId } = await publishedBook('張氏家乘');
     const a = as(owner);
     expect((await as(undefined).post(`/api/own/books/${bookId}/unpublish`)).statusCode).toBe(401);
-    await h.register({ loginName: 'frozenother', phone: '13400001302' });
-    const other = (await h.login('frozenother', GOOD_PASSWORD)).cookie;
+    const other = (await makeReader(h, 'frozenother')).cookie;
     expect((await as(other).post(`/api/own/books/${bookId}/unpublish`)).statusCode).toBe(404);
 
     expect((await a.post(`/api/own/books/${bookId}/unpublish`)).json()).toMatchObject({

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { pageImage } from '../../../test/catalog-factory.ts';
-import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { createHttpHarness, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { makeZip } from '../../../test/zip.ts';
 import { BOOK, ownClient, ownUsers } from './own-test-kit.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 describe.each(DIALECTS)('own books over HTTP on %s', (dialect) => {
   let h: HttpHarness;
@@ -21,9 +22,7 @@ describe.each(DIALECTS)('own books over HTTP on %s', (dialect) => {
 
   it('adds books with the required fields of spec §5, pages 5 then 6, and keeps them from other users', async () => {
     // Two readers of this test's own: the counts below are theirs alone.
-    await h.register({ loginName: 'owncarol', phone: '13400000391' });
-    await h.register({ loginName: 'owndave', phone: '13400000392' });
-    const a = as((await h.login('owncarol', GOOD_PASSWORD)).cookie);
+    const a = as((await makeReader(h, 'owncarol')).cookie);
     const message = async (body: unknown) =>
       (await a.post('/api/own/books', body)).json<{ message: string }>().message;
     expect(await message({ ...BOOK, title: ' ' })).toBe(MSG.ownTitleRequired);
@@ -40,7 +39,7 @@ describe.each(DIALECTS)('own books over HTTP on %s', (dialect) => {
     }>().records[0]!;
     expect(first.auditStatus).toBe('0');
 
-    const b = as((await h.login('owndave', GOOD_PASSWORD)).cookie);
+    const b = as((await makeReader(h, 'owndave')).cookie);
     expect((await b.get('/api/own/books')).json()).toMatchObject({ total: 0 });
     expect((await b.get(`/api/own/books/${first.catalogId}`)).statusCode).toBe(404);
     expect((await b.put(`/api/own/books/${first.catalogId}`, BOOK)).statusCode).toBe(404);

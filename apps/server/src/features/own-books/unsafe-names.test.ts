@@ -12,6 +12,7 @@ import {
 } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { makeZip } from '../../../test/zip.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 const RLO = '\u202e';
 /** What the probes sent: markup, a right-to-left override, an isolate, a mark, controls, a zero-width space. */
@@ -54,8 +55,7 @@ describe.each(DIALECTS)(
 
     beforeAll(async () => {
       h = await createHttpHarness(dialect);
-      await h.register({ loginName: 'namesowner', phone: '13400001361' });
-      owner = (await h.login('namesowner', GOOD_PASSWORD)).cookie;
+      owner = (await makeReader(h, 'namesowner')).cookie;
       await h.context.services.auth.upsertAccount({
         loginName: 'namesstaff',
         password: GOOD_PASSWORD,

@@ -3,6 +3,7 @@ import { MSG } from '@guji/shared';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { personalClient, personalData, type TestBook } from './personal-test-kit.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 describe.each(DIALECTS)('comments over HTTP (%s)', (dialect) => {
   let h: HttpHarness;
@@ -63,8 +64,7 @@ describe.each(DIALECTS)('comments over HTTP (%s)', (dialect) => {
   });
   it('a reader posting comments in a burst is stopped after the limit with 429; others are not', async () => {
     // Issue 30 item 11: 60 public comments in a few seconds by one reader.
-    await h.register({ loginName: 'burstreader', phone: '13400001511' });
-    const burst = as((await h.login('burstreader', GOOD_PASSWORD)).cookie);
+    const burst = as((await makeReader(h, 'burstreader')).cookie);
     const url = `/api/books/${open.bookId}/comments`;
     const limit = h.context.config.writeRateLimitPerMinute;
     const answers = [];

@@ -4,6 +4,7 @@ import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../tes
 import { DIALECTS } from '../../../test/helpers.ts';
 import { endOfLocalDay } from '../../lib/local-day.ts';
 import { personalClient, personalData, type TestBook } from './personal-test-kit.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 describe.each(DIALECTS)('reservations over HTTP (%s)', (dialect) => {
   let h: HttpHarness;
@@ -59,8 +60,7 @@ describe.each(DIALECTS)('reservations over HTTP (%s)', (dialect) => {
 
   it('reservations: same day approved at once; longer ones reviewed; refusal reason shown; withdraw; privilege ends', async () => {
     // A reader of this test's own: the privileges granted here open the restricted book to them only.
-    await h.register({ loginName: 'carol', phone: '13400000103' });
-    const a = as((await h.login('carol', GOOD_PASSWORD)).cookie);
+    const a = as((await makeReader(h, 'carol')).cookie);
     const durations = (await a.get('/api/reservations/durations')).json<Array<{ code: string }>>();
     expect(durations.map((d) => d.code)).toEqual(['ANB0401', 'ANB0402']);
     expect((await a.get('/api/reservations/lookup?callNumber=T-9')).json()).toEqual([

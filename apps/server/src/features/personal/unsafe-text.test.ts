@@ -3,6 +3,7 @@ import { MSG } from '@guji/shared';
 import { createBook, ocrFor } from '../../../test/catalog-factory.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 /** Outside the reading room (the test config's reading room is loopback). */
 const OUTSIDE = '203.0.113.9';
@@ -37,8 +38,7 @@ describe.each(DIALECTS)('reader-visible texts refuse control, bidi characters an
 
   beforeAll(async () => {
     h = await createHttpHarness(dialect);
-    await h.register({ loginName: 'textreader', phone: '13400001411' });
-    reader = (await h.login('textreader', GOOD_PASSWORD)).cookie;
+    reader = (await makeReader(h, 'textreader')).cookie;
     await h.context.services.auth.upsertAccount({
       loginName: 'textreviewer',
       password: GOOD_PASSWORD,

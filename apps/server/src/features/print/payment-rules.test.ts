@@ -5,6 +5,7 @@ import { createBook } from '../../../test/catalog-factory.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { SandboxPaymentProvider, TRADE_LIFETIME_MS } from './payment.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 /** Issue 13 items 7–10: the payment provider switch, bounded id arrays, one live trade, access at payment. */
 const OUTSIDE = '203.0.113.9';
@@ -321,8 +322,7 @@ describe.each(DIALECTS)('print payments with no provider live (%s)', (dialect) =
       PAYMENT_PROVIDER: 'none',
       PAYMENT_SANDBOX_SECRET: SANDBOX_SECRET,
     });
-    await h.register({ loginName: 'cashonly', phone: '13400000302' });
-    cookie = (await h.login('cashonly', GOOD_PASSWORD)).cookie;
+    cookie = (await makeReader(h, 'cashonly')).cookie;
     book = await createBook(h.context, { volumes: [2] });
   });
   afterAll(async () => h.close());

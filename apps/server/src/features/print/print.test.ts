@@ -4,6 +4,7 @@ import { MSG } from '@guji/shared';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 describe.each(DIALECTS)('print orders over HTTP (%s)', (dialect) => {
   let h: HttpHarness;
@@ -33,8 +34,7 @@ describe.each(DIALECTS)('print orders over HTTP (%s)', (dialect) => {
 
   beforeAll(async () => {
     h = await createHttpHarness(dialect);
-    await h.register({ loginName: 'printbob', phone: '13400000202' });
-    bob = (await h.login('printbob', GOOD_PASSWORD)).cookie;
+    bob = (await makeReader(h, 'printbob')).cookie;
     await h.context.services.auth.upsertAccount({
       loginName: 'desk',
       password: GOOD_PASSWORD,

@@ -3,6 +3,7 @@ import { MSG } from '@guji/shared';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 const OUTSIDE = '203.0.113.9';
 const READING_ROOM = '10.8.0.5';
@@ -36,8 +37,7 @@ describe.each(DIALECTS)('full-text and in-book search over HTTP on %s', (dialect
       volumes: [1],
       texts: [['學而秘本']],
     });
-    await h.register({ loginName: 'textreader', phone: '13400000011' });
-    readerCookie = (await h.login('textreader', GOOD_PASSWORD)).cookie;
+    readerCookie = (await makeReader(h, 'textreader')).cookie;
   });
   afterAll(async () => h.close());
 
