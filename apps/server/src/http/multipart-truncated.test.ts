@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { DIALECTS } from '../../test/helpers.ts';
 import { createHttpHarness, createOwnVolume, GOOD_PASSWORD, type HttpHarness } from '../../test/http.ts';
+import { makeReader } from '../../test/factories.ts';
 
 /**
  * Issue 13 item 8: a multipart body that ends early (no closing boundary, or an unterminated part)
@@ -10,6 +11,7 @@ import { createHttpHarness, createOwnVolume, GOOD_PASSWORD, type HttpHarness } f
 describe.each(DIALECTS)('truncated multipart bodies on %s', (dialect) => {
   let h: HttpHarness;
   let reader: string;
+  let readerLogin = '';
   let staff: string;
   let volumeUrl: string;
 
@@ -38,8 +40,7 @@ describe.each(DIALECTS)('truncated multipart bodies on %s', (dialect) => {
 
   beforeAll(async () => {
     h = await createHttpHarness(dialect);
-    await h.register({ loginName: 'truncreader', phone: '13400001401' });
-    reader = (await h.login('truncreader', GOOD_PASSWORD)).cookie;
+    ({ cookie: reader, loginName: readerLogin } = await makeReader(h, 'truncreader'));
     await h.context.services.auth.upsertAccount({
       loginName: 'truncimporter',
       password: GOOD_PASSWORD,
@@ -71,7 +72,7 @@ describe.each(DIALECTS)('truncated multipart bodies on %s', (dialect) => {
     const { avatar_file } = await db
       .selectFrom('users')
       .select('avatar_file')
-      .where('login_name', '=', 'truncreader')
+      .where('login_name', '=', readerLogin)
       .executeTakeFirstOrThrow();
     return {
       pages: await count('pages'),

@@ -3,6 +3,7 @@ import { MSG, type BookDetail, type BookPage, type ReaderData } from '@guji/shar
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 const OUTSIDE = '203.0.113.7';
 const READING_ROOM = '10.8.1.1';
@@ -14,6 +15,7 @@ describe.each(DIALECTS)('catalogue over HTTP on %s', (dialect) => {
   let hidden: Awaited<ReturnType<typeof createBook>>;
   let emptyBookId: number;
   let reader: string;
+  let readerLogin = '';
   let staff: string;
 
   beforeAll(async () => {
@@ -48,8 +50,7 @@ describe.each(DIALECTS)('catalogue over HTTP on %s', (dialect) => {
     emptyBookId = await cat.createBook({ title: '有目無書', class_code: 'ZI', is_visible: 1, is_open: 1 });
     for (let i = 0; i < 7; i++)
       await cat.createBook({ title: `千字文${i}`, class_code: 'ZI', is_visible: 1, is_open: 1 });
-    await h.register({ loginName: 'catreader', phone: '13300000001' });
-    reader = (await h.login('catreader', GOOD_PASSWORD)).cookie;
+    ({ cookie: reader, loginName: readerLogin } = await makeReader(h, 'catreader'));
     await h.context.services.auth.upsertAccount({
       loginName: 'catstaff',
       password: GOOD_PASSWORD,
@@ -127,7 +128,7 @@ describe.each(DIALECTS)('catalogue over HTTP on %s', (dialect) => {
       reason: 'noData',
       message: MSG.noData,
     });
-    const user = await h.context.repos.users.findByLoginName('catreader');
+    const user = await h.context.repos.users.findByLoginName(readerLogin);
     const now = h.clock.now().getTime();
     await h.context.repos.catalog.grantPrivilege(
       user!.id,
@@ -194,7 +195,7 @@ describe.each(DIALECTS)('catalogue over HTTP on %s', (dialect) => {
   });
 
   it('gives the reader the pages of the chosen volume, records a view and a footprint', async () => {
-    const user = await h.context.repos.users.findByLoginName('catreader');
+    const user = await h.context.repos.users.findByLoginName(readerLogin);
     const before = await h.context.repos.catalog.countFootprints(user!.id);
     const viewsBefore = (await h.context.repos.catalog.findBook(open.bookId))!.view_count;
     const data = (

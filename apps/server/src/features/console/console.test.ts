@@ -95,8 +95,7 @@ describe.each(DIALECTS)('administration console over HTTP on %s', (dialect) => {
 
   it('users: search, roles, disable (sessions end), reset password; not on oneself; staff only', async () => {
     // A reader of this test's own: it is disabled and its password reset here.
-    await h.register({ loginName: 'consoletarget', phone: '13400000403' });
-    const target = (await h.login('consoletarget', GOOD_PASSWORD)).cookie;
+    const { cookie: target, loginName: targetLogin } = await makeReader(h, 'consoletarget');
     const found = (await get('/api/admin/users?q=consoletarget', admin)).json<{
       records: Array<{ id: number; roles: string[]; disabled: boolean }>;
     }>();
@@ -125,15 +124,15 @@ describe.each(DIALECTS)('administration console over HTTP on %s', (dialect) => {
     expect((await postBody(`/api/admin/users/${id}/disable`, { disabled: true })).statusCode).toBe(200);
     expect((await h.request({ method: 'GET', url: '/api/me', cookie: target })).statusCode).toBe(401);
     // A disabled account is not confirmed, even to its right password (issue 13 item 12).
-    expect((await h.login('consoletarget', GOOD_PASSWORD)).response.json()).toMatchObject({
+    expect((await h.login(targetLogin, GOOD_PASSWORD)).response.json()).toMatchObject({
       code: 'BAD_CREDENTIALS',
     });
     await postBody(`/api/admin/users/${id}/disable`, { disabled: false });
 
     const reset = (await postBody(`/api/admin/users/${id}/reset-password`, {})).json<{ password: string }>();
     expect(reset.password).toMatch(/^[A-Za-z]{6}\d{4}#[A-Za-z]$/);
-    expect((await h.login('consoletarget', GOOD_PASSWORD)).response.statusCode).toBe(401);
-    expect((await h.login('consoletarget', reset.password)).response.statusCode).toBe(200);
+    expect((await h.login(targetLogin, GOOD_PASSWORD)).response.statusCode).toBe(401);
+    expect((await h.login(targetLogin, reset.password)).response.statusCode).toBe(200);
     const audit = (await get('/api/admin/audit?action=user.roles', admin)).json<{
       records: Array<{ before: unknown; after: unknown }>;
     }>();
@@ -264,9 +263,8 @@ describe.each(DIALECTS)('administration console over HTTP on %s', (dialect) => {
   it('reader categories: a research reader reads books closed to online reading until the last day; staff only', async () => {
     const OUTSIDE = '203.0.113.9';
     const { bookId } = await createBook(h.context, { title: '善本研究', isOpen: false });
-    await h.register({ loginName: 'researcher', phone: '13400000402' });
-    const reader = (await h.login('researcher', GOOD_PASSWORD)).cookie;
-    const readerId = (await h.context.repos.users.findByLoginName('researcher'))!.id;
+    const { cookie: reader, loginName: readerLogin } = await makeReader(h, 'researcher');
+    const readerId = (await h.context.repos.users.findByLoginName(readerLogin))!.id;
     const read = () =>
       h.request({
         method: 'GET',
@@ -303,7 +301,7 @@ describe.each(DIALECTS)('administration console over HTTP on %s', (dialect) => {
     const listed = (await get('/api/admin/users?flag=2', admin)).json<{
       records: Array<{ loginName: string; readerFlag: string }>;
     }>();
-    expect(listed.records).toEqual([expect.objectContaining({ loginName: 'researcher', readerFlag: '2' })]);
+    expect(listed.records).toEqual([expect.objectContaining({ loginName: readerLogin, readerFlag: '2' })]);
     // A % typed in the search is a character, not a wildcard.
     expect(
       (await get(`/api/admin/users?q=${encodeURIComponent('%')}`, admin)).json<{ total: number }>().total,

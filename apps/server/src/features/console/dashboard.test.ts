@@ -3,11 +3,13 @@ import type { Dashboard } from '@guji/shared';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 describe.each(DIALECTS)('console dashboard (%s)', (dialect) => {
   let h: HttpHarness;
   let admin: string;
   let reader: string;
+  let readerLogin = '';
   let readerId: number;
   let book: { bookId: number; pageIds: number[] };
   const get = (url: string, cookie: string) => h.request({ method: 'GET', url, cookie });
@@ -23,13 +25,12 @@ describe.each(DIALECTS)('console dashboard (%s)', (dialect) => {
       roles: ['reader', 'admin'],
     });
     admin = (await h.login('dashadmin', GOOD_PASSWORD)).cookie;
-    await h.register({ loginName: 'dashreader', phone: '13400000901' });
-    reader = (await h.login('dashreader', GOOD_PASSWORD)).cookie;
+    ({ cookie: reader, loginName: readerLogin } = await makeReader(h, 'dashreader'));
     readerId = (
       await h.context.database.db
         .selectFrom('users')
         .select('id')
-        .where('login_name', '=', 'dashreader')
+        .where('login_name', '=', readerLogin)
         .executeTakeFirstOrThrow()
     ).id;
     book = await createBook(h.context, { title: '論語', volumes: [3] });

@@ -181,9 +181,8 @@ describe.each(DIALECTS)('IIIF over HTTP on %s', (dialect) => {
 
   it('lets a reader with a privilege, and catalogue staff, have the restricted tiles', async () => {
     // A reader of this test's own: the other tests need iiifreader without the privilege.
-    await h.register({ loginName: 'iiifprivileged', phone: '13400000009' });
-    const privileged = (await h.login('iiifprivileged', GOOD_PASSWORD)).cookie;
-    const user = await h.context.repos.users.findByLoginName('iiifprivileged');
+    const { cookie: privileged, loginName: privilegedLogin } = await makeReader(h, 'iiifprivileged');
+    const user = await h.context.repos.users.findByLoginName(privilegedLogin);
     const now = h.clock.now();
     await h.context.repos.catalog.grantPrivilege(
       user!.id,

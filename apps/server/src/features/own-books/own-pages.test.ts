@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { ocrFor, pageImage } from '../../../test/catalog-factory.ts';
-import { createHttpHarness, GOOD_PASSWORD, multipartFiles, type HttpHarness } from '../../../test/http.ts';
+import { createHttpHarness, multipartFiles, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { makeZip } from '../../../test/zip.ts';
 import { BOOK, ownClient, ownUsers } from './own-test-kit.ts';
@@ -224,8 +224,7 @@ describe.each(DIALECTS)('own pages and single images over HTTP on %s', (dialect)
   });
 
   it('two first uploads of single images at once share one single-images book', async () => {
-    await h.register({ loginName: 'ownsingles', phone: '13400000303' });
-    const cookie = (await h.login('ownsingles', GOOD_PASSWORD)).cookie;
+    const { cookie: cookie, loginName: cookieLogin } = await makeReader(h, 'ownsingles');
     const send = async (n: number) => {
       const form = multipartFiles('file', [[`圖${n}.png`, await pageImage(n)]]);
       return h.request({
@@ -248,7 +247,7 @@ describe.each(DIALECTS)('own pages and single images over HTTP on %s', (dialect)
       .where('books.source_key', 'like', 'single:%')
       .where('books.title', '=', '单张图像')
       .where('books.owner_id', 'in', (eb) =>
-        eb.selectFrom('users').select('id').where('login_name', '=', 'ownsingles'),
+        eb.selectFrom('users').select('id').where('login_name', '=', cookieLogin),
       )
       .execute();
     expect(books).toHaveLength(1);

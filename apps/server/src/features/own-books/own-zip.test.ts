@@ -2,10 +2,11 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { pageImage } from '../../../test/catalog-factory.ts';
-import { createHttpHarness, GOOD_PASSWORD, multipartFile, type HttpHarness } from '../../../test/http.ts';
+import { createHttpHarness, multipartFile, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { deflatedZeros, makeZip } from '../../../test/zip.ts';
 import { UPLOADS_PER_USER } from './upload-gate.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 const MB = 1024 ** 2;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
@@ -17,6 +18,7 @@ const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0
 describe.each(DIALECTS)('zip bombs and concurrent uploads of own volumes on %s', (dialect) => {
   let h: HttpHarness;
   let owner: string;
+  let ownerLogin = '';
   let ownerId: number;
 
   const upload = (cookie: string, url: string, name: string, data: Buffer) => {
@@ -54,12 +56,11 @@ describe.each(DIALECTS)('zip bombs and concurrent uploads of own volumes on %s',
 
   beforeAll(async () => {
     h = await createHttpHarness(dialect);
-    await h.register({ loginName: 'zipowner', phone: '13400001351' });
-    owner = (await h.login('zipowner', GOOD_PASSWORD)).cookie;
+    ({ cookie: owner, loginName: ownerLogin } = await makeReader(h, 'zipowner'));
     const row = await h.context.database.db
       .selectFrom('users')
       .select('id')
-      .where('login_name', '=', 'zipowner')
+      .where('login_name', '=', ownerLogin)
       .executeTakeFirstOrThrow();
     ownerId = row.id;
   });

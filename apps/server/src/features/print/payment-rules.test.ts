@@ -60,6 +60,7 @@ function refundsOf(h: HttpHarness, orderNum: string) {
 describe.each(DIALECTS)('print payments with the sandbox live (%s)', (dialect) => {
   let h: HttpHarness;
   let cookie: string;
+  let cookieLogin = '';
   let userId: number;
   let desk: string;
   let open: { bookId: number; pageIds: number[] };
@@ -70,9 +71,8 @@ describe.each(DIALECTS)('print payments with the sandbox live (%s)', (dialect) =
 
   beforeAll(async () => {
     h = await createHttpHarness(dialect, { PAYMENT_SANDBOX_SECRET: SANDBOX_SECRET });
-    await h.register({ loginName: 'payrules', phone: '13400000301' });
-    cookie = (await h.login('payrules', GOOD_PASSWORD)).cookie;
-    userId = (await h.context.repos.users.findByLoginName('payrules'))!.id;
+    ({ cookie: cookie, loginName: cookieLogin } = await makeReader(h, 'payrules'));
+    userId = (await h.context.repos.users.findByLoginName(cookieLogin))!.id;
     await h.context.services.auth.upsertAccount({
       loginName: 'paydesk',
       password: GOOD_PASSWORD,

@@ -2,8 +2,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '@guji/shared';
 import { makeBmp } from '../../../test/bmp.ts';
-import { createHttpHarness, GOOD_PASSWORD, multipartFile, type HttpHarness } from '../../../test/http.ts';
+import { createHttpHarness, multipartFile, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 const SCRIPT = Buffer.from('<script>alert(1)</script>\n');
 
@@ -11,6 +12,7 @@ const SCRIPT = Buffer.from('<script>alert(1)</script>\n');
 describe.each(DIALECTS)('BMP avatars are re-encoded to PNG on %s', (dialect) => {
   let h: HttpHarness;
   let cookie: string;
+  let cookieLogin = '';
   let userId: number;
   const upload = (name: string, data: Buffer) => {
     const { payload, contentType } = multipartFile('file', name, data, 'image/bmp');
@@ -25,13 +27,12 @@ describe.each(DIALECTS)('BMP avatars are re-encoded to PNG on %s', (dialect) => 
 
   beforeAll(async () => {
     h = await createHttpHarness(dialect);
-    await h.register({ loginName: 'bmpavatar', phone: '13400001391' });
-    cookie = (await h.login('bmpavatar', GOOD_PASSWORD)).cookie;
+    ({ cookie: cookie, loginName: cookieLogin } = await makeReader(h, 'bmpavatar'));
     userId = (
       await h.context.database.db
         .selectFrom('users')
         .select('id')
-        .where('login_name', '=', 'bmpavatar')
+        .where('login_name', '=', cookieLogin)
         .executeTakeFirstOrThrow()
     ).id;
   });
