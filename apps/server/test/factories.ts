@@ -21,14 +21,23 @@ function unique(prefix: string): { loginName: string; phone: string } {
 export interface MadeUser {
   loginName: string;
   cookie: string;
+  /** The mobile number a reader registered with (staff have none). */
+  phone?: string;
 }
 
-/** A registered reader (registered through the API with an SMS code), signed in. */
-export async function makeReader(h: HttpHarness, prefix = 'reader'): Promise<MadeUser> {
+/**
+ * A registered reader (registered through the API with an SMS code), signed in; `fields` adds what the
+ * registration form may carry besides (a real name).
+ */
+export async function makeReader(
+  h: HttpHarness,
+  prefix = 'reader',
+  fields: { realName?: string } = {},
+): Promise<MadeUser> {
   const { loginName, phone } = unique(prefix);
-  const registered = await h.register({ loginName, phone });
+  const registered = await h.register({ loginName, phone, ...fields });
   if (registered.statusCode !== 200) throw new Error(`registration failed: ${registered.body}`);
-  return { loginName, cookie: (await h.login(loginName, GOOD_PASSWORD)).cookie };
+  return { loginName, phone, cookie: (await h.login(loginName, GOOD_PASSWORD)).cookie };
 }
 
 /** A member of staff with the given roles (reader always among them), signed in. */

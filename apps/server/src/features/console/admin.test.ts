@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
+import { makeReader, type MadeUser } from '../../../test/factories.ts';
 
 describe.each(DIALECTS)('administrator tools and system endpoints on %s', (dialect) => {
   let h: HttpHarness;
+  let plain: MadeUser;
   beforeAll(async () => {
     h = await createHttpHarness(dialect);
     await h.context.services.auth.upsertAccount({
@@ -11,12 +13,12 @@ describe.each(DIALECTS)('administrator tools and system endpoints on %s', (diale
       password: GOOD_PASSWORD,
       roles: ['reader', 'admin'],
     });
-    await h.register({ loginName: 'plain', phone: '13600000001' });
+    plain = await makeReader(h, 'plain');
   });
   afterAll(async () => h.close());
 
   it('shows the SMS outbox to administrators only', async () => {
-    const reader = await h.login('plain', GOOD_PASSWORD);
+    const reader = plain;
     expect(
       (await h.request({ method: 'GET', url: '/api/admin/sms-outbox', cookie: reader.cookie })).statusCode,
     ).toBe(403);
@@ -24,7 +26,7 @@ describe.each(DIALECTS)('administrator tools and system endpoints on %s', (diale
     const admin = await h.login('boss', GOOD_PASSWORD);
     const response = await h.request({
       method: 'GET',
-      url: '/api/admin/sms-outbox?phone=13600000001',
+      url: `/api/admin/sms-outbox?phone=${plain.phone}`,
       cookie: admin.cookie,
     });
     expect(response.statusCode).toBe(200);
@@ -33,7 +35,7 @@ describe.each(DIALECTS)('administrator tools and system endpoints on %s', (diale
 
   it('lets administrators change the footer texts, which everyone then reads', async () => {
     const admin = await h.login('boss', GOOD_PASSWORD);
-    const reader = await h.login('plain', GOOD_PASSWORD);
+    const reader = plain;
     const { filingNumber, fundingNote } = (await h.request({ method: 'GET', url: '/api/site' })).json<{
       filingNumber: string;
       fundingNote: string;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../test/http.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
+import { makeReader } from '../../../test/factories.ts';
 
 describe.each(DIALECTS)('administration console: changes and their audit records on %s', (dialect) => {
   let h: HttpHarness;
@@ -25,8 +26,8 @@ describe.each(DIALECTS)('administration console: changes and their audit records
     const audited = async (action: string) =>
       (await get(`/api/admin/audit?action=${action}`, admin)).json<{ total: number }>().total;
     try {
-      await h.register({ loginName: 'auditfail', phone: '13400000404' });
-      const user = (await h.context.repos.users.findByLoginName('auditfail'))!;
+      const made = await makeReader(h, 'auditfail');
+      const user = (await h.context.repos.users.findByLoginName(made.loginName))!;
       const roles = { before: await audited('user.roles') };
       breakAuditOnce();
       const refused = await h.request({

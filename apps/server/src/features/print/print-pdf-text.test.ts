@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isValidRealName, yuan } from '@guji/shared';
 import { DIALECTS } from '../../../test/helpers.ts';
-import { GOOD_PASSWORD, createHttpHarness, type HttpHarness } from '../../../test/http.ts';
-import { makeBook, makePrintOrder, makeStaff } from '../../../test/factories.ts';
+import { createHttpHarness, type HttpHarness } from '../../../test/http.ts';
+import { makeBook, makePrintOrder, makeReader, makeStaff } from '../../../test/factories.ts';
 import { drawnChars, embeddedFonts, pdfPageTexts, squeeze } from '../../../test/pdf.ts';
 
 /**
@@ -21,11 +21,7 @@ describe.each(DIALECTS)('print PDF text (%s)', (dialect) => {
     // Simplified 张, traditional 麗, 𠮷 (U+20BB7, CJK Ext. B): a real name the rule accepts.
     const realName = '张麗𠮷';
     expect(isValidRealName(realName)).toBe(true);
-    await h.register({ loginName: 'pdftextreader', phone: '13400007001', realName });
-    const reader = {
-      loginName: 'pdftextreader',
-      cookie: (await h.login('pdftextreader', GOOD_PASSWORD)).cookie,
-    };
+    const reader = await makeReader(h, 'pdftextreader', { realName });
     const desk = await makeStaff(h, ['printAdmin'], 'pdftextdesk');
     const book = await makeBook(h, { volumes: [2] });
     const order = await makePrintOrder(h, reader, book, 2);
@@ -48,7 +44,7 @@ describe.each(DIALECTS)('print PDF text (%s)', (dialect) => {
     const cover = [
       '古籍数字图书馆',
       `打印订单 ${order.orderNum}`,
-      `读者：${realName}  13400007001`,
+      `读者：${realName}  ${reader.phone}`,
       '取件：到馆自取',
       `支付：现金  合计 ¥${yuan(order.totalFen)}  本次打印 2 页`,
       '发票：不需要',
