@@ -34,7 +34,6 @@ export const adminKeys = {
   audit: ['admin-audit'] as const,
   books: ['admin-books'] as const,
   dashboard: ['admin-dashboard'] as const,
-  durations: ['reservation-durations'] as const,
   jobs: ['admin-jobs'] as const,
   jobStats: ['admin-jobs-stats'] as const,
   readingRoomAddresses: ['admin-reading-room-addresses'] as const,
@@ -85,11 +84,6 @@ export function useDashboard(days: number) {
     placeholderData: keepPreviousData,
     refetchInterval: 60_000,
   });
-}
-
-/** The reservation durations readers choose from. */
-export function useDurations() {
-  return useQuery({ queryKey: adminKeys.durations, queryFn: () => call(reservationsApi.durations, {}) });
 }
 
 export const updateDuration = (code: string, body: Pick<ReservationDuration, 'label' | 'days'>) =>

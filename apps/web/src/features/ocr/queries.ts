@@ -84,8 +84,8 @@ export const saveOcr = (imageId: number, ocr: OcrJson) =>
 /** Makes an earlier version the newest again (as a new version). */
 export const restoreOcr = (imageId: number, version: number) =>
   call(ocrApi.restore, { params: { imageId, version } });
-/** Queues the page for the OCR engine again; its reading becomes a new version. */
-export const rerunOcr = (imageId: number) => call(ocrApi.run, { body: { scope: 'page', id: imageId } });
+/** Queues a page (or a whole volume) for the OCR engine; each reading becomes a new version. */
+export const recognise = (scope: 'page' | 'volume', id: number) => call(ocrApi.run, { body: { scope, id } });
 /** Reads an ALTO or hOCR file as the page's next version. */
 export const importOcr = (imageId: number, format: 'alto' | 'hocr', content: string) =>
   call(ocrApi.import, { params: { imageId }, body: { format, content } });

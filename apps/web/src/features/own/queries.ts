@@ -1,7 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   catalogApi,
-  ocrApi,
   ownBooksApi,
   ownPagesApi,
   ownReviewApi,
@@ -155,8 +154,6 @@ export const reorderPages = (volumeId: number, imageIds: number[]) =>
   call(ownPagesApi.reorder, { params: { id: volumeId }, body: { imageIds } });
 export const uploadPages = (volumeId: number, form: FormData) =>
   call(ownPagesApi.upload, { params: { id: volumeId }, body: form });
-/** Queues a page or a whole volume for the OCR engine. */
-export const recognise = (scope: 'page' | 'volume', id: number) => call(ocrApi.run, { body: { scope, id } });
 export const removeVolume = (id: number) => call(ownVolumesApi.remove, { params: { id } });
 export const removeOwnBook = (id: number) => call(ownBooksApi.remove, { params: { id } });
 export const submitOwnBooks = (ids: number[]) => call(ownBooksApi.submit, { body: { ids } });

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { Button, Input, InputNumber, Table } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ReservationDuration } from '@guji/shared';
-import { adminKeys, updateDuration, useDurations } from '../queries.ts';
+import { personalKeys, useDurations } from '../../personal/queries.ts';
+import { updateDuration } from '../queries.ts';
 import { toast } from '../../../components/toast.ts';
 import { TableScroll } from '../../../components/table-scroll.tsx';
 
@@ -68,7 +69,7 @@ export function Durations() {
                       setEdits((old) =>
                         Object.fromEntries(Object.entries(old).filter(([k]) => k !== d.code)),
                       );
-                      void queryClient.invalidateQueries({ queryKey: adminKeys.durations });
+                      void queryClient.invalidateQueries({ queryKey: personalKeys.durations });
                     },
                     () => undefined,
                   )

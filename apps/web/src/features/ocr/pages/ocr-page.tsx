@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useSearchParams } from 'react-router';
 import { ocrApi, type OcrJson, type OcrVersionList, type SavedOcr } from '@guji/shared';
 import { ApiError, hrefOf } from '../../../api/client.ts';
-import { importOcr, ocrKeys, rerunOcr, restoreOcr, saveOcr, useOcrVersions } from '../queries.ts';
+import { importOcr, ocrKeys, recognise, restoreOcr, saveOcr, useOcrVersions } from '../queries.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { PageLoading } from '../../../components/page-loading.tsx';
 import { toast } from '../../../components/toast.ts';
@@ -116,7 +116,7 @@ function Proofreader({
     },
   });
   const rerun = useMutation({
-    mutationFn: () => rerunOcr(imageId),
+    mutationFn: () => recognise('page', imageId),
     onSuccess: () => toast.success('已加入识别队列，完成后将保存为新版本'),
   });
   const importText = useMutation({

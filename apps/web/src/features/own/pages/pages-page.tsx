@@ -11,7 +11,6 @@ import { positiveId, readerPath } from '../../../lib/reader-url.ts';
 import {
   ownHome,
   ownKeys,
-  recognise,
   removePage,
   reorderPages,
   uploadPages,
@@ -19,6 +18,7 @@ import {
   useOwnPages,
 } from '../queries.ts';
 import { OCR_COLOURS, RenameImageModal, whileRecognising } from '../components/page-image-tools.tsx';
+import { recognise } from '../../ocr/queries.ts';
 
 /**
  * /FenCe/{catalogId}/{fascicleId}?gjtitle&fctitle: a volume's pages with their OCR state: add images,

@@ -9,8 +9,9 @@ import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { AsideNav } from '../components/aside-nav.tsx';
-import { ownKeys, recognise, removePage, useOwnSingles } from '../queries.ts';
+import { ownKeys, removePage, useOwnSingles } from '../queries.ts';
 import { OCR_COLOURS, RenameImageModal, whileRecognising } from '../components/page-image-tools.tsx';
+import { recognise } from '../../ocr/queries.ts';
 
 /**
  * /OCRAside/Single: single images that belong to no book (spec isLonely 1): drop several at once
