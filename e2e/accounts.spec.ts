@@ -193,7 +193,7 @@ test.describe('validation messages of spec §5', () => {
     const user = uniqueUser();
     await register(page, user, 'Valid#2026');
     await login(page, user.loginName, 'Valid#2026');
-    await expect(page).toHaveURL(/\/$/, { timeout: 5000 });
+    await expect(page).toHaveURL(/\/$/);
 
     await page.goto('/PersonalPage/ChangePassword');
     await page

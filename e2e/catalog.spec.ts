@@ -41,7 +41,7 @@ test.beforeAll(async () => {
   expect(response.ok(), await response.text()).toBe(true);
   const now = new Date().toISOString();
   dbRun(
-    "insert into books (title, is_visible, is_open, audit_status, view_count, created_at, updated_at, source_key) values ('無卷之書', 1, 1, '2', 0, ?, ?, 'e2e:empty')",
+    "insert or ignore into books (title, is_visible, is_open, audit_status, view_count, created_at, updated_at, source_key) values ('無卷之書', 1, 1, '2', 0, ?, ?, 'e2e:empty')",
     now,
     now,
   );
@@ -166,7 +166,7 @@ test('access: a reader opens an open book, but a reading-room book only in the r
   browser,
 }) => {
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
-  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/($|\?)/);
 
   await openBook(page, '孟子');
   await page.getByRole('tree', { name: '卷一目录' }).getByRole('treeitem').first().click();
@@ -208,7 +208,7 @@ test('access: a reader opens an open book, but a reading-room book only in the r
 
 test('staff: edit a book, hide it (readers then see no data), open it again', async ({ page, browser }) => {
   await login(page, DEMO.catalogAdmin.loginName, DEMO.catalogAdmin.password);
-  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/($|\?)/);
   await openBook(page, '測試叢書第2種');
   await page.getByRole('button', { name: '编辑' }).click();
   const dialog = page.getByRole('dialog', { name: '编辑古籍信息' });
@@ -241,7 +241,7 @@ test('reader: turn pages right-to-left, page box, volume switch, zoom, URL follo
   page,
 }) => {
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
-  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/($|\?)/);
   await openBook(page, '論語');
   await page.getByRole('tree', { name: '卷一目录' }).getByText('學而第一').click();
   await expect(page).toHaveURL(/\/Book\?.*catalogId=/);
@@ -305,8 +305,10 @@ test('reader: a visitor is sent to login, a hidden or unknown book shows no data
   await page.goto(`/Book?catalogId=${bookId('論語')}`);
   await expectToast(page, MSG.loginRequiredNotice);
   await expect(page).toHaveURL(/\/Login/, { timeout: 3000 });
-  await login(page, DEMO.reader.loginName, DEMO.reader.password);
-  await expect(page).not.toHaveURL(/\/Login/, { timeout: 5000 });
+  const signedIn = await login(page, DEMO.reader.loginName, DEMO.reader.password);
+  expect(signedIn.status(), await signedIn.text()).toBe(200);
+  await expectToast(page, MSG.loginSuccess);
+  await expect(page).not.toHaveURL(/\/Login/);
   await page.goto('/Book?catalogId=999999');
   await expectToast(page, MSG.noData);
   await expect(page).toHaveURL(/\/$/, { timeout: 3000 });

@@ -55,7 +55,7 @@ test('简/繁 converts the interface only; the text pane shows simplified on its
   page,
 }) => {
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
-  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/($|\?)/);
   const catalogId = lunyuId();
   const target = await findPage(page, catalogId, '夏后氏');
 
@@ -120,7 +120,7 @@ test('复制引用 copies a citation of the page with its permalink and IIIF can
 }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
-  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/($|\?)/);
   const catalogId = lunyuId();
   const first = (await (await page.request.get(`/api/reader?catalogId=${catalogId}`)).json()) as {
     volume: { fascicleId: number; name: string };

@@ -48,7 +48,7 @@ for (const [name, viewport] of [
   }) => {
     await page.setViewportSize(viewport);
     await login(page, DEMO.reader.loginName, DEMO.reader.password);
-    await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+    await expect(page).toHaveURL(/\/($|\?)/);
     const shiji = firstPage('史記');
     const release = await holdApplication(page);
     const asked: string[] = [];
@@ -96,7 +96,7 @@ test('no early image for a visitor, for another mode, or for a page the reader m
   expect(await seen()).toBeNull();
 
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
-  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/($|\?)/);
   // The text mode shows no image first.
   await page.goto(address(shiji, '&mode=text'));
   await expect(page.getByRole('region', { name: '第 1 页文字' })).toBeVisible();

@@ -14,7 +14,7 @@ const PHONE = { width: 390, height: 844 };
 
 async function openLunyu(page: Page, language: 's' | 't' = 's'): Promise<void> {
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
-  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/($|\?)/);
   await page.evaluate((lang) => localStorage.setItem('language', lang), language);
   await page.goto(`/Book?catalogId=${lunyuId()}`);
   await expect(page.getByRole('region', { name: /第 1 [页頁][图圖]像/ })).toHaveAttribute(
@@ -246,7 +246,7 @@ test('mode, page and zoom are kept in the address: a reload or a shared link ope
   const other = await browser.newContext({ viewport: DESKTOP });
   const second = await other.newPage();
   await login(second, DEMO.reader.loginName, DEMO.reader.password);
-  await expect(second).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await expect(second).toHaveURL(/\/($|\?)/);
   await second.goto(shared);
   await expect(second.getByRole('textbox', { name: '页码' })).toHaveValue('3');
   await expect(second.locator('.reader')).toHaveAttribute('data-mode', 'both');

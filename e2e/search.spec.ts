@@ -81,7 +81,7 @@ test('full-text search in the reading room: simplified query, count, snippet, th
   const context = await browser.newContext({ extraHTTPHeaders: READING_ROOM_HEADERS });
   const page = await context.newPage();
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
-  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/($|\?)/);
 
   await page.goto('/AdvancedSearch?type=1');
   await expect(page.getByRole('tab', { name: '全文' })).toHaveAttribute('aria-selected', 'true');
@@ -153,7 +153,7 @@ test('full-text query syntax and grouped results: help, AND/NOT, counts per book
   await expect(page.getByRole('heading', { name: '論語', level: 3 })).toBeVisible();
   await expect(page.locator('.ant-spin-blur')).toHaveCount(0);
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
-  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/($|\?)/);
   await page.goto('/AdvancedSearch?type=1');
 
   // The syntax help, in Chinese, next to the box.
@@ -309,7 +309,7 @@ test('in-book search in the reading room: on the book page and in the reader, wi
   const context = await browser.newContext({ extraHTTPHeaders: READING_ROOM_HEADERS });
   const page = await context.newPage();
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
-  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/($|\?)/);
   await page.goto(outside.url());
   await expect(page.getByRole('heading', { name: '論語', level: 1 })).toBeVisible();
 
@@ -358,7 +358,7 @@ test('reader text pane: recognised text in columns, side by side with the image,
   page,
 }) => {
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
-  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/($|\?)/);
   await page.goto('/SearchPage?title=論語');
   await page.getByRole('link', { name: '論語' }).first().click();
   await page.getByRole('button', { name: '阅读本册' }).click();
@@ -414,7 +414,7 @@ test('a real scanned book: the OCR reads its leaves at first start, the text pan
     .toBe(4);
 
   await login(page, DEMO.reader.loginName, DEMO.reader.password);
-  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/($|\?)/);
   await page.goto(`/SearchPage/${book.id}`);
   await expect(page.getByRole('heading', { name: /史[記记]/, level: 1 })).toBeVisible();
   await page.getByRole('button', { name: '阅读本册' }).click();
@@ -437,7 +437,7 @@ test('proofreading on /OCRPage: correct one character, save a version, find the 
   const context = await browser.newContext({ extraHTTPHeaders: READING_ROOM_HEADERS });
   const page = await context.newPage();
   await login(page, DEMO.catalogAdmin.loginName, DEMO.catalogAdmin.password);
-  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/($|\?)/);
   await page.goto('/SearchPage?title=大學');
   await page.getByRole('link', { name: '大學' }).first().click();
   await page.getByRole('button', { name: '阅读本册' }).click();
@@ -477,7 +477,7 @@ test("/OCRPage shows what the OCR engine noticed about the page's newest reading
   const context = await browser.newContext({ extraHTTPHeaders: READING_ROOM_HEADERS });
   const page = await context.newPage();
   await login(page, DEMO.catalogAdmin.loginName, DEMO.catalogAdmin.password);
-  await expect(page).toHaveURL(/\/($|\?)/, { timeout: 5000 });
+  await expect(page).toHaveURL(/\/($|\?)/);
   await page.goto('/SearchPage?title=中庸');
   await page.getByRole('link', { name: '中庸' }).first().click();
   await page.getByRole('button', { name: '阅读本册' }).click();

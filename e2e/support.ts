@@ -2,7 +2,7 @@ import { createHmac, randomInt } from 'node:crypto';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page, type Response } from '@playwright/test';
 import { E2E_DATA_DIR, E2E_SECRET } from '../playwright.config.ts';
 
 export { ALONE } from '../playwright.config.ts';
@@ -149,15 +149,27 @@ export async function expectToast(page: Page, text: string | RegExp): Promise<vo
 }
 
 /** Logs in through the login page (solving its captcha). */
-export async function login(page: Page, loginName: string, password: string) {
+export async function login(page: Page, loginName: string, password: string): Promise<Response> {
   const captchas = trackCaptchas(page);
   if (!page.url().endsWith('/Login')) await page.goto('/Login');
   // After a client-side redirect the previous page may still be on screen for a moment.
   await expect(page.getByRole('heading', { name: '用户登录' })).toBeVisible();
   await page.getByLabel('用户名').fill(loginName);
   await page.getByLabel('密码', { exact: true }).fill(password);
+  const captchaId = await captchas.latest();
   await page.getByLabel('验证码').fill(await solveCaptcha(captchas));
+  const answer = page.waitForResponse(
+    (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/auth/login',
+    { timeout: 30_000 },
+  );
   await page.getByRole('button', { name: /登\s*录/ }).click();
+  const response = await answer;
+  // A refused captcha is the harness's fault, never what a test means: say so instead of a later timeout.
+  const body = response.ok() ? null : ((await response.json().catch(() => null)) as { code?: string } | null);
+  if (body?.code?.startsWith('CAPTCHA_')) {
+    throw new Error(`login: the captcha answered for ${captchaId} was refused (${JSON.stringify(body)})`);
+  }
+  return response;
 }
 
 /** Runs a statement on the test database (set-up that has no UI, e.g. a privilege). */

@@ -1,3 +1,5 @@
+// First: an unsupported Node.js stops here with a message, before a native module can crash it.
+import './node-version.ts';
 import { loadConfig, type Config } from './config.ts';
 import { runCli } from './cli/cli.ts';
 
