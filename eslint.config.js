@@ -17,6 +17,7 @@ const guji = {
     'migration-imports': builtinRules.get('no-restricted-imports'),
     'feature-imports': builtinRules.get('no-restricted-imports'),
     'web-data-layer': builtinRules.get('no-restricted-syntax'),
+    'repository-writes': builtinRules.get('no-restricted-syntax'),
   },
 };
 
@@ -252,6 +253,25 @@ export default tseslint.config(
         {
           selector: 'NewExpression[callee.name=/(Service|Repository)$/]',
           message: 'Services and repositories are built in the composition root (context.ts, wiring/).',
+        },
+      ],
+    },
+  },
+  {
+    // Transactions that cannot be forgotten (issue 33 part 2): a method that writes takes the change's
+    // transaction as a required `tx`, or takes none and is a whole change by itself; never a `tx` that
+    // falls back to the pool when a caller leaves it out.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'apps/server/src/db/migrations/**'],
+    plugins: { guji },
+    rules: {
+      'guji/repository-writes': [
+        'error',
+        {
+          selector:
+            "MethodDefinition:has(AssignmentPattern[left.name='tx']):matches(:has(MemberExpression[property.name=/^(insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]), :has(TemplateElement[value.raw=/\\b(insert\\s+into|update\\s+\\w+\\s+set|delete\\s+from)\\b/i]))",
+          message:
+            'A write takes the transaction as a required `tx` (or none, when it is a whole change by itself), never `tx = this.db`.',
         },
       ],
     },

@@ -249,13 +249,20 @@ async function measure(
 
 /** A visible book of one volume whose pages have these texts (no OCR JSON: the index is fed directly). */
 async function addBook(context: AppContext, texts: string[], n: number): Promise<IndexedPage[]> {
-  const bookId = await context.repos.catalog.createBook({ title: `詩集${n + 1}`, is_visible: 1, is_open: 1 });
-  const volumeId = await context.repos.catalog.createVolume({
-    bookId,
-    name: '卷一',
-    introduction: null,
-    sort: 0,
-  });
+  const db = context.database.db;
+  const bookId = await context.repos.catalog.createBook(
+    { title: `詩集${n + 1}`, is_visible: 1, is_open: 1 },
+    db,
+  );
+  const volumeId = await context.repos.catalog.createVolume(
+    {
+      bookId,
+      name: '卷一',
+      introduction: null,
+      sort: 0,
+    },
+    db,
+  );
   const now = new Date().toISOString();
   const pages: IndexedPage[] = [];
   for (let i = 0; i < texts.length; i += 250) {

@@ -50,7 +50,7 @@ export async function runUsage(): Promise<BenchResult> {
     const users: number[] = [];
     for (let i = 0; i < 500; i++)
       users.push(
-        await context.repos.users.create({ login_name: `bench${i}`, password_hash: 'x' }, ['reader']),
+        await context.repos.users.create({ login_name: `bench${i}`, password_hash: 'x' }, ['reader'], db),
       );
     const metrics = ['pageViews', 'pageViews', 'pageViews', 'bookOpens', 'searches'] as const;
     const samples: number[] = [];

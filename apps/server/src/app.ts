@@ -222,7 +222,12 @@ async function registerPlugins(
 /** The in-process job worker starts when the server is ready and stops with it; it purges what expired. */
 function runWorkerWithApp(app: FastifyInstance, context: AppContext, worker: JobWorker<JobDataMap>): void {
   context.queue.onEnqueue(() => worker.notify());
-  const purge = () => context.queue.enqueue('maintenance.purge', {}, { dedupeKey: 'maintenance.purge' });
+  const purge = () =>
+    context.queue.enqueue(
+      'maintenance.purge',
+      {},
+      { dedupeKey: 'maintenance.purge', tx: context.database.db },
+    );
   // Expired sessions, captchas, login-failure counts and abandoned upload folders go at start and
   // every six hours after (a process that runs for weeks must not keep them all).
   let purgeTimer: NodeJS.Timeout | undefined;

@@ -19,6 +19,7 @@ const STRUCTURAL = new Set([
   'no-restricted-syntax',
   'max-lines-per-function',
   'guji/web-data-layer',
+  'guji/repository-writes',
 ]);
 const eslint = new ESLint({
   cwd: ROOT,
@@ -110,6 +111,32 @@ describe('folder rules (eslint.config.js)', () => {
       'search/text-index.probe.ts',
     ])
       expect(await problems(`apps/server/src/${file}`, query), file).toEqual([]);
+  });
+
+  it('a write takes its transaction as a required argument, never one that falls back to the pool', async () => {
+    const file = 'apps/server/src/features/catalog/probe.repository.ts';
+    const cls = (method: string) =>
+      `import { sql } from 'kysely';\nexport class P {\n  constructor(private readonly db: any) {}\n${method}\n}\n`;
+    const forgotten = 'A write takes the transaction as a required `tx`';
+    for (const body of [
+      "await tx.updateTable('books').set({ title: 'x' }).execute();",
+      "await tx.insertInto('books').values({}).execute();",
+      "await tx.deleteFrom('books').execute();",
+      'await sql`delete from books where id = ${1}`.execute(tx);',
+      'await sql`UPDATE books SET title = ${1}`.execute(tx);',
+    ]) {
+      expect(await problems(file, cls(`  async w(tx: any = this.db) {\n    ${body}\n  }`))).toEqual([
+        expect.stringContaining(forgotten),
+      ]);
+      expect(await problems(file, cls(`  async w(tx: any) {\n    ${body}\n  }`))).toEqual([]);
+    }
+    // Reads may default to the pool.
+    expect(
+      await problems(
+        file,
+        cls("  async r(tx: any = this.db) {\n    return tx.selectFrom('books').execute();\n  }"),
+      ),
+    ).toEqual([]);
   });
 
   it('a feature does not import the composition root', async () => {

@@ -95,7 +95,7 @@ describe('command line', () => {
     vi.spyOn(console, 'log').mockImplementation((message: unknown) => logs.push(message));
     const { config, cleanup } = await testConfig('sqlite', { LOG_LEVEL: 'silent' });
     const context = await createContext(config);
-    await context.queue.enqueue('maintenance.purge', {});
+    await context.queue.enqueue('maintenance.purge', {}, { tx: context.database.db });
     await context.close();
     expect(await runCli(['worker', '--once'], config)).toBe(0);
     expect(logs).toContain('已处理 1 个任务');

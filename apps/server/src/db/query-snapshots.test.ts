@@ -108,7 +108,7 @@ function repositories(db: Db, dialect: Dialect) {
         pagesWithText: (r: CatalogRepository, l) => r.pagesWithText(l.bookId),
         allMasterKeys: (r: CatalogRepository) => r.allMasterKeys(),
         pageFiles: (r: CatalogRepository, l) => r.pageFiles({ volumeId: l.volumeId }),
-        lastPageSeq: (r: CatalogRepository, l) => r.lastPageSeq(l.volumeId),
+        lastPageSeq: (r: CatalogRepository, l) => r.lastPageSeq(l.volumeId, db),
         listPages: (r: CatalogRepository, l) => r.listPages(l.volumeId),
         findPage: (r: CatalogRepository, l) => r.findPage(l.pageIds[0]!),
         findImagePage: (r: CatalogRepository, l) => r.findImagePage(l.pageIds[0]!),
@@ -123,67 +123,77 @@ function repositories(db: Db, dialect: Dialect) {
         addFootprint: (r: CatalogRepository, l) => r.addFootprint(l.userId, l.bookId, l.volumeId),
         setPyramid: (r: CatalogRepository, l) => r.setPyramid(l.pageIds[0]!, 'pyramids/1/1.tif', 'ready'),
         updateBook: (r: CatalogRepository, l) =>
-          r.updateBook(l.bookId, { title: '論語集注', updated_at: AT }),
-        createBook: (r: CatalogRepository) => r.createBook({ title: '孟子', title_search: '孟 子' }),
+          r.updateBook(l.bookId, { title: '論語集注', updated_at: AT }, db),
+        createBook: (r: CatalogRepository) => r.createBook({ title: '孟子', title_search: '孟 子' }, db),
         createVolume: (r: CatalogRepository, l) =>
-          r.createVolume({ bookId: l.bookId, name: '卷二', introduction: null, sort: 2 }),
+          r.createVolume({ bookId: l.bookId, name: '卷二', introduction: null, sort: 2 }, db),
         createPage: (r: CatalogRepository, l) =>
-          r.createPage({
-            volumeId: l.volumeId,
-            bookId: l.bookId,
-            seq: 9,
-            name: '9',
-            width: 600,
-            height: 400,
-            masterKey: 'masters/9.png',
-            ocrJson: null,
-          }),
+          r.createPage(
+            {
+              volumeId: l.volumeId,
+              bookId: l.bookId,
+              seq: 9,
+              name: '9',
+              width: 600,
+              height: 400,
+              masterKey: 'masters/9.png',
+              ocrJson: null,
+            },
+            db,
+          ),
         createDirectoryEntry: (r: CatalogRepository, l) =>
-          r.createDirectoryEntry({
-            volumeId: l.volumeId,
-            bookId: l.bookId,
-            parentId: null,
-            name: '學而',
-            pageId: l.pageIds[0]!,
-            sort: 1,
-          }),
-        unpublishOwnBook: (r: CatalogRepository, l) => r.unpublishOwnBook(l.bookId, l.userId, AT),
+          r.createDirectoryEntry(
+            {
+              volumeId: l.volumeId,
+              bookId: l.bookId,
+              parentId: null,
+              name: '學而',
+              pageId: l.pageIds[0]!,
+              sort: 1,
+            },
+            db,
+          ),
+        unpublishOwnBook: (r: CatalogRepository, l) => r.unpublishOwnBook(l.bookId, l.userId, AT, db),
         deleteVolumesOfBook: (r: CatalogRepository, l) => r.deleteVolumesOfBook(l.bookId + 1000),
-        deleteBook: (r: CatalogRepository, l) => r.deleteBook(l.bookId + 1000),
+        deleteBook: (r: CatalogRepository, l) => r.deleteBook(l.bookId + 1000, db),
       } satisfies Calls,
     },
     printPrices: {
       repo: print.prices,
       calls: {
         list: (r: typeof print.prices) => r.list(),
-        replace: (r: typeof print.prices) => r.replace([{ paperSize: 'A4', label: 'A4 纸', priceFen: 200 }]),
+        replace: (r: typeof print.prices) =>
+          r.replace([{ paperSize: 'A4', label: 'A4 纸', priceFen: 200 }], db),
       } satisfies Calls,
     },
     printOrders: {
       repo: print.orders,
       calls: {
         createOrder: (r: typeof print.orders, l) =>
-          r.createOrder({
-            order_num: 'P20260601000001',
-            user_id: l.userId,
-            extract: 1,
-            payment: 1,
-            is_invoice: 0,
-            invoice_title: null,
-            consignee: null,
-            consignee_phone: null,
-            delivery_address: null,
-            total_fen: 200,
-            pay_status: 0,
-            paid_at: null,
-            created_at: AT,
-            updated_at: AT,
-          }),
-        lockOrders: (r: typeof print.orders) => r.lockOrders([1], AT),
-        lockUnpaidOrder: (r: typeof print.orders) => r.lockUnpaidOrder(1, AT),
-        resettleOrder: (r: typeof print.orders) => r.resettleOrder(1, 200, false, AT),
+          r.createOrder(
+            {
+              order_num: 'P20260601000001',
+              user_id: l.userId,
+              extract: 1,
+              payment: 1,
+              is_invoice: 0,
+              invoice_title: null,
+              consignee: null,
+              consignee_phone: null,
+              delivery_address: null,
+              total_fen: 200,
+              pay_status: 0,
+              paid_at: null,
+              created_at: AT,
+              updated_at: AT,
+            },
+            db,
+          ),
+        lockOrders: (r: typeof print.orders) => r.lockOrders([1], AT, db),
+        lockUnpaidOrder: (r: typeof print.orders) => r.lockUnpaidOrder(1, AT, db),
+        resettleOrder: (r: typeof print.orders) => r.resettleOrder(1, 200, false, AT, db),
         orderByNum: (r: typeof print.orders) => r.orderByNum('P20260601000001'),
-        markOrderPaid: (r: typeof print.orders) => r.markOrderPaid(1, AT),
+        markOrderPaid: (r: typeof print.orders) => r.markOrderPaid(1, AT, db),
         paidOrderSummary: (r: typeof print.orders) => r.paidOrderSummary(1),
         orderForCover: (r: typeof print.orders) => r.orderForCover(1),
         deskOrders: (r: typeof print.orders) =>
@@ -195,7 +205,7 @@ function repositories(db: Db, dialect: Dialect) {
             offset: 0,
             limit: 10,
           }),
-        dropEmptyOrders: (r: typeof print.orders, l) => r.dropEmptyOrders(l.userId),
+        dropEmptyOrders: (r: typeof print.orders, l) => r.dropEmptyOrders(l.userId, db),
       } satisfies Calls,
     },
     printItems: {
@@ -222,17 +232,17 @@ function repositories(db: Db, dialect: Dialect) {
           r.list({ userId: l.userId, unpaidOnly: true }, 'byPage', { offset: 0, limit: 10 }),
         count: (r: typeof print.items, l) => r.count(l.userId, true),
         userItems: (r: typeof print.items, l) => r.userItems(l.userId, [1, 2]),
-        assignItems: (r: typeof print.items) => r.assignItems([1], 1),
+        assignItems: (r: typeof print.items) => r.assignItems([1], 1, db),
         orderItemAmounts: (r: typeof print.items) => r.orderItemAmounts(1),
         itemBookIds: (r: typeof print.items, l) => r.itemBookIds(l.userId, [1]),
         orderBookIds: (r: typeof print.items) => r.orderBookIds(1),
         hasUnpaidItems: (r: typeof print.items) => r.hasUnpaidItems(1),
         deskItems: (r: typeof print.items) => r.deskItems([1]),
-        markOrderItemsPaid: (r: typeof print.items) => r.markOrderItemsPaid(1),
-        markItemsPaid: (r: typeof print.items) => r.markItemsPaid([1]),
-        markItemsPrinted: (r: typeof print.items) => r.markItemsPrinted([1]),
-        setExpress: (r: typeof print.items) => r.setExpress([1], 'SF1234567890'),
-        deleteUnpaidItems: (r: typeof print.items, l) => r.deleteUnpaidItems(l.userId, [999]),
+        markOrderItemsPaid: (r: typeof print.items) => r.markOrderItemsPaid(1, db),
+        markItemsPaid: (r: typeof print.items) => r.markItemsPaid([1], db),
+        markItemsPrinted: (r: typeof print.items) => r.markItemsPrinted([1], db),
+        setExpress: (r: typeof print.items) => r.setExpress([1], 'SF1234567890', db),
+        deleteUnpaidItems: (r: typeof print.items, l) => r.deleteUnpaidItems(l.userId, [999], db),
       } satisfies Calls,
     },
     printDesk: {
@@ -240,7 +250,7 @@ function repositories(db: Db, dialect: Dialect) {
       calls: {
         userRoles: (r: typeof print.desk, l) => r.userRoles(l.userId),
         log: (r: typeof print.desk, l) =>
-          r.log({ orderId: 1, action: 'print', itemIds: [1], detail: null, actorId: l.userId, at: AT }),
+          r.log({ orderId: 1, action: 'print', itemIds: [1], detail: null, actorId: l.userId, at: AT }, db),
         orderLog: (r: typeof print.desk) => r.orderLog('P20260601000001'),
         ordersOfFile: (r: typeof print.desk) => r.ordersOfFile('P20260601000001.pdf'),
         notify: (r: typeof print.desk) => r.notify({ text: '新订单', link: '/admin/print', at: AT }),
@@ -251,32 +261,35 @@ function repositories(db: Db, dialect: Dialect) {
       repo: new PaymentRepository(db),
       calls: {
         createTrade: (r: PaymentRepository) =>
-          r.createTrade({ orderId: 1, provider: 'sandbox', tradeNo: 'T1', amountFen: 200, now: AT }),
+          r.createTrade({ orderId: 1, provider: 'sandbox', tradeNo: 'T1', amountFen: 200, now: AT }, db),
         trade: (r: PaymentRepository) => r.trade('T1'),
         recordNotice: (r: PaymentRepository) =>
-          r.recordNotice({ noticeId: 'N1', tradeNo: 'T1', body: '{}', receivedAt: AT }),
-        markTradePaid: (r: PaymentRepository) => r.markTradePaid(1, AT),
+          r.recordNotice({ noticeId: 'N1', tradeNo: 'T1', body: '{}', receivedAt: AT }, db),
+        markTradePaid: (r: PaymentRepository) => r.markTradePaid(1, AT, db),
         tradeStatus: (r: PaymentRepository) => r.tradeStatus(1),
         closeTrade: (r: PaymentRepository) => r.closeTrade('T9'),
-        closeTrades: (r: PaymentRepository) => r.closeTrades(999),
+        closeTrades: (r: PaymentRepository) => r.closeTrades(999, db),
       } satisfies Calls,
     },
     refunds: {
       repo: print.refunds,
       calls: {
         create: (r: typeof print.refunds, l) =>
-          r.create({
-            orderId: 1,
-            provider: 'sandbox',
-            refundNo: 'R1',
-            tradeNo: 'T1',
-            amountFen: 200,
-            reason: '读者申请',
-            status: 'pending',
-            detail: null,
-            actorId: l.userId,
-            now: AT,
-          }),
+          r.create(
+            {
+              orderId: 1,
+              provider: 'sandbox',
+              refundNo: 'R1',
+              tradeNo: 'T1',
+              amountFen: 200,
+              reason: '读者申请',
+              status: 'pending',
+              detail: null,
+              actorId: l.userId,
+              now: AT,
+            },
+            db,
+          ),
         byId: (r: typeof print.refunds) => r.byId(1),
         ofTrade: (r: typeof print.refunds) => r.ofTrade('T1'),
         ofOrder: (r: typeof print.refunds) => r.ofOrder(1),
@@ -323,9 +336,11 @@ describe.each(DIALECTS)('the SQL of the repositories (%s)', (dialect) => {
       volumes: [2],
       texts: [['學而時習之', '不亦說乎']],
     });
-    const userId = await context.repos.users.create({ login_name: 'snapshot', password_hash: 'x' }, [
-      'reader',
-    ]);
+    const userId = await context.repos.users.create(
+      { login_name: 'snapshot', password_hash: 'x' },
+      ['reader'],
+      context.database.db,
+    );
     library = { bookId: book.bookId, volumeId: book.volumeIds[0]!, pageIds: book.pageIds, userId };
     recorder = new Recorder(dialect);
     repos = repositories(context.database.db.withPlugin(recorder), dialect);

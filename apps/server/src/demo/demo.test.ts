@@ -87,7 +87,11 @@ describe('demo library import', () => {
     // them again adds no job.
     const queued = (await t.context.repos.jobs.countByStatus()).queued;
     for (const page of pages)
-      await t.context.queue.enqueue('ocr.page', { pageId: page.id }, { dedupeKey: `ocr:${page.id}` });
+      await t.context.queue.enqueue(
+        'ocr.page',
+        { pageId: page.id },
+        { dedupeKey: `ocr:${page.id}`, tx: t.context.database.db },
+      );
     expect((await t.context.repos.jobs.countByStatus()).queued).toBe(queued);
     // The job the import queued for leaf 2a, run as the worker runs it: the page gets its text.
     const handlers = createJobHandlers(t.context);

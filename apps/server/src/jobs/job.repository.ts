@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, DbOrTx, Dialect } from '../db/database.ts';
 import { nowIso } from '../db/database.ts';
+import { countedPage } from '../db/query.ts';
 import type { JobRow } from '../db/schema.ts';
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -23,7 +24,7 @@ export class JobRepository {
     private readonly dialect: Dialect,
   ) {}
 
-  async enqueue(options: EnqueueOptions, tx: DbOrTx = this.db): Promise<number> {
+  async enqueue(options: EnqueueOptions, tx: DbOrTx): Promise<number> {
     const now = nowIso();
     if (options.dedupeKey) {
       const existing = await tx
@@ -103,7 +104,7 @@ export class JobRepository {
   }
 
   /** Marks the job done; false when this worker no longer holds it (taken over, or done already). */
-  async complete(id: number, workerId: string, result: unknown, tx: DbOrTx = this.db): Promise<boolean> {
+  async complete(id: number, workerId: string, result: unknown, tx: DbOrTx): Promise<boolean> {
     const now = nowIso();
     const updated = await tx
       .updateTable('jobs')
@@ -121,6 +122,11 @@ export class JobRepository {
       .where('locked_by', '=', workerId)
       .executeTakeFirst();
     return Number(updated.numUpdatedRows) === 1;
+  }
+
+  /** Marks the job done on its own: a job that has no effect, or whose effect committed already. */
+  finish(id: number, workerId: string, result: unknown): Promise<boolean> {
+    return this.complete(id, workerId, result, this.db);
   }
 
   /** Records a failure: back to the queue at `retryAt`, or failed for good when `retryAt` is null. */
@@ -166,14 +172,7 @@ export class JobRepository {
   ): Promise<{ rows: JobRow[]; total: number }> {
     let base = tx.selectFrom('jobs');
     if (query.status) base = base.where('status', '=', query.status);
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base
-      .selectAll()
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute();
-    return { rows, total: Number(n) };
+    return countedPage(base, (list) => list.selectAll().orderBy('id', 'desc'), query);
   }
 
   /** Jobs of each name that succeeded since the time given. */
@@ -189,7 +188,7 @@ export class JobRepository {
   }
 
   /** A failed job queued again from its first attempt; false when the job is not failed. */
-  async requeueFailed(id: number, now: string, tx: DbOrTx = this.db): Promise<boolean> {
+  async requeueFailed(id: number, now: string, tx: DbOrTx): Promise<boolean> {
     const result = await tx
       .updateTable('jobs')
       .set({
@@ -208,7 +207,7 @@ export class JobRepository {
   }
 
   /** A queued job ended as failed with the reason; false when the job is not queued. */
-  async cancelQueued(id: number, reason: string, now: string, tx: DbOrTx = this.db): Promise<boolean> {
+  async cancelQueued(id: number, reason: string, now: string, tx: DbOrTx): Promise<boolean> {
     const result = await tx
       .updateTable('jobs')
       .set({ status: 'failed', last_error: reason, updated_at: now, finished_at: now })

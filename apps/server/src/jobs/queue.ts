@@ -21,7 +21,8 @@ export class JobQueue {
   async enqueue<N extends JobName>(
     name: N,
     data: JobDataMap[N],
-    options: { maxAttempts?: number; dedupeKey?: string; runAt?: string; tx?: DbOrTx } = {},
+    /** `tx`: the change the job belongs to; it is queued only if that change commits. */
+    options: { maxAttempts?: number; dedupeKey?: string; runAt?: string; tx: DbOrTx },
   ): Promise<number> {
     const requestId = currentRequestId();
     const id = await this.jobs.enqueue(

@@ -58,7 +58,7 @@ describe('a worker killed in the middle of a job', () => {
       ],
     });
     const [largePage, scanPage] = book.pageIds as [number, number];
-    const ocrJob = await context.queue.enqueue('ocr.page', { pageId: scanPage });
+    const ocrJob = await context.queue.enqueue('ocr.page', { pageId: scanPage }, { tx: context.database.db });
     const tilingJob = (await context.repos.jobs.page({ offset: 0, limit: 10 })).rows.find(
       (job) => job.name === 'images.pyramid' && job.data === JSON.stringify({ pageId: largePage }),
     )!.id;

@@ -53,7 +53,10 @@ describe.each(DIALECTS)('job worker on %s', (dialect) => {
   afterAll(async () => t.close());
 
   it('runs a job, records its result and progress 100', async () => {
-    const id = await t.context.repos.jobs.enqueue({ name: 'test.ok', data: { value: 21 }, maxAttempts: 3 });
+    const id = await t.context.repos.jobs.enqueue(
+      { name: 'test.ok', data: { value: 21 }, maxAttempts: 3 },
+      t.context.database.db,
+    );
     expect(await newWorker().runOnce()).toBe(true);
     const job = await t.context.repos.jobs.findById(id);
     expect(job?.status).toBe('succeeded');
@@ -63,11 +66,14 @@ describe.each(DIALECTS)('job worker on %s', (dialect) => {
   });
 
   it('retries a failing job with backoff until it succeeds', async () => {
-    const id = await t.context.repos.jobs.enqueue({
-      name: 'test.flaky',
-      data: { failTimes: 2 },
-      maxAttempts: 5,
-    });
+    const id = await t.context.repos.jobs.enqueue(
+      {
+        name: 'test.flaky',
+        data: { failTimes: 2 },
+        maxAttempts: 5,
+      },
+      t.context.database.db,
+    );
     const worker = newWorker();
     await worker.runOnce();
     let job = await t.context.repos.jobs.findById(id);
@@ -83,11 +89,14 @@ describe.each(DIALECTS)('job worker on %s', (dialect) => {
 
   it('waits for the retry time before running a job again', async () => {
     const worker = new JobWorker<TestJobs>(t.context.repos.jobs, handlers, silent, { baseDelayMs: 60_000 });
-    const id = await t.context.repos.jobs.enqueue({
-      name: 'test.flaky',
-      data: { failTimes: 1 },
-      maxAttempts: 3,
-    });
+    const id = await t.context.repos.jobs.enqueue(
+      {
+        name: 'test.flaky',
+        data: { failTimes: 1 },
+        maxAttempts: 3,
+      },
+      t.context.database.db,
+    );
     await worker.runOnce();
     const job = await t.context.repos.jobs.findById(id);
     expect(job?.status).toBe('queued');
@@ -96,7 +105,10 @@ describe.each(DIALECTS)('job worker on %s', (dialect) => {
   });
 
   it('marks a job failed with its reason after the last attempt', async () => {
-    const id = await t.context.repos.jobs.enqueue({ name: 'test.broken', data: {}, maxAttempts: 2 });
+    const id = await t.context.repos.jobs.enqueue(
+      { name: 'test.broken', data: {}, maxAttempts: 2 },
+      t.context.database.db,
+    );
     const worker = newWorker();
     await worker.runOnce();
     await worker.runOnce();
@@ -108,32 +120,44 @@ describe.each(DIALECTS)('job worker on %s', (dialect) => {
   });
 
   it('fails a job whose name has no handler instead of looping', async () => {
-    const id = await t.context.repos.jobs.enqueue({ name: 'test.unknown', data: {}, maxAttempts: 5 });
+    const id = await t.context.repos.jobs.enqueue(
+      { name: 'test.unknown', data: {}, maxAttempts: 5 },
+      t.context.database.db,
+    );
     await newWorker().runOnce();
     expect((await t.context.repos.jobs.findById(id))?.status).toBe('failed');
   });
 
   it('does not queue a second job with the same dedupe key while one waits', async () => {
-    const first = await t.context.repos.jobs.enqueue({
-      name: 'test.ok',
-      data: { value: 1 },
-      maxAttempts: 1,
-      dedupeKey: 'page:1',
-    });
-    const second = await t.context.repos.jobs.enqueue({
-      name: 'test.ok',
-      data: { value: 1 },
-      maxAttempts: 1,
-      dedupeKey: 'page:1',
-    });
+    const first = await t.context.repos.jobs.enqueue(
+      {
+        name: 'test.ok',
+        data: { value: 1 },
+        maxAttempts: 1,
+        dedupeKey: 'page:1',
+      },
+      t.context.database.db,
+    );
+    const second = await t.context.repos.jobs.enqueue(
+      {
+        name: 'test.ok',
+        data: { value: 1 },
+        maxAttempts: 1,
+        dedupeKey: 'page:1',
+      },
+      t.context.database.db,
+    );
     expect(second).toBe(first);
     await newWorker().runOnce();
-    const third = await t.context.repos.jobs.enqueue({
-      name: 'test.ok',
-      data: { value: 1 },
-      maxAttempts: 1,
-      dedupeKey: 'page:1',
-    });
+    const third = await t.context.repos.jobs.enqueue(
+      {
+        name: 'test.ok',
+        data: { value: 1 },
+        maxAttempts: 1,
+        dedupeKey: 'page:1',
+      },
+      t.context.database.db,
+    );
     expect(third).not.toBe(first);
     await newWorker().runOnce();
   });
@@ -141,12 +165,15 @@ describe.each(DIALECTS)('job worker on %s', (dialect) => {
   it('takes over a running job whose worker stopped reporting', async () => {
     // Queued and taken a minute ago by a worker that has not reported since.
     const aMinuteAgo = new Date(Date.now() - 60_000);
-    const id = await t.context.repos.jobs.enqueue({
-      name: 'test.ok',
-      data: { value: 7 },
-      maxAttempts: 3,
-      runAt: aMinuteAgo.toISOString(),
-    });
+    const id = await t.context.repos.jobs.enqueue(
+      {
+        name: 'test.ok',
+        data: { value: 7 },
+        maxAttempts: 3,
+        runAt: aMinuteAgo.toISOString(),
+      },
+      t.context.database.db,
+    );
     const claimed = await t.context.repos.jobs.claim(
       'dead-worker',
       aMinuteAgo.toISOString(),
@@ -165,7 +192,10 @@ describe.each(DIALECTS)('job worker on %s', (dialect) => {
     calls.length = 0;
     const labels = Array.from({ length: 12 }, (_, i) => `j${i}`);
     for (const label of labels)
-      await t.context.repos.jobs.enqueue({ name: 'test.slow', data: { label }, maxAttempts: 1 });
+      await t.context.repos.jobs.enqueue(
+        { name: 'test.slow', data: { label }, maxAttempts: 1 },
+        t.context.database.db,
+      );
     const workers = [newWorker(), newWorker(), newWorker()];
     await Promise.all(
       workers.map(async (worker) => {
@@ -182,7 +212,10 @@ describe.each(DIALECTS)('job worker on %s', (dialect) => {
     const worker = newWorker();
     worker.start();
     expect(worker.isRunning).toBe(true);
-    const id = await t.context.repos.jobs.enqueue({ name: 'test.ok', data: { value: 5 }, maxAttempts: 1 });
+    const id = await t.context.repos.jobs.enqueue(
+      { name: 'test.ok', data: { value: 5 }, maxAttempts: 1 },
+      t.context.database.db,
+    );
     worker.notify();
     await expect.poll(async () => (await t.context.repos.jobs.findById(id))?.status).toBe('succeeded');
     await worker.stop();

@@ -131,7 +131,7 @@ export class JobWorker<M extends object> {
     );
     try {
       const result = await handler(JSON.parse(job.data) as unknown, context);
-      await this.jobs.complete(job.id, this.id, result);
+      await this.jobs.finish(job.id, this.id, result);
       this.observer?.jobFinished(job.name, 'succeeded', seconds());
       log.info('job succeeded');
     } catch (error) {

@@ -27,7 +27,7 @@ const DENSE_HITS = 2000;
 export class PostgresTextIndex implements TextIndex {
   constructor(private readonly db: Db) {}
 
-  async upsert(pages: IndexedPage[], tx: DbOrTx = this.db): Promise<void> {
+  async upsert(pages: IndexedPage[], tx: DbOrTx): Promise<void> {
     const now = nowIso();
     const rows = pages.map((page) => ({ page, tokens: tokenChars(page.text) }));
     await this.remove(
@@ -51,7 +51,7 @@ export class PostgresTextIndex implements TextIndex {
     }
   }
 
-  async remove(pageIds: number[], tx: DbOrTx = this.db): Promise<void> {
+  async remove(pageIds: number[], tx: DbOrTx): Promise<void> {
     // In slices: a reindex may remove more pages than a statement may bind.
     for (let i = 0; i < pageIds.length; i += 500)
       await tx
@@ -60,7 +60,7 @@ export class PostgresTextIndex implements TextIndex {
         .execute();
   }
 
-  async removeBook(bookId: number, tx: DbOrTx = this.db): Promise<void> {
+  async removeBook(bookId: number, tx: DbOrTx): Promise<void> {
     await tx.deleteFrom('page_texts').where('book_id', '=', bookId).execute();
   }
 

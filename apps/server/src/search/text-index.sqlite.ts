@@ -21,7 +21,7 @@ import {
 export class SqliteTextIndex implements TextIndex {
   constructor(private readonly db: Db) {}
 
-  async upsert(pages: IndexedPage[], tx: DbOrTx = this.db): Promise<void> {
+  async upsert(pages: IndexedPage[], tx: DbOrTx): Promise<void> {
     const now = nowIso();
     for (const page of pages) {
       await sql`delete from page_text_fts where rowid = ${page.pageId}`.execute(tx);
@@ -54,7 +54,7 @@ export class SqliteTextIndex implements TextIndex {
     }
   }
 
-  async remove(pageIds: number[], tx: DbOrTx = this.db): Promise<void> {
+  async remove(pageIds: number[], tx: DbOrTx): Promise<void> {
     // A trigger (migration 0020) deletes their index rows. In slices: a large book's pages would pass
     // SQLite's limit of bound variables.
     for (let i = 0; i < pageIds.length; i += 500)

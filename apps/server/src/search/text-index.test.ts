@@ -30,26 +30,35 @@ describe.each(DIALECTS)('full-text index on %s', (dialect) => {
       ['論語', ['lunyu1', 'lunyu2', 'lunyu3']],
       ['孟子', ['mengzi1', 'mengzi2', 'rare']],
     ] as const) {
-      const bookId = await cat.createBook({ title: book, is_visible: 1, is_open: 1 });
-      const volumeId = await cat.createVolume({ bookId, name: '卷一', introduction: null, sort: 0 });
+      const bookId = await cat.createBook({ title: book, is_visible: 1, is_open: 1 }, t.context.database.db);
+      const volumeId = await cat.createVolume(
+        { bookId, name: '卷一', introduction: null, sort: 0 },
+        t.context.database.db,
+      );
       for (const [i, key] of keys.entries()) {
-        const pageId = await cat.createPage({
-          volumeId,
-          bookId,
-          seq: i + 1,
-          name: key,
-          width: 10,
-          height: 10,
-          masterKey: 'm',
-          ocrJson: null,
-        });
+        const pageId = await cat.createPage(
+          {
+            volumeId,
+            bookId,
+            seq: i + 1,
+            name: key,
+            width: 10,
+            height: 10,
+            masterKey: 'm',
+            ocrJson: null,
+          },
+          t.context.database.db,
+        );
         pages[key] = { pageId, bookId, volumeId };
       }
     }
   });
   // Every test starts from the same index (one of them replaces and removes pages).
   beforeEach(async () => {
-    await index.upsert(Object.entries(pages).map(([key, p]) => ({ ...p, text: texts[key]! })));
+    await index.upsert(
+      Object.entries(pages).map(([key, p]) => ({ ...p, text: texts[key]! })),
+      t.context.database.db,
+    );
   });
   afterAll(async () => t.close());
 
@@ -113,15 +122,15 @@ describe.each(DIALECTS)('full-text index on %s', (dialect) => {
   });
 
   it('replaces a page’s text, and removes pages and books', async () => {
-    await index.upsert([{ ...pages.lunyu3!, text: '道千乘之國' }]);
+    await index.upsert([{ ...pages.lunyu3!, text: '道千乘之國' }], t.context.database.db);
     expect((await find('為政')).total).toBe(0);
     expect(await find('千乘')).toMatchObject({ total: 1, names: ['lunyu3'] });
-    await index.remove([pages.lunyu3!.pageId]);
+    await index.remove([pages.lunyu3!.pageId], t.context.database.db);
     expect((await find('千乘')).total).toBe(0);
-    await index.removeBook(pages.mengzi1!.bookId);
+    await index.removeBook(pages.mengzi1!.bookId, t.context.database.db);
     expect(await find('而')).toMatchObject({ total: 1, names: ['lunyu1'] });
     expect(await index.count()).toBe(2);
-    await index.upsert([{ ...pages.lunyu1!, text: '，。' }]);
+    await index.upsert([{ ...pages.lunyu1!, text: '，。' }], t.context.database.db);
     expect(await index.count()).toBe(1);
   });
 
@@ -129,14 +138,20 @@ describe.each(DIALECTS)('full-text index on %s', (dialect) => {
     // PostgreSQL counts 1–2 character queries from a table its triggers keep: check those counts
     // against the pages themselves after every kind of change, a cascade from deleted pages included.
     const cat = t.context.repos.catalog;
-    const bookId = await cat.createBook({ title: '詩經', is_visible: 1, is_open: 1 });
-    const volumeId = await cat.createVolume({ bookId, name: '卷一', introduction: null, sort: 0 });
+    const bookId = await cat.createBook({ title: '詩經', is_visible: 1, is_open: 1 }, t.context.database.db);
+    const volumeId = await cat.createVolume(
+      { bookId, name: '卷一', introduction: null, sort: 0 },
+      t.context.database.db,
+    );
     const poem: IndexedPage[] = [];
     for (const [i, text] of ['關關雎鳩在河之洲', '窈窕淑女君子好逑而', '參差荇菜左右流之'].entries()) {
-      const pageId = await cat.createPage({
-        ...{ volumeId, bookId, seq: i + 1, name: `p${i}`, width: 10, height: 10 },
-        ...{ masterKey: 'm', ocrJson: null },
-      });
+      const pageId = await cat.createPage(
+        {
+          ...{ volumeId, bookId, seq: i + 1, name: `p${i}`, width: 10, height: 10 },
+          ...{ masterKey: 'm', ocrJson: null },
+        },
+        t.context.database.db,
+      );
       poem.push({ pageId, bookId, volumeId, text });
     }
     const grams = ['而', '之', '學而', '君子', '關', '河之', '不', '子曰', '之洲'];
@@ -146,18 +161,21 @@ describe.each(DIALECTS)('full-text index on %s', (dialect) => {
         expect(total, gram).toBe((await index.candidates(tokenChars(gram))).length);
       }
     };
-    await index.upsert(poem);
+    await index.upsert(poem, t.context.database.db);
     expect((await find('之')).total).toBe(5);
     await consistent();
-    await index.upsert([
-      { ...poem[0]!, text: '子曰學而' },
-      { ...pages.mengzi2!, text: '之' },
-    ]);
+    await index.upsert(
+      [
+        { ...poem[0]!, text: '子曰學而' },
+        { ...pages.mengzi2!, text: '之' },
+      ],
+      t.context.database.db,
+    );
     expect((await find('學而')).total).toBe(2);
     await consistent();
-    await index.remove([pages.lunyu1!.pageId]);
+    await index.remove([pages.lunyu1!.pageId], t.context.database.db);
     await consistent();
-    await cat.deleteBook(bookId);
+    await cat.deleteBook(bookId, t.context.database.db);
     expect((await find('之')).total).toBe(2);
     expect((await find('子曰')).total).toBe(1);
     await consistent();
@@ -166,16 +184,22 @@ describe.each(DIALECTS)('full-text index on %s', (dialect) => {
   it('rebuilds the whole index while searches answer, keeping what is written meanwhile', async () => {
     const cat = t.context.repos.catalog;
     const newBook = async (title: string, text: string): Promise<IndexedPage> => {
-      const bookId = await cat.createBook({ title, is_visible: 1, is_open: 1 });
-      const volumeId = await cat.createVolume({ bookId, name: '卷一', introduction: null, sort: 0 });
-      const pageId = await cat.createPage({
-        ...{ volumeId, bookId, seq: 1, name: 'p1', width: 10, height: 10 },
-        ...{ masterKey: 'm', ocrJson: null },
-      });
+      const bookId = await cat.createBook({ title, is_visible: 1, is_open: 1 }, t.context.database.db);
+      const volumeId = await cat.createVolume(
+        { bookId, name: '卷一', introduction: null, sort: 0 },
+        t.context.database.db,
+      );
+      const pageId = await cat.createPage(
+        {
+          ...{ volumeId, bookId, seq: 1, name: 'p1', width: 10, height: 10 },
+          ...{ masterKey: 'm', ocrJson: null },
+        },
+        t.context.database.db,
+      );
       return { pageId, bookId, volumeId, text };
     };
     const left = await newBook('左傳', '天下歸仁焉'); // indexed now, not named by the rebuild
-    await index.upsert([left]);
+    await index.upsert([left], t.context.database.db);
     const gone = await newBook('國語', '周穆王將征犬戎'); // read by the rebuild, then deleted
     const kept = await newBook('戰國策', '秦興師臨周而求九鼎'); // rebuilt; deleted after, by cascade
     const lunyu = pages.lunyu1!.bookId;
@@ -186,8 +210,8 @@ describe.each(DIALECTS)('full-text index on %s', (dialect) => {
       yield { bookId: lunyu, pages: [page('lunyu1'), page('lunyu2', '道千乘之國'), page('lunyu3')] };
       // Meanwhile: searches answer, a page already read is written again, a book read is deleted.
       expect((await find('學而')).total).toBeGreaterThan(0);
-      await index.upsert([page('lunyu2', '溫故而知新')]);
-      await cat.deleteBook(gone.bookId);
+      await index.upsert([page('lunyu2', '溫故而知新')], t.context.database.db);
+      await cat.deleteBook(gone.bookId, t.context.database.db);
       yield { bookId: mengzi, pages: [page('mengzi1'), page('mengzi2'), page('rare', '，。')] };
       yield { bookId: kept.bookId, pages: [kept] };
     }
@@ -204,10 +228,10 @@ describe.each(DIALECTS)('full-text index on %s', (dialect) => {
     for (const gram of ['而', '之', '學而', '溫故', '九鼎', '周', '天']) {
       expect((await find(gram)).total, gram).toBe((await index.candidates(tokenChars(gram))).length);
     }
-    await cat.deleteBook(kept.bookId);
+    await cat.deleteBook(kept.bookId, t.context.database.db);
     expect((await find('周')).total).toBe(0);
     expect(await index.count()).toBe(5);
-    await cat.deleteBook(left.bookId);
+    await cat.deleteBook(left.bookId, t.context.database.db);
   });
 
   it('leaves the index as it was when a rebuild fails', async () => {
@@ -223,7 +247,7 @@ describe.each(DIALECTS)('full-text index on %s', (dialect) => {
     expect(await find('而')).toMatchObject({ total: 4, names: ['lunyu1', 'lunyu3', 'mengzi1', 'mengzi2'] });
     expect((await find('學而')).total).toBe(2);
     expect(await index.count()).toBe(6);
-    await index.upsert([{ ...pages.lunyu3!, text: '道千乘之國' }]);
+    await index.upsert([{ ...pages.lunyu3!, text: '道千乘之國' }], t.context.database.db);
     expect((await find('千乘')).total).toBe(1);
     expect((await find('為政')).total).toBe(0);
   });

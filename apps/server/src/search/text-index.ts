@@ -45,9 +45,9 @@ export interface TextSearchResult {
  */
 export interface TextIndex {
   /** Puts pages into the index, replacing what they had; a page with no text is removed. */
-  upsert(pages: IndexedPage[], tx?: DbOrTx): Promise<void>;
-  remove(pageIds: number[], tx?: DbOrTx): Promise<void>;
-  removeBook(bookId: number, tx?: DbOrTx): Promise<void>;
+  upsert(pages: IndexedPage[], tx: DbOrTx): Promise<void>;
+  remove(pageIds: number[], tx: DbOrTx): Promise<void>;
+  removeBook(bookId: number, tx: DbOrTx): Promise<void>;
   /**
    * Replaces the whole index with these books' pages (a full reindex); pages of books not among them
    * leave it. Searches keep answering meanwhile, and a page written while it runs keeps what was written.

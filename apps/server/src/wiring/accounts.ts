@@ -43,7 +43,7 @@ export function accountServices(
     sms,
     sessions,
     auth,
-    profile: new ProfileService(repos.users, sms, storage),
+    profile: new ProfileService(repos.users, sms, storage, transact),
     /** IIIF Authorization: signed viewer tokens and access cookies bound to login sessions (issue 18). */
     iiifAuth: new IiifAuthService(
       createHmac('sha256', secret).update('iiif-auth').digest('hex'),

@@ -7,7 +7,7 @@ import type { WiringBase } from './deps.ts';
 
 /** The services most others are built on: the audit log, the site settings, full text, the catalogue. */
 export function coreServices({ config, repos, clock, transact }: WiringBase, textIndex: TextIndex) {
-  const fullText = new FullTextService(repos.catalog, textIndex, transact, repos.search);
+  const fullText = new FullTextService(repos.catalog, textIndex, repos.search);
   // The audit log: services that make administrative changes write their records through it.
   const admin = new AdminService(repos.audit, repos.jobs, repos.users, clock, transact);
   const catalog = new CatalogService(repos.catalog, repos.classifications, clock, admin, transact, fullText);

@@ -111,7 +111,7 @@ describe.each(DIALECTS)('OCR jobs on %s', (dialect) => {
     const book = await createBook(h.context, { volumes: [1], texts: [['急就奇觚']] });
     const pageId = book.pageIds[0]!;
     const before = await h.context.repos.ocrVersions.list(pageId);
-    const jobId = await h.context.queue.enqueue('ocr.page', { pageId });
+    const jobId = await h.context.queue.enqueue('ocr.page', { pageId }, { tx: h.context.database.db });
     const { jobs } = h.context.repos;
     const real = createJobHandlers(h.context);
     // While this worker reads the page, its lease is found stale and another worker claims the job.
@@ -163,7 +163,7 @@ describe.each(DIALECTS)('OCR job warnings on %s', (dialect) => {
   it("keeps what the engine noticed with the job's result and the version, for the proofreader", async () => {
     const book = await createBook(h.context, { volumes: [1] });
     const pageId = book.pageIds[0]!;
-    const jobId = await h.context.queue.enqueue('ocr.page', { pageId });
+    const jobId = await h.context.queue.enqueue('ocr.page', { pageId }, { tx: h.context.database.db });
     const worker = h.context.createWorker(pino({ level: 'silent' }));
     while (await worker.runOnce());
     const job = await h.context.repos.jobs.findById(jobId);

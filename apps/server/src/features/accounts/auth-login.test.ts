@@ -132,7 +132,7 @@ describe.each(DIALECTS)('login over HTTP on %s', (dialect) => {
   it('does not confirm a disabled account, not even to its right password', async () => {
     const { loginName } = await directUser(h);
     const user = await h.context.repos.users.findByLoginName(loginName);
-    await h.context.repos.users.update(user!.id, { disabled: 1 });
+    await h.context.repos.users.update(user!.id, { disabled: 1 }, h.context.database.db);
     const right = await loginFrom(h, loginName, GOOD_PASSWORD, '198.51.100.30');
     const wrong = await loginFrom(h, loginName, 'Wrong#0000', '198.51.100.31');
     expect(right.statusCode).toBe(401);

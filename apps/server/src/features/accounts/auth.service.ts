@@ -247,7 +247,7 @@ export class AuthService {
       }
       throw new AppError(401, 'BAD_CREDENTIALS', AUTH_MESSAGES.badCredentials);
     }
-    if (counts.client) await this.users.clearLoginFailures(loginKey, clientKey);
+    if (counts.client) await this.transact((tx) => this.users.clearLoginFailures(loginKey, clientKey, tx));
     const session = await this.sessions.create(user.id, client.ip, client.userAgent);
     return { user, ...session, weakPassword: isWeakPassword(input.password, user.login_name, user.phone) };
   }
@@ -263,8 +263,11 @@ export class AuthService {
     if (!(await verifyPassword(user.password_hash, input.oldPassword))) {
       throw badRequest('OLD_PASSWORD_WRONG', AUTH_MESSAGES.oldPasswordWrong);
     }
-    await this.users.update(userId, { password_hash: await hashPassword(input.newPassword) });
-    await this.sessions.revokeAll(userId);
+    const passwordHash = await hashPassword(input.newPassword);
+    await this.transact(async (tx) => {
+      await this.users.update(userId, { password_hash: passwordHash }, tx);
+      await this.sessions.revokeAll(userId, tx);
+    });
   }
 
   /**
@@ -282,13 +285,16 @@ export class AuthService {
     await this.sms.check(input.phone, 'reset', input.code, true);
     const user = await this.users.findByPhone(input.phone);
     if (!user) throw badRequest('SMS_CODE_MISSING', SMS_MESSAGES.missing);
-    await this.users.update(user.id, {
-      password_hash: await hashPassword(input.newPassword),
-      failed_logins: 0,
-      locked_until: null,
+    const passwordHash = await hashPassword(input.newPassword);
+    await this.transact(async (tx) => {
+      await this.users.update(
+        user.id,
+        { password_hash: passwordHash, failed_logins: 0, locked_until: null },
+        tx,
+      );
+      await this.users.clearLoginFailures(user.login_name, undefined, tx);
+      await this.sessions.revokeAll(user.id, tx);
     });
-    await this.users.clearLoginFailures(user.login_name);
-    await this.sessions.revokeAll(user.id);
   }
 
   /**
@@ -331,29 +337,31 @@ export class AuthService {
   }): Promise<number> {
     const passwordHash = await hashPassword(account.password);
     const existing = await this.users.findByLoginName(account.loginName);
-    if (existing) {
-      await this.users.update(existing.id, {
-        password_hash: passwordHash,
-        failed_logins: 0,
-        locked_until: null,
-      });
-      await this.users.setRoles(existing.id, account.roles);
-      await this.users.clearLoginFailures(existing.login_name);
-      return existing.id;
-    }
-    return this.users.create(
-      {
-        login_name: account.loginName,
-        password_hash: passwordHash,
-        phone: account.phone ?? null,
-        nick_name: account.nickName ?? null,
-        real_name: account.realName ?? null,
-        email: account.email ?? null,
-      },
-      account.roles,
-      undefined,
-      this.clock.now(),
-    );
+    return this.transact(async (tx) => {
+      if (existing) {
+        await this.users.update(
+          existing.id,
+          { password_hash: passwordHash, failed_logins: 0, locked_until: null },
+          tx,
+        );
+        await this.users.setRoles(existing.id, account.roles, tx);
+        await this.users.clearLoginFailures(existing.login_name, undefined, tx);
+        return existing.id;
+      }
+      return this.users.create(
+        {
+          login_name: account.loginName,
+          password_hash: passwordHash,
+          phone: account.phone ?? null,
+          nick_name: account.nickName ?? null,
+          real_name: account.realName ?? null,
+          email: account.email ?? null,
+        },
+        account.roles,
+        tx,
+        this.clock.now(),
+      );
+    });
   }
 }
 

@@ -1,14 +1,11 @@
-import type { Db, DbOrTx } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 
 /** Image captchas: answer hashes, single use. */
 export class CaptchaRepository {
   constructor(private readonly db: Db) {}
 
-  async create(
-    row: { id: string; answerHash: string; createdAt: string; expiresAt: string },
-    tx: DbOrTx = this.db,
-  ) {
-    await tx
+  async create(row: { id: string; answerHash: string; createdAt: string; expiresAt: string }) {
+    await this.db
       .insertInto('captchas')
       .values({
         id: row.id,
@@ -23,8 +20,8 @@ export class CaptchaRepository {
    * Marks the captcha used and returns its answer hash, or undefined when it does not exist, was
    * already used or has expired. The update is one statement, so two requests cannot both use it.
    */
-  async consume(id: string, now: string, tx: DbOrTx = this.db): Promise<string | undefined> {
-    const row = await tx
+  async consume(id: string, now: string): Promise<string | undefined> {
+    const row = await this.db
       .updateTable('captchas')
       .set({ used_at: now })
       .where('id', '=', id)
@@ -35,7 +32,7 @@ export class CaptchaRepository {
     return row?.answer_hash;
   }
 
-  async purgeExpired(now: string, tx: DbOrTx = this.db): Promise<void> {
-    await tx.deleteFrom('captchas').where('expires_at', '<', now).execute();
+  async purgeExpired(now: string): Promise<void> {
+    await this.db.deleteFrom('captchas').where('expires_at', '<', now).execute();
   }
 }

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, DbOrTx } from '../../db/database.ts';
+import type { Db } from '../../db/database.ts';
 
 /** Rate-limit counters shared by every process (http/rate-limit-store.ts). */
 export class RateLimitRepository {
@@ -10,13 +10,8 @@ export class RateLimitRepository {
    * that has ended starts again at 1. One statement, so concurrent requests from several processes each
    * get their own count.
    */
-  async hit(
-    key: string,
-    nowMs: number,
-    windowMs: number,
-    tx: DbOrTx = this.db,
-  ): Promise<{ hits: number; windowEnds: number }> {
-    const row = await tx
+  async hit(key: string, nowMs: number, windowMs: number): Promise<{ hits: number; windowEnds: number }> {
+    const row = await this.db
       .insertInto('rate_limits')
       .values({ key, hits: 1, window_ends: nowMs + windowMs })
       .onConflict((oc) =>
@@ -31,7 +26,7 @@ export class RateLimitRepository {
   }
 
   /** Forgets windows that ended before `nowMs` (the purge job). */
-  async purgeExpired(nowMs: number, tx: DbOrTx = this.db): Promise<void> {
-    await tx.deleteFrom('rate_limits').where('window_ends', '<=', nowMs).execute();
+  async purgeExpired(nowMs: number): Promise<void> {
+    await this.db.deleteFrom('rate_limits').where('window_ends', '<=', nowMs).execute();
   }
 }

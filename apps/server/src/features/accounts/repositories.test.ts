@@ -28,6 +28,7 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
     const id = await users.create(
       { login_name: 'zhangsan', password_hash: 'h', phone: '13900000001', real_name: '张三' },
       ['reader', 'printAdmin'],
+      t.context.database.db,
     );
     const byName = await users.findByLoginName('zhangsan');
     expect(byName?.id).toBe(id);
@@ -38,12 +39,24 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
 
   it('refuses a second user with the same login name or phone', async () => {
     const { users } = t.context.repos;
-    await users.create({ login_name: 'lisi', password_hash: 'h', phone: '13900000002' }, ['reader']);
+    await users.create(
+      { login_name: 'lisi', password_hash: 'h', phone: '13900000002' },
+      ['reader'],
+      t.context.database.db,
+    );
     await expect(
-      users.create({ login_name: 'lisi', password_hash: 'h', phone: '13900000003' }, []),
+      users.create(
+        { login_name: 'lisi', password_hash: 'h', phone: '13900000003' },
+        [],
+        t.context.database.db,
+      ),
     ).rejects.toThrow();
     await expect(
-      users.create({ login_name: 'lisi2', password_hash: 'h', phone: '13900000002' }, []),
+      users.create(
+        { login_name: 'lisi2', password_hash: 'h', phone: '13900000002' },
+        [],
+        t.context.database.db,
+      ),
     ).rejects.toThrow();
   });
 
@@ -76,13 +89,17 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
     await users.purgeLoginFailures('2026-06-01T09:00:00.000Z', '2026-06-01T09:00:00.000Z');
     // The lock still runs, so its row stays; the count without a lock goes.
     expect(await users.loginFailures('zhaoliu', '198.51.100.1')).toEqual({ client: counts.client });
-    await users.clearLoginFailures('zhaoliu');
+    await users.clearLoginFailures('zhaoliu', undefined, t.context.database.db);
     expect(await users.loginFailures('zhaoliu', '198.51.100.1')).toEqual({});
   });
 
   it('finds only live sessions and revokes them', async () => {
     const { users, sessions } = t.context.repos;
-    const id = await users.create({ login_name: 'sess', password_hash: 'h' }, ['reader']);
+    const id = await users.create(
+      { login_name: 'sess', password_hash: 'h' },
+      ['reader'],
+      t.context.database.db,
+    );
     await sessions.create({
       tokenHash: 'a'.repeat(64),
       userId: id,
@@ -100,7 +117,7 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
     const now = '2026-01-01T00:00:00.000Z';
     expect(await sessions.findActive('a'.repeat(64), now)).toBeDefined();
     expect(await sessions.findActive('b'.repeat(64), now)).toBeUndefined();
-    expect(await sessions.revokeAllForUser(id)).toBe(2);
+    expect(await sessions.revokeAllForUser(id, t.context.database.db)).toBe(2);
     expect(await sessions.findActive('a'.repeat(64), now)).toBeUndefined();
   });
 
@@ -144,9 +161,9 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
 
   it('stores settings as JSON and overwrites them', async () => {
     const { settings } = t.context.repos;
-    await settings.set('requireRealName', false);
-    await settings.set('siteName', '某图书馆');
-    await settings.set('siteName', '另一图书馆');
+    await settings.set('requireRealName', false, t.context.database.db);
+    await settings.set('siteName', '某图书馆', t.context.database.db);
+    await settings.set('siteName', '另一图书馆', t.context.database.db);
     expect(await settings.getAll()).toMatchObject({ requireRealName: false, siteName: '另一图书馆' });
   });
 

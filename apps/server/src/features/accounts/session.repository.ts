@@ -6,18 +6,15 @@ import type { SessionRow } from '../../db/schema.ts';
 export class SessionRepository {
   constructor(private readonly db: Db) {}
 
-  async create(
-    session: {
-      tokenHash: string;
-      userId: number;
-      expiresAt: string;
-      ip: string | null;
-      userAgent: string | null;
-    },
-    tx: DbOrTx = this.db,
-  ): Promise<void> {
+  async create(session: {
+    tokenHash: string;
+    userId: number;
+    expiresAt: string;
+    ip: string | null;
+    userAgent: string | null;
+  }): Promise<void> {
     const now = nowIso();
-    await tx
+    await this.db
       .insertInto('sessions')
       .values({
         token_hash: session.tokenHash,
@@ -42,12 +39,12 @@ export class SessionRepository {
       .executeTakeFirst();
   }
 
-  async touch(id: number, now: string, tx: DbOrTx = this.db): Promise<void> {
-    await tx.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
+  async touch(id: number, now: string): Promise<void> {
+    await this.db.updateTable('sessions').set({ last_seen_at: now }).where('id', '=', id).execute();
   }
 
-  async revoke(tokenHash: string, tx: DbOrTx = this.db): Promise<void> {
-    await tx
+  async revoke(tokenHash: string): Promise<void> {
+    await this.db
       .updateTable('sessions')
       .set({ revoked_at: nowIso() })
       .where('token_hash', '=', tokenHash)
@@ -55,7 +52,7 @@ export class SessionRepository {
       .execute();
   }
 
-  async revokeAllForUser(userId: number, tx: DbOrTx = this.db): Promise<number> {
+  async revokeAllForUser(userId: number, tx: DbOrTx): Promise<number> {
     const result = await tx
       .updateTable('sessions')
       .set({ revoked_at: nowIso() })
@@ -66,7 +63,7 @@ export class SessionRepository {
   }
 
   /** Removes sessions that ended more than a day ago. */
-  async purgeExpired(now: string, tx: DbOrTx = this.db): Promise<void> {
-    await tx.deleteFrom('sessions').where('expires_at', '<', now).execute();
+  async purgeExpired(now: string): Promise<void> {
+    await this.db.deleteFrom('sessions').where('expires_at', '<', now).execute();
   }
 }

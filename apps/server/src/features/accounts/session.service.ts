@@ -1,3 +1,4 @@
+import type { DbOrTx } from '../../db/database.ts';
 import type { SessionRepository } from './session.repository.ts';
 import type { UserRepository } from './user.repository.ts';
 import type { UserWithRoles } from '../../lib/user-view.ts';
@@ -47,7 +48,8 @@ export class SessionService {
     return this.sessions.revoke(sha256(token));
   }
 
-  revokeAll(userId: number): Promise<number> {
-    return this.sessions.revokeAllForUser(userId);
+  /** Ends every session of a user, inside the change that calls for it (a new password, a disabled account). */
+  revokeAll(userId: number, tx: DbOrTx): Promise<number> {
+    return this.sessions.revokeAllForUser(userId, tx);
   }
 }

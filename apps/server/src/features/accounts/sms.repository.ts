@@ -17,26 +17,23 @@ export interface SmsCodeRow {
 export class SmsRepository {
   constructor(private readonly db: Db) {}
 
-  async createCode(
-    row: {
-      phone: string;
-      purpose: string;
-      codeHash: string;
-      ip: string | null;
-      createdAt: string;
-      expiresAt: string;
-    },
-    tx: DbOrTx = this.db,
-  ): Promise<number> {
+  async createCode(row: {
+    phone: string;
+    purpose: string;
+    codeHash: string;
+    ip: string | null;
+    createdAt: string;
+    expiresAt: string;
+  }): Promise<number> {
     // A new code replaces any earlier live one for the same phone and purpose.
-    await tx
+    await this.db
       .updateTable('sms_codes')
       .set({ consumed_at: row.createdAt })
       .where('phone', '=', row.phone)
       .where('purpose', '=', row.purpose)
       .where('consumed_at', 'is', null)
       .execute();
-    const inserted = await tx
+    const inserted = await this.db
       .insertInto('sms_codes')
       .values({
         phone: row.phone,
@@ -52,8 +49,8 @@ export class SmsRepository {
   }
 
   /** Removes a code that could not be sent, so it neither starts the countdown nor counts against limits. */
-  async deleteCode(id: number, tx: DbOrTx = this.db): Promise<void> {
-    await tx.deleteFrom('sms_codes').where('id', '=', id).execute();
+  async deleteCode(id: number): Promise<void> {
+    await this.db.deleteFrom('sms_codes').where('id', '=', id).execute();
   }
 
   /** The newest unconsumed code for a phone and purpose. */
@@ -96,21 +93,21 @@ export class SmsRepository {
     return row?.created_at;
   }
 
-  async incrementAttempts(id: number, tx: DbOrTx = this.db): Promise<void> {
-    await tx
+  async incrementAttempts(id: number): Promise<void> {
+    await this.db
       .updateTable('sms_codes')
       .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
       .where('id', '=', id)
       .execute();
   }
 
-  async markVerified(id: number, now: string, tx: DbOrTx = this.db): Promise<void> {
-    await tx.updateTable('sms_codes').set({ verified_at: now }).where('id', '=', id).execute();
+  async markVerified(id: number, now: string): Promise<void> {
+    await this.db.updateTable('sms_codes').set({ verified_at: now }).where('id', '=', id).execute();
   }
 
   /** Consumes the code once; false when another request consumed it first. */
-  async consume(id: number, now: string, tx: DbOrTx = this.db): Promise<boolean> {
-    const result = await tx
+  async consume(id: number, now: string): Promise<boolean> {
+    const result = await this.db
       .updateTable('sms_codes')
       .set({ consumed_at: now })
       .where('id', '=', id)
@@ -119,8 +116,8 @@ export class SmsRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async addToOutbox(phone: string, text: string, tx: DbOrTx = this.db): Promise<void> {
-    await tx.insertInto('sms_outbox').values({ phone, text, created_at: nowIso() }).execute();
+  async addToOutbox(phone: string, text: string): Promise<void> {
+    await this.db.insertInto('sms_outbox').values({ phone, text, created_at: nowIso() }).execute();
   }
 
   async listOutbox(phone: string | undefined, limit: number, tx: DbOrTx = this.db) {

@@ -3,7 +3,7 @@ import type { Role } from '@guji/shared';
 import { ROLES } from '@guji/shared';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import { nowIso } from '../../db/database.ts';
-import { likeText } from '../../db/query.ts';
+import { countedPage, likeText } from '../../db/query.ts';
 import type { LoginFailuresTable, NewUser, UserRow, UserUpdate } from '../../db/schema.ts';
 import type { UserWithRoles } from '../../lib/user-view.ts';
 
@@ -37,13 +37,7 @@ export class UserRepository {
       );
     }
     if (query.flag) base = base.where('reader_flag', '=', query.flag);
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base
-      .selectAll()
-      .orderBy('id', 'desc')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute();
+    const { rows, total } = await countedPage(base, (list) => list.selectAll().orderBy('id', 'desc'), query);
     const roles =
       rows.length === 0
         ? []
@@ -64,7 +58,7 @@ export class UserRepository {
           .map((r) => r.role)
           .filter(isRole),
       })),
-      total: Number(n),
+      total,
     };
   }
 
@@ -102,7 +96,7 @@ export class UserRepository {
   async create(
     user: Omit<NewUser, 'created_at' | 'updated_at'>,
     roles: Role[],
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
     at: Date = new Date(),
   ): Promise<number> {
     const now = nowIso(at);
@@ -120,7 +114,7 @@ export class UserRepository {
     return inserted.id;
   }
 
-  async update(id: number, changes: UserUpdate, tx: DbOrTx = this.db): Promise<void> {
+  async update(id: number, changes: UserUpdate, tx: DbOrTx): Promise<void> {
     await tx
       .updateTable('users')
       .set({ ...changes, updated_at: nowIso() })
@@ -128,7 +122,7 @@ export class UserRepository {
       .execute();
   }
 
-  async setRoles(id: number, roles: Role[], tx: DbOrTx = this.db): Promise<void> {
+  async setRoles(id: number, roles: Role[], tx: DbOrTx): Promise<void> {
     await tx.deleteFrom('user_roles').where('user_id', '=', id).execute();
     if (roles.length > 0) {
       await tx
@@ -147,10 +141,9 @@ export class UserRepository {
     clientKey: string,
     now: string,
     windowStart: string,
-    tx: DbOrTx = this.db,
   ): Promise<number> {
     const stale = sql<boolean>`login_failures.window_started_at < ${windowStart}`;
-    const row = await tx
+    const row = await this.db
       .insertInto('login_failures')
       .values({ login_key: loginKey, client_key: clientKey, failures: 1, window_started_at: now })
       .onConflict((oc) =>
@@ -165,14 +158,8 @@ export class UserRepository {
   }
 
   /** Locks a login name for one client until the given time and starts its count afresh. */
-  async lockLogin(
-    loginKey: string,
-    clientKey: string,
-    until: string,
-    now: string,
-    tx: DbOrTx = this.db,
-  ): Promise<void> {
-    await tx
+  async lockLogin(loginKey: string, clientKey: string, until: string, now: string): Promise<void> {
+    await this.db
       .updateTable('login_failures')
       .set({ failures: 0, window_started_at: now, locked_until: until })
       .where('login_key', '=', loginKey)
@@ -198,15 +185,15 @@ export class UserRepository {
   }
 
   /** Forgets a login name's failures from one client (a successful login), or from all of them. */
-  async clearLoginFailures(loginKey: string, clientKey?: string, tx: DbOrTx = this.db): Promise<void> {
+  async clearLoginFailures(loginKey: string, clientKey: string | undefined, tx: DbOrTx): Promise<void> {
     let query = tx.deleteFrom('login_failures').where('login_key', '=', loginKey);
     if (clientKey !== undefined) query = query.where('client_key', '=', clientKey);
     await query.execute();
   }
 
   /** Drops counts whose window started before `before` and that hold no lock still running at `now`. */
-  async purgeLoginFailures(before: string, now: string, tx: DbOrTx = this.db): Promise<void> {
-    await tx
+  async purgeLoginFailures(before: string, now: string): Promise<void> {
+    await this.db
       .deleteFrom('login_failures')
       .where('window_started_at', '<', before)
       .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))

@@ -8,7 +8,7 @@ describe.each(DIALECTS)('advanced book search on %s', (dialect) => {
     t = await createTestContext(dialect);
     const cat = t.context.repos.catalog;
     const add = (title: string, fields: Record<string, unknown> = {}) =>
-      cat.createBook({ title, is_visible: 1, is_open: 1, ...fields });
+      cat.createBook({ title, is_visible: 1, is_open: 1, ...fields }, t.context.database.db);
     await add('論語集注', { author: '朱熹', call_number: 'A-1', coverage_dynasty: '宋刻本' });
     await add('孟子集注', { author: '朱熹', call_number: 'A-2', coverage_dynasty: '明刻本' });
     await add('論語', { author: '孔子弟子', call_number: 'B-1', coverage_dynasty: '宋刻本' });

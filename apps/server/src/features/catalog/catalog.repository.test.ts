@@ -26,36 +26,45 @@ describe.each(DIALECTS)('catalogue repository on %s', (dialect) => {
       sort: 1,
     });
     const add = async (title: string, fields: Record<string, unknown> = {}) =>
-      (ids[title] = await cat.createBook({
-        title,
-        class_code: 'JING.SISHU',
-        is_visible: 1,
-        is_open: 1,
-        ...fields,
-      }));
+      (ids[title] = await cat.createBook(
+        {
+          title,
+          class_code: 'JING.SISHU',
+          is_visible: 1,
+          is_open: 1,
+          ...fields,
+        },
+        t.context.database.db,
+      ));
     await add('論語集注');
     await add('孟子集注', { is_open: 0, view_count: 5 });
     await add('100% 真本', { class_code: 'JINGXX' });
     await add('隱藏之書', { is_visible: 0 });
     await add('審核中', { audit_status: '1' });
     for (const title of ['論語集注', '孟子集注']) {
-      const volume = await cat.createVolume({
-        bookId: ids[title]!,
-        name: '卷一',
-        introduction: null,
-        sort: 0,
-      });
-      for (let seq = 1; seq <= 2; seq++) {
-        await cat.createPage({
-          volumeId: volume,
+      const volume = await cat.createVolume(
+        {
           bookId: ids[title]!,
-          seq,
-          name: `第${seq}葉`,
-          width: 10,
-          height: 10,
-          masterKey: 'm',
-          ocrJson: null,
-        });
+          name: '卷一',
+          introduction: null,
+          sort: 0,
+        },
+        t.context.database.db,
+      );
+      for (let seq = 1; seq <= 2; seq++) {
+        await cat.createPage(
+          {
+            volumeId: volume,
+            bookId: ids[title]!,
+            seq,
+            name: `第${seq}葉`,
+            width: 10,
+            height: 10,
+            masterKey: 'm',
+            ocrJson: null,
+          },
+          t.context.database.db,
+        );
       }
     }
   });
@@ -95,11 +104,14 @@ describe.each(DIALECTS)('catalogue repository on %s', (dialect) => {
     expect(await find('論语集')).toEqual(['論語集注']);
     expect(await find('语 集')).toEqual(['論語集注']);
     // A book of this test's own, renamed and deleted (the others stay as the other tests expect them).
-    const own = await cat.createBook({ title: '待改名之書', is_visible: 0, is_open: 0 });
-    await cat.updateBook(own, { title: '四書章句' });
+    const own = await cat.createBook(
+      { title: '待改名之書', is_visible: 0, is_open: 0 },
+      t.context.database.db,
+    );
+    await cat.updateBook(own, { title: '四書章句' }, t.context.database.db);
     expect(await find('四书')).toEqual(['四書章句']);
     expect(await find('待改名')).toEqual([]);
-    await cat.deleteBook(own);
+    await cat.deleteBook(own, t.context.database.db);
     expect(await find('四书')).toEqual([]);
   });
 
@@ -119,7 +131,11 @@ describe.each(DIALECTS)('catalogue repository on %s', (dialect) => {
 
   it('knows privileges only within their dates, and which books are public to IIIF clients', async () => {
     const cat = t.context.repos.catalog;
-    const userId = await t.context.repos.users.create({ login_name: 'priv', password_hash: 'h' }, ['reader']);
+    const userId = await t.context.repos.users.create(
+      { login_name: 'priv', password_hash: 'h' },
+      ['reader'],
+      t.context.database.db,
+    );
     await cat.grantPrivilege(
       userId,
       ids['孟子集注']!,
@@ -136,19 +152,28 @@ describe.each(DIALECTS)('catalogue repository on %s', (dialect) => {
 
   it('deletes a book with its volumes and pages', async () => {
     const cat = t.context.repos.catalog;
-    const bookId = await cat.createBook({ title: '將刪之書', is_visible: 0, is_open: 0 });
-    const volumeId = await cat.createVolume({ bookId, name: '卷一', introduction: null, sort: 0 });
-    const pageId = await cat.createPage({
-      volumeId,
-      bookId,
-      seq: 1,
-      name: '第1葉',
-      width: 10,
-      height: 10,
-      masterKey: 'm',
-      ocrJson: null,
-    });
-    await cat.deleteBook(bookId);
+    const bookId = await cat.createBook(
+      { title: '將刪之書', is_visible: 0, is_open: 0 },
+      t.context.database.db,
+    );
+    const volumeId = await cat.createVolume(
+      { bookId, name: '卷一', introduction: null, sort: 0 },
+      t.context.database.db,
+    );
+    const pageId = await cat.createPage(
+      {
+        volumeId,
+        bookId,
+        seq: 1,
+        name: '第1葉',
+        width: 10,
+        height: 10,
+        masterKey: 'm',
+        ocrJson: null,
+      },
+      t.context.database.db,
+    );
+    await cat.deleteBook(bookId, t.context.database.db);
     expect(await cat.findBook(bookId)).toBeUndefined();
     expect(await cat.listVolumes(bookId)).toEqual([]);
     expect(await cat.findPage(pageId)).toBeUndefined();
@@ -156,31 +181,40 @@ describe.each(DIALECTS)('catalogue repository on %s', (dialect) => {
 
   it('names the section a page begins with: the first of those starting on it, else the one running on', async () => {
     const cat = t.context.repos.catalog;
-    const bookId = await cat.createBook({ title: '詩經', is_visible: 1, is_open: 1 });
-    const volumeId = await cat.createVolume({ bookId, name: '卷一', introduction: null, sort: 0 });
+    const bookId = await cat.createBook({ title: '詩經', is_visible: 1, is_open: 1 }, t.context.database.db);
+    const volumeId = await cat.createVolume(
+      { bookId, name: '卷一', introduction: null, sort: 0 },
+      t.context.database.db,
+    );
     const pages: number[] = [];
     for (let seq = 1; seq <= 3; seq++)
       pages.push(
-        await cat.createPage({
-          volumeId,
-          bookId,
-          seq,
-          name: `${seq}`,
-          width: 10,
-          height: 10,
-          masterKey: `m/${seq}`,
-          ocrJson: null,
-        }),
+        await cat.createPage(
+          {
+            volumeId,
+            bookId,
+            seq,
+            name: `${seq}`,
+            width: 10,
+            height: 10,
+            masterKey: `m/${seq}`,
+            ocrJson: null,
+          },
+          t.context.database.db,
+        ),
       );
     const add = (name: string, parentId: number | null, page: number | null, sort: number) =>
-      cat.createDirectoryEntry({
-        volumeId,
-        bookId,
-        parentId,
-        name,
-        pageId: page === null ? null : pages[page - 1]!,
-        sort,
-      });
+      cat.createDirectoryEntry(
+        {
+          volumeId,
+          bookId,
+          parentId,
+          name,
+          pageId: page === null ? null : pages[page - 1]!,
+          sort,
+        },
+        t.context.database.db,
+      );
     const zhounan = await add('周南', null, 1, 0);
     await add('關雎', zhounan, 1, 1);
     await add('葛覃', zhounan, 1, 2);

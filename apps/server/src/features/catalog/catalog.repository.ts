@@ -80,7 +80,7 @@ export class CatalogRepository extends VolumeRepository {
 
   async createBook(
     book: Omit<Insertable<BooksTable>, 'created_at' | 'updated_at'>,
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<number> {
     const now = nowIso();
     const row = await tx
@@ -91,7 +91,7 @@ export class CatalogRepository extends VolumeRepository {
     return row.id;
   }
 
-  async updateBook(id: number, changes: Updateable<BooksTable>, tx: DbOrTx = this.db): Promise<void> {
+  async updateBook(id: number, changes: Updateable<BooksTable>, tx: DbOrTx): Promise<void> {
     await tx
       .updateTable('books')
       .set({
@@ -107,12 +107,7 @@ export class CatalogRepository extends VolumeRepository {
    * Takes an owner's book in review ('1') or published ('2') back to a hidden draft ('0'); false when
    * it is not such a book of theirs (the library's own books and lonely imports never are).
    */
-  async unpublishOwnBook(
-    bookId: number,
-    ownerId: number,
-    now: string,
-    tx: DbOrTx = this.db,
-  ): Promise<boolean> {
+  async unpublishOwnBook(bookId: number, ownerId: number, now: string, tx: DbOrTx): Promise<boolean> {
     const updated = await tx
       .updateTable('books')
       .set({ audit_status: OWN_STATUS.draft, is_visible: 0, updated_at: now })
@@ -141,7 +136,7 @@ export class CatalogRepository extends VolumeRepository {
     return used.some((u) => Number(u.n) > 0);
   }
 
-  async deleteBook(id: number, tx: DbOrTx = this.db): Promise<void> {
+  async deleteBook(id: number, tx: DbOrTx): Promise<void> {
     await tx.deleteFrom('books').where('id', '=', id).execute();
   }
 
@@ -163,8 +158,8 @@ export class CatalogRepository extends VolumeRepository {
     return bookSearch.hotBooks(tx, offset, limit);
   }
 
-  async incrementViews(id: number, tx: DbOrTx = this.db): Promise<void> {
-    await tx
+  async incrementViews(id: number): Promise<void> {
+    await this.db
       .updateTable('books')
       .set((eb) => ({ view_count: eb('view_count', '+', 1) }))
       .where('id', '=', id)
@@ -233,14 +228,8 @@ export class CatalogRepository extends VolumeRepository {
     return researcher !== undefined;
   }
 
-  async grantPrivilege(
-    userId: number,
-    bookId: number,
-    startsAt: string,
-    expiresAt: string,
-    tx: DbOrTx = this.db,
-  ) {
-    await tx
+  async grantPrivilege(userId: number, bookId: number, startsAt: string, expiresAt: string) {
+    await this.db
       .insertInto('book_privileges')
       .values({
         user_id: userId,
@@ -252,13 +241,8 @@ export class CatalogRepository extends VolumeRepository {
       .execute();
   }
 
-  async addFootprint(
-    userId: number,
-    bookId: number,
-    volumeId: number | null,
-    tx: DbOrTx = this.db,
-  ): Promise<void> {
-    await tx
+  async addFootprint(userId: number, bookId: number, volumeId: number | null): Promise<void> {
+    await this.db
       .insertInto('footprints')
       .values({ user_id: userId, book_id: bookId, volume_id: volumeId, created_at: nowIso() })
       .execute();

@@ -47,9 +47,15 @@ describe.each(DIALECTS)('catalogue over HTTP on %s', (dialect) => {
       volumes: [2],
     });
     hidden = await createBook(h.context, { title: '秘本', classCode: 'ZI', isVisible: false, volumes: [1] });
-    emptyBookId = await cat.createBook({ title: '有目無書', class_code: 'ZI', is_visible: 1, is_open: 1 });
+    emptyBookId = await cat.createBook(
+      { title: '有目無書', class_code: 'ZI', is_visible: 1, is_open: 1 },
+      h.context.database.db,
+    );
     for (let i = 0; i < 7; i++)
-      await cat.createBook({ title: `千字文${i}`, class_code: 'ZI', is_visible: 1, is_open: 1 });
+      await cat.createBook(
+        { title: `千字文${i}`, class_code: 'ZI', is_visible: 1, is_open: 1 },
+        h.context.database.db,
+      );
     ({ cookie: reader, loginName: readerLogin } = await makeReader(h, 'catreader'));
     await h.context.services.auth.upsertAccount({
       loginName: 'catstaff',

@@ -143,10 +143,14 @@ describe.each(DIALECTS)('citation tags in served pages on %s', (dialect) => {
 
   it('escapes a hostile title in every tag', async () => {
     const evil = await makeBook(h, { title: '待改', volumes: [1] });
-    await h.context.repos.catalog.updateBook(evil.bookId, {
-      title: '"><script>alert(1)</script>',
-      author: "O'Neil & <b>",
-    });
+    await h.context.repos.catalog.updateBook(
+      evil.bookId,
+      {
+        title: '"><script>alert(1)</script>',
+        author: "O'Neil & <b>",
+      },
+      h.context.database.db,
+    );
     const html = await page(`/SearchPage/${evil.bookId}`);
     expect(html).not.toContain('<script>');
     expect(html).not.toContain('<b>');

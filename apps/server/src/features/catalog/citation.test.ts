@@ -148,7 +148,11 @@ describe.each(DIALECTS)('citation exports on %s', (dialect) => {
 
   it('keeps a hostile title inside its field in every format', async () => {
     const evil = await makeBook(h, { title: '待改', volumes: [1] });
-    await h.context.repos.catalog.updateBook(evil.bookId, { title: HOSTILE, author: 'A}, B {C' });
+    await h.context.repos.catalog.updateBook(
+      evil.bookId,
+      { title: HOSTILE, author: 'A}, B {C' },
+      h.context.database.db,
+    );
     const bib = (await get(`/api/books/${evil.bookId}/citation/bibtex`)).body;
     expect(bib).toContain(
       'title = {論語\\}</title><script>alert("x")</script> \\& 100\\% \\{\\textbackslash{}end\\}}',

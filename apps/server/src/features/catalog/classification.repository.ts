@@ -18,11 +18,13 @@ export class ClassificationRepository {
   }
 
   /** Creates or renames a classification by code; returns its id. */
-  async upsert(
-    entry: { code: string; name: string; parentId: number | null; sort: number },
-    tx: DbOrTx = this.db,
-  ): Promise<number> {
-    const row = await tx
+  async upsert(entry: {
+    code: string;
+    name: string;
+    parentId: number | null;
+    sort: number;
+  }): Promise<number> {
+    const row = await this.db
       .insertInto('classifications')
       .values({ code: entry.code, name: entry.name, parent_id: entry.parentId, sort: entry.sort })
       .onConflict((oc) =>
@@ -34,10 +36,7 @@ export class ClassificationRepository {
   }
 
   /** Adds a classification after its siblings. */
-  async append(
-    entry: { code: string; name: string; parentId: number | null },
-    tx: DbOrTx = this.db,
-  ): Promise<void> {
+  async append(entry: { code: string; name: string; parentId: number | null }, tx: DbOrTx): Promise<void> {
     const last = await tx
       .selectFrom('classifications')
       .select((eb) => eb.fn.max('sort').as('sort'))
@@ -54,11 +53,11 @@ export class ClassificationRepository {
       .execute();
   }
 
-  async rename(id: number, name: string, tx: DbOrTx = this.db): Promise<void> {
+  async rename(id: number, name: string, tx: DbOrTx): Promise<void> {
     await tx.updateTable('classifications').set({ name }).where('id', '=', id).execute();
   }
 
-  async remove(id: number, tx: DbOrTx = this.db): Promise<void> {
+  async remove(id: number, tx: DbOrTx): Promise<void> {
     await tx.deleteFrom('classifications').where('id', '=', id).execute();
   }
 

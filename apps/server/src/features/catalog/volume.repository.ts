@@ -56,7 +56,7 @@ export class VolumeRepository {
 
   async createVolume(
     volume: { bookId: number; name: string; introduction: string | null; sort: number },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ) {
     const row = await tx
       .insertInto('volumes')
@@ -72,8 +72,8 @@ export class VolumeRepository {
     return row.id;
   }
 
-  async deleteVolumesOfBook(bookId: number, tx: DbOrTx = this.db): Promise<void> {
-    await tx.deleteFrom('volumes').where('book_id', '=', bookId).execute();
+  async deleteVolumesOfBook(bookId: number): Promise<void> {
+    await this.db.deleteFrom('volumes').where('book_id', '=', bookId).execute();
   }
 
   // Pages
@@ -114,7 +114,7 @@ export class VolumeRepository {
    * until the transaction ends: two uploads into one volume at once number their pages one after the
    * other instead of both after the same last page (PostgreSQL; SQLite writes one transaction at a time).
    */
-  async lastPageSeq(volumeId: number, tx: DbOrTx = this.db): Promise<number> {
+  async lastPageSeq(volumeId: number, tx: DbOrTx): Promise<number> {
     await tx
       .updateTable('volumes')
       .set((eb) => ({ name: eb.ref('name') }))
@@ -183,7 +183,7 @@ export class VolumeRepository {
       masterKey: string;
       ocrJson: string | null;
     },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<number> {
     const row = await tx
       .insertInto('pages')
@@ -203,13 +203,12 @@ export class VolumeRepository {
     return row.id;
   }
 
-  async setPyramid(
-    pageId: number,
-    pyramidKey: string | null,
-    status: 'ready' | 'failed',
-    tx: DbOrTx = this.db,
-  ) {
-    await tx.updateTable('pages').set({ pyramid_key: pyramidKey, status }).where('id', '=', pageId).execute();
+  async setPyramid(pageId: number, pyramidKey: string | null, status: 'ready' | 'failed') {
+    await this.db
+      .updateTable('pages')
+      .set({ pyramid_key: pyramidKey, status })
+      .where('id', '=', pageId)
+      .execute();
   }
 
   async pendingPageIds(tx: DbOrTx = this.db): Promise<number[]> {
@@ -284,7 +283,7 @@ export class VolumeRepository {
       pageId: number | null;
       sort: number;
     },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<number> {
     const row = await tx
       .insertInto('directories')

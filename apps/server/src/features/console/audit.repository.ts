@@ -1,3 +1,4 @@
+import { countedPage } from '../../db/query.ts';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import type { AuditLogTable } from '../../db/schema.ts';
 import type { Selectable } from 'kysely';
@@ -41,14 +42,10 @@ export class AuditRepository {
     let base = tx.selectFrom('audit_log').leftJoin('users', 'users.id', 'audit_log.actor_id');
     if (query.action) base = base.where('audit_log.action', '=', query.action);
     if (query.actor) base = base.where('users.login_name', '=', query.actor);
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base
-      .selectAll('audit_log')
-      .select('users.login_name')
-      .orderBy('audit_log.id', 'desc')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute();
-    return { rows, total: Number(n) };
+    return countedPage(
+      base,
+      (list) => list.selectAll('audit_log').select('users.login_name').orderBy('audit_log.id', 'desc'),
+      query,
+    );
   }
 }

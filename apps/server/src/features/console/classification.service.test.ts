@@ -25,7 +25,11 @@ describe.each(DIALECTS)('classification dictionary on %s', (dialect) => {
       new BrokenAudit(repos.audit, repos.jobs, repos.users, clock, transact),
       transact,
     );
-    const actor = await repos.users.create({ login_name: 'cls-admin', password_hash: 'x' }, ['admin']);
+    const actor = await repos.users.create(
+      { login_name: 'cls-admin', password_hash: 'x' },
+      ['admin'],
+      database.db,
+    );
     await expect(broken.create(actor, { parentId: null, code: 'ROLLBACK', name: '回滾部' })).rejects.toThrow(
       'audit log unavailable',
     );

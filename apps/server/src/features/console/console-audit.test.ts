@@ -50,7 +50,7 @@ describe.each(DIALECTS)('administration console: changes and their audit records
       expect(disabled.statusCode).toBe(500);
       expect((await h.context.repos.users.findById(user.id))!.disabled).toBe(0);
 
-      const failed = await h.context.queue.enqueue('ocr.page', { pageId: 1 });
+      const failed = await h.context.queue.enqueue('ocr.page', { pageId: 1 }, { tx: h.context.database.db });
       await h.context.database.db
         .updateTable('jobs')
         .set({ status: 'failed' })

@@ -26,13 +26,17 @@ describe.each(DIALECTS)('administration console over HTTP on %s', (dialect) => {
     const jobs = h.context.repos.jobs;
     const before = (await get('/api/admin/jobs/stats', admin)).json<{ counts: Record<string, number> }>()
       .counts;
-    const failed = await h.context.queue.enqueue('ocr.page', { pageId: 1 });
+    const failed = await h.context.queue.enqueue('ocr.page', { pageId: 1 }, { tx: h.context.database.db });
     await h.context.database.db
       .updateTable('jobs')
       .set({ status: 'failed', attempts: 3, last_error: '图像已损坏' })
       .where('id', '=', failed)
       .execute();
-    const queued = await h.context.queue.enqueue('images.pyramid', { pageId: 2 });
+    const queued = await h.context.queue.enqueue(
+      'images.pyramid',
+      { pageId: 2 },
+      { tx: h.context.database.db },
+    );
 
     expect((await get('/api/admin/jobs', reader)).statusCode).toBe(403);
     expect((await post(`/api/admin/jobs/${failed}/retry`, reader)).statusCode).toBe(403);

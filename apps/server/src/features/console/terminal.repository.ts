@@ -16,7 +16,7 @@ export class TerminalRepository {
 
   async create(
     entry: { name: string; tokenHash: string; createdBy: number | null; createdAt: string },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<TerminalRow> {
     return tx
       .insertInto('reading_room_terminals')
@@ -36,7 +36,7 @@ export class TerminalRepository {
   }
 
   /** Revokes a terminal (a second revocation keeps the first time); undefined when there is none. */
-  async revoke(id: number, now: string, tx: DbOrTx = this.db): Promise<TerminalRow | undefined> {
+  async revoke(id: number, now: string, tx: DbOrTx): Promise<TerminalRow | undefined> {
     return tx
       .updateTable('reading_room_terminals')
       .set((eb) => ({ revoked_at: eb.fn.coalesce('revoked_at', eb.val(now)) }))
@@ -67,7 +67,11 @@ export class TerminalRepository {
       .executeTakeFirst();
   }
 
-  async touch(id: number, now: string, tx: DbOrTx = this.db): Promise<void> {
-    await tx.updateTable('reading_room_terminals').set({ last_seen_at: now }).where('id', '=', id).execute();
+  async touch(id: number, now: string): Promise<void> {
+    await this.db
+      .updateTable('reading_room_terminals')
+      .set({ last_seen_at: now })
+      .where('id', '=', id)
+      .execute();
   }
 }

@@ -21,11 +21,10 @@ export class UsageRepository {
   async addCounts(
     counts: Array<{ day: string; metric: string; count: number }>,
     readers: Array<{ day: string; user_id: number }>,
-    tx: DbOrTx = this.db,
   ): Promise<void> {
     // In slices: many readers in one flush would pass the engines' limit of bound variables.
     for (let i = 0; i < counts.length; i += 500)
-      await tx
+      await this.db
         .insertInto('usage_daily')
         .values(counts.slice(i, i + 500))
         .onConflict((oc) =>
@@ -35,7 +34,7 @@ export class UsageRepository {
         )
         .execute();
     for (let i = 0; i < readers.length; i += 500)
-      await tx
+      await this.db
         .insertInto('usage_readers')
         .values(readers.slice(i, i + 500))
         .onConflict((oc) => oc.columns(['day', 'user_id']).doNothing())

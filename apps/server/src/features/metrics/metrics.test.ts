@@ -30,8 +30,8 @@ describe('GET /metrics', () => {
   it('gives request latency by route pattern, the job queue and job durations by kind', async () => {
     await h.request({ method: 'GET', url: '/api/site' });
     await h.request({ method: 'GET', url: '/api/books/987654' });
-    await h.context.queue.enqueue('maintenance.purge', {});
-    await h.context.queue.enqueue('maintenance.purge', {});
+    await h.context.queue.enqueue('maintenance.purge', {}, { tx: h.context.database.db });
+    await h.context.queue.enqueue('maintenance.purge', {}, { tx: h.context.database.db });
     await h.context.createWorker(h.app.log).runOnce();
 
     const response = await h.request({
@@ -99,7 +99,7 @@ describe('request ids', () => {
 
   it('follows a job the request queued into the worker’s log lines', async () => {
     const id = await runInRequest({ requestId: 'req-upload-42' }, () =>
-      h.context.queue.enqueue('maintenance.purge', {}),
+      h.context.queue.enqueue('maintenance.purge', {}, { tx: h.context.database.db }),
     );
     const lines: string[] = [];
     const logger = Fastify({

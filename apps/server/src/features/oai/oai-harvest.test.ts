@@ -72,7 +72,11 @@ describe.each(DIALECTS)('OAI-PMH harvest with an independent client (%s)', (dial
       classCode: 'SHI.ZHENGSHI',
       isOpen: false,
     });
-    await context.repos.catalog.updateBook(ids.shiji!, { notes: '卷端題「史記卷第一」。' });
+    await context.repos.catalog.updateBook(
+      ids.shiji!,
+      { notes: '卷端題「史記卷第一」。' },
+      context.database.db,
+    );
     await book('hanshu', { title: '漢書', author: '（漢）班固撰', classCode: 'SHI.ZHENGSHI' });
     await book('shi', { title: '史通', classCode: 'SHI' });
     await book('wenxuan', { title: '文選', classCode: 'JI' });
@@ -163,9 +167,9 @@ describe.each(DIALECTS)('OAI-PMH harvest with an independent client (%s)', (dial
 
   it('keeps hidden and deleted books as deleted records, and shows a book again when it returns', async () => {
     const { catalog } = h.context.repos;
-    await catalog.deleteBook(ids.gone!);
-    await catalog.updateBook(ids.later!, { is_visible: 0 });
-    await catalog.updateBook(ids.hanshu!, { view_count: 99 }); // not a change of the record
+    await catalog.deleteBook(ids.gone!, h.context.database.db);
+    await catalog.updateBook(ids.later!, { is_visible: 0 }, h.context.database.db);
+    await catalog.updateBook(ids.hanshu!, { view_count: 99 }, h.context.database.db); // not a change of the record
     const records = await harvest(base, '-X', 'ListRecords', '--metadataPrefix', 'oai_dc');
     const status = Object.fromEntries(records.map((r) => [r.identifier, r.status]));
     expect(status[id(ids.gone!)]).toBe('deleted');
@@ -173,7 +177,7 @@ describe.each(DIALECTS)('OAI-PMH harvest with an independent client (%s)', (dial
     expect(status[id(ids.hidden!)]).toBeUndefined(); // never public: never shown, not even as deleted
     expect(records.find((r) => r.identifier === id(ids.gone!))!.metadata.trim()).toBe('');
     expect(records.find((r) => r.identifier === id(ids.gone!))!.sets).toEqual(['JI']);
-    await catalog.updateBook(ids.later!, { is_visible: 1 });
+    await catalog.updateBook(ids.later!, { is_visible: 1 }, h.context.database.db);
     const again = await harvest(
       base,
       '-X',

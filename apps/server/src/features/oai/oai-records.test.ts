@@ -37,10 +37,10 @@ describe.each(DIALECTS)('OAI record tracking (%s)', (dialect) => {
     const { catalog } = t.context.repos;
 
     await age(bookId);
-    await catalog.updateBook(bookId, { view_count: 7, refuse_reason: null });
+    await catalog.updateBook(bookId, { view_count: 7, refuse_reason: null }, t.context.database.db);
     expect((await record(bookId))!.datestamp).toBe(OLD);
 
-    await catalog.updateBook(bookId, { title: '論語集解', class_code: 'JING.SISHU' });
+    await catalog.updateBook(bookId, { title: '論語集解', class_code: 'JING.SISHU' }, t.context.database.db);
     expect(await record(bookId)).toMatchObject({ deleted: 0, class_code: 'JING.SISHU' });
     expect((await record(bookId))!.datestamp > OLD).toBe(true);
 
@@ -53,23 +53,23 @@ describe.each(DIALECTS)('OAI record tracking (%s)', (dialect) => {
     expect((await record(bookId))!.datestamp > OLD).toBe(true);
 
     await age(bookId);
-    await catalog.updateBook(bookId, { is_open: 0 });
+    await catalog.updateBook(bookId, { is_open: 0 }, t.context.database.db);
     expect((await record(bookId))!.datestamp > OLD).toBe(true);
   });
 
   it('shows an own book only once it is published, and keeps it as deleted when withdrawn', async () => {
     const { bookId } = await createBook(t.context, { title: '家藏抄本', volumes: [1], isVisible: false });
     const { catalog } = t.context.repos;
-    await catalog.updateBook(bookId, { audit_status: '1' });
+    await catalog.updateBook(bookId, { audit_status: '1' }, t.context.database.db);
     expect(await record(bookId)).toBeUndefined();
-    await catalog.updateBook(bookId, { is_visible: 1, audit_status: '2' });
+    await catalog.updateBook(bookId, { is_visible: 1, audit_status: '2' }, t.context.database.db);
     expect(await record(bookId)).toMatchObject({ deleted: 0 });
     await age(bookId);
-    await catalog.updateBook(bookId, { audit_status: '3' });
+    await catalog.updateBook(bookId, { audit_status: '3' }, t.context.database.db);
     const withdrawn = (await record(bookId))!;
     expect(withdrawn.deleted).toBe(1);
     expect(withdrawn.datestamp > OLD).toBe(true);
-    await catalog.deleteBook(bookId);
+    await catalog.deleteBook(bookId, t.context.database.db);
     expect(await record(bookId)).toMatchObject({ deleted: 1, datestamp: withdrawn.datestamp });
   });
 });

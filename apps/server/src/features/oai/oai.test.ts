@@ -144,7 +144,7 @@ describe('OAI-PMH protocol', () => {
   });
 
   it('keeps characters XML cannot hold out of the document', async () => {
-    await h.context.repos.catalog.updateBook(bookId, { author: 'a\u0001b\u0008c' });
+    await h.context.repos.catalog.updateBook(bookId, { author: 'a\u0001b\u0008c' }, h.context.database.db);
     const { body, errors } = await get(
       `verb=GetRecord&metadataPrefix=mods&identifier=oai:localhost:${bookId}`,
     );

@@ -51,8 +51,8 @@ export class CorrectionRepository {
       ]);
   }
 
-  async create(entry: NewCorrection, tx: DbOrTx = this.db): Promise<number> {
-    const row = await tx
+  async create(entry: NewCorrection): Promise<number> {
+    const row = await this.db
       .insertInto('text_corrections')
       .values({
         page_id: entry.pageId,
@@ -127,7 +127,7 @@ export class CorrectionRepository {
       refuseReason?: string;
       version?: number | null;
     },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<boolean> {
     const result = await tx
       .updateTable('text_corrections')

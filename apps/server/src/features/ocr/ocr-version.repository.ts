@@ -58,7 +58,7 @@ export class OcrVersionRepository {
       /** JSON of the engine's warnings, for versions an engine made. */
       warnings?: string | null;
     },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<void> {
     await tx
       .insertInto('ocr_versions')
@@ -75,7 +75,7 @@ export class OcrVersionRepository {
   }
 
   /** The text the page shows (and the full-text index reads). */
-  async setPageText(pageId: number, json: string, tx: DbOrTx = this.db): Promise<void> {
+  async setPageText(pageId: number, json: string, tx: DbOrTx): Promise<void> {
     await tx.updateTable('pages').set({ ocr_json: json }).where('id', '=', pageId).execute();
   }
 

@@ -152,7 +152,11 @@ export class OcrService {
     const pageIds = await this.versionRepo.pageIds(scope, id);
     if (pageIds.length === 0) throw notFound('没有可识别的图像', 'NOT_FOUND');
     await this.editable(pageIds[0]!, viewer);
-    for (const pageId of pageIds) await queue.enqueue('ocr.page', { pageId }, { dedupeKey: `ocr:${pageId}` });
+    // All pages or none: a failure half-way leaves nothing queued.
+    await this.transact(async (tx) => {
+      for (const pageId of pageIds)
+        await queue.enqueue('ocr.page', { pageId }, { dedupeKey: `ocr:${pageId}`, tx });
+    });
     return { queued: pageIds.length };
   }
 

@@ -1,3 +1,4 @@
+import { countedPage } from '../../db/query.ts';
 import { OWN_STATUS } from '@guji/shared';
 import { nowIso, type Db, type DbOrTx } from '../../db/database.ts';
 import { titleSearchKey } from '../../search/fold.ts';
@@ -25,7 +26,7 @@ export class OwnBookRepository {
     return { pages: Number(used.pages), bytes: Number(used.bytes ?? 0) };
   }
 
-  async setFileBytes(pageId: number, bytes: number, tx: DbOrTx = this.db): Promise<void> {
+  async setFileBytes(pageId: number, bytes: number, tx: DbOrTx): Promise<void> {
     await tx.updateTable('pages').set({ file_bytes: bytes }).where('id', '=', pageId).execute();
   }
 
@@ -36,10 +37,11 @@ export class OwnBookRepository {
     limit: number,
     tx: DbOrTx = this.db,
   ): Promise<{ rows: BookRow[]; total: number }> {
-    const base = tx.selectFrom('books').where('owner_id', '=', userId).where('is_lonely', '=', 0);
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
-    return { rows, total: Number(n) };
+    return countedPage(
+      tx.selectFrom('books').where('owner_id', '=', userId).where('is_lonely', '=', 0),
+      (base) => base.selectAll().orderBy('id', 'desc'),
+      { offset, limit },
+    );
   }
 
   async anySingles(bookIds: number[], tx: DbOrTx = this.db): Promise<boolean> {
@@ -53,8 +55,8 @@ export class OwnBookRepository {
   }
 
   /** The owner's books go to review. */
-  async submit(userId: number, bookIds: number[], now: string, tx: DbOrTx = this.db): Promise<void> {
-    await tx
+  async submit(userId: number, bookIds: number[], now: string): Promise<void> {
+    await this.db
       .updateTable('books')
       .set({ audit_status: OWN_STATUS.reviewing, refuse_reason: null, submitted_at: now })
       .where('id', 'in', bookIds)
@@ -77,7 +79,7 @@ export class OwnBookRepository {
    * The user's single-images book (spec isLonely), made now unless a request beside this one made it first:
    * its source key is unique, so two first uploads at once share one book instead of one of them failing.
    */
-  async ensureSinglesBook(userId: number, tx: DbOrTx = this.db): Promise<number> {
+  async ensureSinglesBook(userId: number, tx: DbOrTx): Promise<number> {
     const sourceKey = `single:${userId}`;
     const now = nowIso();
     const title = '单张图像';
@@ -140,7 +142,7 @@ export class OwnBookRepository {
       call_number?: string | null;
       class_code?: string | null;
     },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<boolean> {
     const result = await tx
       .updateTable('books')
@@ -157,12 +159,12 @@ export class OwnBookRepository {
   async updateVolume(
     volumeId: number,
     change: { name: string; introduction: string | null },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<void> {
     await tx.updateTable('volumes').set(change).where('id', '=', volumeId).execute();
   }
 
-  async deleteVolume(volumeId: number, tx: DbOrTx = this.db): Promise<void> {
+  async deleteVolume(volumeId: number, tx: DbOrTx): Promise<void> {
     await tx.deleteFrom('volumes').where('id', '=', volumeId).execute();
   }
 
@@ -172,12 +174,12 @@ export class OwnBookRepository {
     );
   }
 
-  async renamePage(pageId: number, name: string, tx: DbOrTx = this.db): Promise<void> {
+  async renamePage(pageId: number, name: string, tx: DbOrTx): Promise<void> {
     await tx.updateTable('pages').set({ name }).where('id', '=', pageId).execute();
   }
 
   /** Deletes a page and numbers the volume's other pages 1, 2, … again. */
-  async deletePage(pageId: number, volumeId: number, tx: DbOrTx = this.db): Promise<void> {
+  async deletePage(pageId: number, volumeId: number, tx: DbOrTx): Promise<void> {
     await tx.deleteFrom('pages').where('id', '=', pageId).execute();
     const rest = await tx
       .selectFrom('pages')
@@ -194,7 +196,7 @@ export class OwnBookRepository {
   }
 
   /** Numbers the pages in the order given; in two steps, so no two pages ever share a number on the way. */
-  async reorder(pageIds: number[], tx: DbOrTx = this.db): Promise<void> {
+  async reorder(pageIds: number[], tx: DbOrTx): Promise<void> {
     for (const [i, id] of pageIds.entries())
       await tx
         .updateTable('pages')
@@ -209,7 +211,7 @@ export class OwnBookRepository {
         .execute();
   }
 
-  async clearDirectory(volumeId: number, tx: DbOrTx = this.db): Promise<void> {
+  async clearDirectory(volumeId: number, tx: DbOrTx): Promise<void> {
     await tx.deleteFrom('directories').where('volume_id', '=', volumeId).execute();
   }
 }

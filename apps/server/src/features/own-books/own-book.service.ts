@@ -93,21 +93,26 @@ export class OwnBookService {
       editionType: string;
     },
   ): Promise<OwnBook> {
-    const id = await this.catalog.createBook({
-      source_key: null,
-      title: book.title,
-      author: book.author,
-      publish_dynasty: book.publishDynasty,
-      coverage_dynasty: `${book.publishDynasty} ${book.editionType}`,
-      edition_type: book.editionType,
-      actual_volume: book.actualVolume,
-      book_number: book.actualVolume,
-      owner_id: userId,
-      audit_status: OWN_STATUS.draft,
-      // Not in the catalogue until a reviewer approves it.
-      is_visible: 0,
-      is_open: 1,
-    });
+    const id = await this.transact((tx) =>
+      this.catalog.createBook(
+        {
+          source_key: null,
+          title: book.title,
+          author: book.author,
+          publish_dynasty: book.publishDynasty,
+          coverage_dynasty: `${book.publishDynasty} ${book.editionType}`,
+          edition_type: book.editionType,
+          actual_volume: book.actualVolume,
+          book_number: book.actualVolume,
+          owner_id: userId,
+          audit_status: OWN_STATUS.draft,
+          // Not in the catalogue until a reviewer approves it.
+          is_visible: 0,
+          is_open: 1,
+        },
+        tx,
+      ),
+    );
     return this.get(userId, id);
   }
 
@@ -124,17 +129,24 @@ export class OwnBookService {
   ): Promise<OwnBook> {
     const row = await this.access.book(userId, bookId);
     assertChangeable(row);
-    // Through the repository, so the title search key (books.title_search, migration 0004) follows.
-    await this.catalog.updateBook(bookId, {
-      title: book.title,
-      author: book.author,
-      publish_dynasty: book.publishDynasty,
-      edition_type: book.editionType,
-      coverage_dynasty: `${book.publishDynasty} ${book.editionType}`,
-      actual_volume: book.actualVolume,
-      book_number: book.actualVolume,
+    // Through the repository, so the title search key (books.title_search, migration 0004) follows;
+    // the full-text index changes with the book.
+    await this.transact(async (tx) => {
+      await this.catalog.updateBook(
+        bookId,
+        {
+          title: book.title,
+          author: book.author,
+          publish_dynasty: book.publishDynasty,
+          edition_type: book.editionType,
+          coverage_dynasty: `${book.publishDynasty} ${book.editionType}`,
+          actual_volume: book.actualVolume,
+          book_number: book.actualVolume,
+        },
+        tx,
+      );
+      await this.fullText.indexBook(bookId, tx);
     });
-    await this.fullText.indexBook(bookId);
     return this.get(userId, bookId);
   }
 

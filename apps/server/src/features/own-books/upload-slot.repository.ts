@@ -15,9 +15,8 @@ export class UploadSlotRepository {
     holder: string,
     nowMs: number,
     expiresAt: number,
-    tx: DbOrTx = this.db,
   ): Promise<boolean> {
-    const row = await tx
+    const row = await this.db
       .insertInto('upload_slots')
       .values({ user_id: userId, slot, holder, expires_at: expiresAt })
       .onConflict((oc) =>
@@ -35,14 +34,8 @@ export class UploadSlotRepository {
   }
 
   /** Moves the end of the holder's lease; false when the slot is no longer its own. */
-  async renew(
-    userId: number,
-    slot: number,
-    holder: string,
-    expiresAt: number,
-    tx: DbOrTx = this.db,
-  ): Promise<boolean> {
-    const result = await tx
+  async renew(userId: number, slot: number, holder: string, expiresAt: number): Promise<boolean> {
+    const result = await this.db
       .updateTable('upload_slots')
       .set({ expires_at: expiresAt })
       .where('user_id', '=', userId)
@@ -53,8 +46,8 @@ export class UploadSlotRepository {
   }
 
   /** Gives the slot back, if the holder still has it. */
-  async release(userId: number, slot: number, holder: string, tx: DbOrTx = this.db): Promise<void> {
-    await tx
+  async release(userId: number, slot: number, holder: string): Promise<void> {
+    await this.db
       .deleteFrom('upload_slots')
       .where('user_id', '=', userId)
       .where('slot', '=', slot)
@@ -74,7 +67,7 @@ export class UploadSlotRepository {
   }
 
   /** Forgets leases that ended before `nowMs` (the purge job). */
-  async purgeExpired(nowMs: number, tx: DbOrTx = this.db): Promise<void> {
-    await tx.deleteFrom('upload_slots').where('expires_at', '<=', nowMs).execute();
+  async purgeExpired(nowMs: number): Promise<void> {
+    await this.db.deleteFrom('upload_slots').where('expires_at', '<=', nowMs).execute();
   }
 }

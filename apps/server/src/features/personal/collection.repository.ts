@@ -1,3 +1,4 @@
+import { countedPage } from '../../db/query.ts';
 import type { Db, DbOrTx } from '../../db/database.ts';
 
 /** The books a reader collected (收藏), once each. */
@@ -15,16 +16,20 @@ export class CollectionRepository {
   }
 
   /** Adds the book; collecting it again changes nothing. */
-  async add(userId: number, bookId: number, now: string, tx: DbOrTx = this.db): Promise<void> {
-    await tx
+  async add(userId: number, bookId: number, now: string): Promise<void> {
+    await this.db
       .insertInto('collections')
       .values({ user_id: userId, book_id: bookId, created_at: now })
       .onConflict((oc) => oc.columns(['user_id', 'book_id']).doNothing())
       .execute();
   }
 
-  async remove(userId: number, bookId: number, tx: DbOrTx = this.db): Promise<void> {
-    await tx.deleteFrom('collections').where('user_id', '=', userId).where('book_id', '=', bookId).execute();
+  async remove(userId: number, bookId: number): Promise<void> {
+    await this.db
+      .deleteFrom('collections')
+      .where('user_id', '=', userId)
+      .where('book_id', '=', bookId)
+      .execute();
   }
 
   /** One page of a reader's collection, newest first; with the count of all. */
@@ -34,14 +39,10 @@ export class CollectionRepository {
     limit: number,
     tx: DbOrTx = this.db,
   ): Promise<{ rows: Array<{ book_id: number; created_at: string }>; total: number }> {
-    const base = tx.selectFrom('collections').where('user_id', '=', userId);
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base
-      .select(['book_id', 'created_at'])
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return { rows, total: Number(n) };
+    return countedPage(
+      tx.selectFrom('collections').where('user_id', '=', userId),
+      (base) => base.select(['book_id', 'created_at']).orderBy('id', 'desc'),
+      { offset, limit },
+    );
   }
 }

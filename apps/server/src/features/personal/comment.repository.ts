@@ -1,14 +1,12 @@
+import { countedPage } from '../../db/query.ts';
 import type { Db, DbOrTx } from '../../db/database.ts';
 
 /** Readers' comments on books; staff may hide one (it stays, marked hidden). */
 export class CommentRepository {
   constructor(private readonly db: Db) {}
 
-  async add(
-    entry: { userId: number; bookId: number; text: string; createdAt: string },
-    tx: DbOrTx = this.db,
-  ) {
-    await tx
+  async add(entry: { userId: number; bookId: number; text: string; createdAt: string }) {
+    await this.db
       .insertInto('comments')
       .values({ user_id: entry.userId, book_id: entry.bookId, text: entry.text, created_at: entry.createdAt })
       .execute();
@@ -35,23 +33,23 @@ export class CommentRepository {
   }> {
     let base = tx.selectFrom('comments').where('comments.book_id', '=', bookId);
     if (!withHidden) base = base.where('comments.hidden_at', 'is', null);
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base
-      .innerJoin('users', 'users.id', 'comments.user_id')
-      .select([
-        'comments.id',
-        'comments.user_id',
-        'comments.text',
-        'comments.hidden_at',
-        'comments.created_at',
-        'users.nick_name',
-        'users.login_name',
-      ])
-      .orderBy('comments.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return { rows, total: Number(n) };
+    return countedPage(
+      base,
+      (list) =>
+        list
+          .innerJoin('users', 'users.id', 'comments.user_id')
+          .select([
+            'comments.id',
+            'comments.user_id',
+            'comments.text',
+            'comments.hidden_at',
+            'comments.created_at',
+            'users.nick_name',
+            'users.login_name',
+          ])
+          .orderBy('comments.id', 'desc'),
+      { offset, limit },
+    );
   }
 
   /** One page of a reader's own comments, newest first. */
@@ -64,20 +62,16 @@ export class CommentRepository {
     rows: Array<{ id: number; book_id: number; text: string; hidden_at: string | null; created_at: string }>;
     total: number;
   }> {
-    const base = tx.selectFrom('comments').where('user_id', '=', userId);
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base
-      .select(['id', 'book_id', 'text', 'hidden_at', 'created_at'])
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return { rows, total: Number(n) };
+    return countedPage(
+      tx.selectFrom('comments').where('user_id', '=', userId),
+      (base) => base.select(['id', 'book_id', 'text', 'hidden_at', 'created_at']).orderBy('id', 'desc'),
+      { offset, limit },
+    );
   }
 
   /** Deletes one of the reader's own comments; false when there is none. */
-  async remove(userId: number, id: number, tx: DbOrTx = this.db): Promise<boolean> {
-    const result = await tx
+  async remove(userId: number, id: number): Promise<boolean> {
+    const result = await this.db
       .deleteFrom('comments')
       .where('id', '=', id)
       .where('user_id', '=', userId)
@@ -86,11 +80,7 @@ export class CommentRepository {
   }
 
   /** Hides (with who and when) or shows again; false when there is no such comment. */
-  async setHidden(
-    id: number,
-    hidden: { at: string; by: number } | null,
-    tx: DbOrTx = this.db,
-  ): Promise<boolean> {
+  async setHidden(id: number, hidden: { at: string; by: number } | null, tx: DbOrTx): Promise<boolean> {
     const result = await tx
       .updateTable('comments')
       .set(hidden ? { hidden_at: hidden.at, hidden_by: hidden.by } : { hidden_at: null, hidden_by: null })

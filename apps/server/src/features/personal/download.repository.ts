@@ -1,3 +1,4 @@
+import { countedPage } from '../../db/query.ts';
 import type { DownloadKind } from '@guji/shared';
 import type { Db, DbOrTx } from '../../db/database.ts';
 
@@ -16,18 +17,15 @@ export interface DownloadRow {
 export class DownloadRepository {
   constructor(private readonly db: Db) {}
 
-  async add(
-    entry: {
-      userId: number;
-      bookId: number;
-      volumeId: number;
-      pageId: number | null;
-      kind: DownloadKind;
-      createdAt: string;
-    },
-    tx: DbOrTx = this.db,
-  ): Promise<void> {
-    await tx
+  async add(entry: {
+    userId: number;
+    bookId: number;
+    volumeId: number;
+    pageId: number | null;
+    kind: DownloadKind;
+    createdAt: string;
+  }): Promise<void> {
+    await this.db
       .insertInto('downloads')
       .values({
         user_id: entry.userId,
@@ -47,31 +45,30 @@ export class DownloadRepository {
     limit: number,
     tx: DbOrTx = this.db,
   ): Promise<{ rows: DownloadRow[]; total: number }> {
-    const base = tx.selectFrom('downloads').where('downloads.user_id', '=', userId);
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base
-      .innerJoin('volumes', 'volumes.id', 'downloads.volume_id')
-      .leftJoin('pages', 'pages.id', 'downloads.page_id')
-      .select([
-        'downloads.id',
-        'downloads.kind',
-        'downloads.book_id',
-        'downloads.volume_id',
-        'downloads.page_id',
-        'downloads.created_at',
-        'volumes.name as volume_name',
-        'pages.seq',
-      ])
-      .orderBy('downloads.id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return { rows, total: Number(n) };
+    return countedPage(
+      tx.selectFrom('downloads').where('downloads.user_id', '=', userId),
+      (base) =>
+        base
+          .innerJoin('volumes', 'volumes.id', 'downloads.volume_id')
+          .leftJoin('pages', 'pages.id', 'downloads.page_id')
+          .select([
+            'downloads.id',
+            'downloads.kind',
+            'downloads.book_id',
+            'downloads.volume_id',
+            'downloads.page_id',
+            'downloads.created_at',
+            'volumes.name as volume_name',
+            'pages.seq',
+          ])
+          .orderBy('downloads.id', 'desc'),
+      { offset, limit },
+    );
   }
 
   /** Deletes one of the reader's own records; false when there is none. */
-  async remove(userId: number, id: number, tx: DbOrTx = this.db): Promise<boolean> {
-    const result = await tx
+  async remove(userId: number, id: number): Promise<boolean> {
+    const result = await this.db
       .deleteFrom('downloads')
       .where('id', '=', id)
       .where('user_id', '=', userId)

@@ -14,11 +14,14 @@ export class FootprintRepository {
   constructor(private readonly db: Db) {}
 
   /** The reader is on this page: the book's newest footprint takes it, or a first one is made. */
-  async touch(
-    entry: { userId: number; bookId: number; volumeId: number; pageId: number; at: string },
-    tx: DbOrTx = this.db,
-  ): Promise<void> {
-    const latest = await tx
+  async touch(entry: {
+    userId: number;
+    bookId: number;
+    volumeId: number;
+    pageId: number;
+    at: string;
+  }): Promise<void> {
+    const latest = await this.db
       .selectFrom('footprints')
       .select('id')
       .where('user_id', '=', entry.userId)
@@ -26,13 +29,13 @@ export class FootprintRepository {
       .orderBy('id', 'desc')
       .executeTakeFirst();
     if (latest) {
-      await tx
+      await this.db
         .updateTable('footprints')
         .set({ page_id: entry.pageId, volume_id: entry.volumeId, created_at: entry.at })
         .where('id', '=', latest.id)
         .execute();
     } else {
-      await tx
+      await this.db
         .insertInto('footprints')
         .values({
           user_id: entry.userId,
@@ -83,8 +86,8 @@ export class FootprintRepository {
   }
 
   /** Clears a reader's footprints, of one book or of all. */
-  async remove(userId: number, bookId?: number, tx: DbOrTx = this.db): Promise<void> {
-    let query = tx.deleteFrom('footprints').where('user_id', '=', userId);
+  async remove(userId: number, bookId?: number): Promise<void> {
+    let query = this.db.deleteFrom('footprints').where('user_id', '=', userId);
     if (bookId !== undefined) query = query.where('book_id', '=', bookId);
     await query.execute();
   }

@@ -11,18 +11,15 @@ export type NoteWithPage = Selectable<NotesTable> & { seq: number; volume_id: nu
 export class NoteRepository {
   constructor(private readonly db: Db) {}
 
-  async add(
-    entry: {
-      userId: number;
-      bookId: number;
-      pageId: number;
-      rect: { x: number; y: number; w: number; h: number };
-      text: string;
-      now: string;
-    },
-    tx: DbOrTx = this.db,
-  ): Promise<NoteRow> {
-    return tx
+  async add(entry: {
+    userId: number;
+    bookId: number;
+    pageId: number;
+    rect: { x: number; y: number; w: number; h: number };
+    text: string;
+    now: string;
+  }): Promise<NoteRow> {
+    return this.db
       .insertInto('notes')
       .values({
         user_id: entry.userId,
@@ -49,14 +46,8 @@ export class NoteRepository {
   }
 
   /** Changes the text of one of the user's own notes; undefined when there is none. */
-  async updateText(
-    userId: number,
-    id: number,
-    text: string,
-    now: string,
-    tx: DbOrTx = this.db,
-  ): Promise<NoteRow | undefined> {
-    return tx
+  async updateText(userId: number, id: number, text: string, now: string): Promise<NoteRow | undefined> {
+    return this.db
       .updateTable('notes')
       .set({ text, updated_at: now })
       .where('id', '=', id)
@@ -66,8 +57,8 @@ export class NoteRepository {
   }
 
   /** Deletes one of the user's own notes; false when there is none. */
-  async remove(userId: number, id: number, tx: DbOrTx = this.db): Promise<boolean> {
-    const result = await tx
+  async remove(userId: number, id: number): Promise<boolean> {
+    const result = await this.db
       .deleteFrom('notes')
       .where('id', '=', id)
       .where('user_id', '=', userId)

@@ -44,7 +44,7 @@ export class ReservationRepository {
   async updateDuration(
     code: string,
     change: { label: string; days: number },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<ReservationDuration | undefined> {
     return tx
       .updateTable('reservation_durations')
@@ -106,7 +106,7 @@ export class ReservationRepository {
       status: number;
       now: string;
     },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<number> {
     const row = await tx
       .insertInto('reservations')
@@ -163,8 +163,8 @@ export class ReservationRepository {
       refuse_reason?: string;
       expires_at?: string;
     },
-    only: { userId?: number; notUserId?: number } = {},
-    tx: DbOrTx = this.db,
+    only: { userId?: number; notUserId?: number },
+    tx: DbOrTx,
   ): Promise<boolean> {
     let query = tx.updateTable('reservations').set(change).where('id', '=', id).where('status', 'in', from);
     if (only.userId !== undefined) query = query.where('user_id', '=', only.userId);
@@ -173,7 +173,7 @@ export class ReservationRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  async setExpiry(id: number, expiresAt: string, tx: DbOrTx = this.db): Promise<void> {
+  async setExpiry(id: number, expiresAt: string, tx: DbOrTx): Promise<void> {
     await tx.updateTable('reservations').set({ expires_at: expiresAt }).where('id', '=', id).execute();
   }
 
@@ -193,7 +193,7 @@ export class ReservationRepository {
   /** The privilege an approved reservation grants: reading the book until the expiry. */
   async grantPrivilege(
     entry: { userId: number; bookId: number; reservationId: number; startsAt: string; expiresAt: string },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<void> {
     await tx
       .insertInto('book_privileges')

@@ -150,11 +150,14 @@ export class ReservationService {
 
   /** The applicant withdraws an application that is not decided yet (status 0 or 1). */
   async withdraw(userId: number, id: number): Promise<Reservation> {
-    const withdrawn = await this.reservations.transition(
-      id,
-      [RESERVATION_STATUS.unaudited, RESERVATION_STATUS.reviewing],
-      { status: RESERVATION_STATUS.withdrawn, updated_at: nowIso(this.clock.now()) },
-      { userId },
+    const withdrawn = await this.transact((tx) =>
+      this.reservations.transition(
+        id,
+        [RESERVATION_STATUS.unaudited, RESERVATION_STATUS.reviewing],
+        { status: RESERVATION_STATUS.withdrawn, updated_at: nowIso(this.clock.now()) },
+        { userId },
+        tx,
+      ),
     );
     if (!withdrawn) {
       if ((await this.reservations.applicantOf(id)) !== userId) throw NOT_FOUND();
@@ -165,10 +168,14 @@ export class ReservationService {
 
   /** A reviewer takes an unaudited application under review (0 → 1); never their own. */
   async take(reviewerId: number, id: number): Promise<Reservation> {
-    await this.transition(id, [RESERVATION_STATUS.unaudited], {
-      status: RESERVATION_STATUS.reviewing,
-      reviewer_id: reviewerId,
-    });
+    await this.transact((tx) =>
+      this.transition(
+        id,
+        [RESERVATION_STATUS.unaudited],
+        { status: RESERVATION_STATUS.reviewing, reviewer_id: reviewerId },
+        tx,
+      ),
+    );
     return this.find(id);
   }
 
@@ -242,7 +249,7 @@ export class ReservationService {
     id: number,
     from: number[],
     set: { status: number; reviewer_id: number; refuse_reason?: string },
-    tx?: DbOrTx,
+    tx: DbOrTx,
   ): Promise<void> {
     const moved = await this.reservations.transition(
       id,

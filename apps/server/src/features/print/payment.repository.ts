@@ -6,7 +6,7 @@ export class PaymentRepository {
 
   async createTrade(
     entry: { orderId: number; provider: string; tradeNo: string; amountFen: number; now: string },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<void> {
     await tx
       .insertInto('payments')
@@ -47,7 +47,7 @@ export class PaymentRepository {
    */
   async recordNotice(
     notice: { noticeId: string; tradeNo: string; body: string; receivedAt: string },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<boolean> {
     const recorded = await tx
       .insertInto('payment_notices')
@@ -64,7 +64,7 @@ export class PaymentRepository {
   }
 
   /** Marks a pending trade paid; false when it is not pending. */
-  async markTradePaid(paymentId: number, now: string, tx: DbOrTx = this.db): Promise<boolean> {
+  async markTradePaid(paymentId: number, now: string, tx: DbOrTx): Promise<boolean> {
     const trade = await tx
       .updateTable('payments')
       .set({ status: 'paid', paid_at: now })
@@ -75,7 +75,7 @@ export class PaymentRepository {
   }
 
   /** Closes an order's open trade: a notice for it is refused from now on. */
-  async closeTrades(orderId: number, tx: DbOrTx = this.db): Promise<void> {
+  async closeTrades(orderId: number, tx: DbOrTx): Promise<void> {
     await tx
       .updateTable('payments')
       .set({ status: 'closed' })
@@ -85,8 +85,8 @@ export class PaymentRepository {
   }
 
   /** Closes one trade the provider would not open. */
-  async closeTrade(tradeNo: string, tx: DbOrTx = this.db): Promise<void> {
-    await tx
+  async closeTrade(tradeNo: string): Promise<void> {
+    await this.db
       .updateTable('payments')
       .set({ status: 'closed' })
       .where('trade_no', '=', tradeNo)

@@ -20,7 +20,7 @@ export class PrintDeskRepository {
       actorId: number | null;
       at: string;
     },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<void> {
     await tx
       .insertInto('print_log')
@@ -69,8 +69,8 @@ export class PrintDeskRepository {
 
   // Notifications to print administrators
 
-  async notify(entry: { text: string; link: string; at: string }, tx: DbOrTx = this.db): Promise<void> {
-    await tx
+  async notify(entry: { text: string; link: string; at: string }): Promise<void> {
+    await this.db
       .insertInto('notifications')
       .values({ audience: 'printAdmin', text: entry.text, link: entry.link, created_at: entry.at })
       .execute();

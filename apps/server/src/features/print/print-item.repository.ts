@@ -103,8 +103,8 @@ export class PrintItemRepository {
     return Number(n);
   }
 
-  async add(rows: Array<Insertable<PrintItemsTable>>, tx: DbOrTx = this.db): Promise<void> {
-    await tx.insertInto('print_items').values(rows).execute();
+  async add(rows: Array<Insertable<PrintItemsTable>>): Promise<void> {
+    await this.db.insertInto('print_items').values(rows).execute();
   }
 
   /** Some of a user's items, with their payment state and order. */
@@ -122,7 +122,7 @@ export class PrintItemRepository {
   }
 
   /** Deletes those of the items that are the user's and unpaid; the number deleted. */
-  async deleteUnpaidItems(userId: number, ids: number[], tx: DbOrTx = this.db): Promise<number> {
+  async deleteUnpaidItems(userId: number, ids: number[], tx: DbOrTx): Promise<number> {
     const deleted = await tx
       .deleteFrom('print_items')
       .where('id', 'in', ids)
@@ -133,7 +133,7 @@ export class PrintItemRepository {
   }
 
   /** Puts the unpaid ones of the items into an order; the number moved. */
-  async assignItems(ids: number[], orderId: number, tx: DbOrTx = this.db): Promise<number> {
+  async assignItems(ids: number[], orderId: number, tx: DbOrTx): Promise<number> {
     const moved = await tx
       .updateTable('print_items')
       .set({ order_id: orderId })
@@ -176,7 +176,7 @@ export class PrintItemRepository {
     return rows.map((row) => row.book_id);
   }
 
-  async markOrderItemsPaid(orderId: number, tx: DbOrTx = this.db): Promise<void> {
+  async markOrderItemsPaid(orderId: number, tx: DbOrTx): Promise<void> {
     await tx
       .updateTable('print_items')
       .set({ pay_status: PAY_STATUS.paid })
@@ -214,7 +214,7 @@ export class PrintItemRepository {
   }
 
   /** Cash taken for the unpaid ones of the items; the number marked. */
-  async markItemsPaid(ids: number[], tx: DbOrTx = this.db): Promise<number> {
+  async markItemsPaid(ids: number[], tx: DbOrTx): Promise<number> {
     const updated = await tx
       .updateTable('print_items')
       .set({ pay_status: PAY_STATUS.paid })
@@ -228,7 +228,7 @@ export class PrintItemRepository {
    * Marks the items printed, those of them still paid (not refunded meanwhile); how many it marked. On
    * PostgreSQL a refund committed while this waited for the rows is seen, so it marks none of them.
    */
-  async markItemsPrinted(ids: number[], tx: DbOrTx = this.db): Promise<number> {
+  async markItemsPrinted(ids: number[], tx: DbOrTx): Promise<number> {
     const updated = await tx
       .updateTable('print_items')
       .set({ print_status: PRINT_STATUS.printed })
@@ -239,7 +239,7 @@ export class PrintItemRepository {
   }
 
   /** The courier number for those of the items that have none; the number set. */
-  async setExpress(ids: number[], expressNumber: string, tx: DbOrTx = this.db): Promise<number> {
+  async setExpress(ids: number[], expressNumber: string, tx: DbOrTx): Promise<number> {
     const updated = await tx
       .updateTable('print_items')
       .set({ express_number: expressNumber })

@@ -1,7 +1,7 @@
 import { PAY_STATUS, PRINT_STATUS } from '@guji/shared';
 import type { Insertable, Selectable } from 'kysely';
 import type { Db, DbOrTx } from '../../db/database.ts';
-import { likeText } from '../../db/query.ts';
+import { countedPage, likeText } from '../../db/query.ts';
 import type { PrintOrdersTable } from '../../db/schema.ts';
 
 export type OrderRow = Selectable<PrintOrdersTable>;
@@ -18,7 +18,7 @@ export class PrintOrderRepository {
    * of an order (checkout, delete, notice, desk) locks this way, so concurrent ones wait instead of
    * deadlocking.
    */
-  async lockOrders(orderIds: number[], now: string, tx: DbOrTx = this.db): Promise<void> {
+  async lockOrders(orderIds: number[], now: string, tx: DbOrTx): Promise<void> {
     if (orderIds.length === 0) return;
     await tx
       .updateTable('print_orders')
@@ -37,7 +37,7 @@ export class PrintOrderRepository {
   async lockUnpaidOrder(
     orderId: number,
     now: string,
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<{ total_fen: number } | undefined> {
     return tx
       .updateTable('print_orders')
@@ -54,7 +54,7 @@ export class PrintOrderRepository {
     totalFen: number,
     paid: boolean,
     now: string,
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<void> {
     await tx
       .updateTable('print_orders')
@@ -69,7 +69,7 @@ export class PrintOrderRepository {
   }
 
   /** Unpaid orders of the user left without items go. */
-  async dropEmptyOrders(userId: number, tx: DbOrTx = this.db): Promise<void> {
+  async dropEmptyOrders(userId: number, tx: DbOrTx): Promise<void> {
     await tx
       .deleteFrom('print_orders')
       .where('user_id', '=', userId)
@@ -87,7 +87,7 @@ export class PrintOrderRepository {
       .execute();
   }
 
-  async createOrder(order: Insertable<PrintOrdersTable>, tx: DbOrTx = this.db): Promise<number> {
+  async createOrder(order: Insertable<PrintOrdersTable>, tx: DbOrTx): Promise<number> {
     const row = await tx.insertInto('print_orders').values(order).returning('id').executeTakeFirstOrThrow();
     return row.id;
   }
@@ -107,7 +107,7 @@ export class PrintOrderRepository {
   }
 
   /** Marks an unpaid order paid; false when it was paid already. */
-  async markOrderPaid(orderId: number, now: string, tx: DbOrTx = this.db): Promise<boolean> {
+  async markOrderPaid(orderId: number, now: string, tx: DbOrTx): Promise<boolean> {
     const result = await tx
       .updateTable('print_orders')
       .set({ pay_status: PAY_STATUS.paid, paid_at: now, updated_at: now })
@@ -175,33 +175,33 @@ export class PrintOrderRepository {
     if (query.phone) base = base.where(likeText('users.phone', query.phone));
     if (query.email) base = base.where(likeText('users.email', query.email));
     if (query.extract !== undefined) base = base.where('print_orders.extract', '=', query.extract);
-    const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await base
-      .select((eb) => [
-        'users.real_name',
-        'users.phone',
-        'users.email',
-        'print_orders.order_num',
-        'print_orders.created_at',
-        'print_orders.extract',
-        'print_orders.payment',
-        'print_orders.total_fen',
-        'print_orders.pay_status',
-        'print_orders.is_invoice',
-        'print_orders.invoice_title',
-        eb.fn.coalesce('users.nick_name', 'users.login_name').as('creator'),
-        eb
-          .selectFrom('print_items')
-          .select((e) => e.fn.countAll<number>().as('n'))
-          .whereRef('print_items.order_id', '=', 'print_orders.id')
-          .where('print_items.pay_status', '=', PAY_STATUS.paid)
-          .where('print_items.print_status', '=', PRINT_STATUS.notPrinted)
-          .as('pay_no_print'),
-      ])
-      .orderBy('print_orders.id', 'desc')
-      .limit(query.limit)
-      .offset(query.offset)
-      .execute();
-    return { rows, total: Number(n) };
+    return countedPage(
+      base,
+      (list) =>
+        list
+          .select((eb) => [
+            'users.real_name',
+            'users.phone',
+            'users.email',
+            'print_orders.order_num',
+            'print_orders.created_at',
+            'print_orders.extract',
+            'print_orders.payment',
+            'print_orders.total_fen',
+            'print_orders.pay_status',
+            'print_orders.is_invoice',
+            'print_orders.invoice_title',
+            eb.fn.coalesce('users.nick_name', 'users.login_name').as('creator'),
+            eb
+              .selectFrom('print_items')
+              .select((e) => e.fn.countAll<number>().as('n'))
+              .whereRef('print_items.order_id', '=', 'print_orders.id')
+              .where('print_items.pay_status', '=', PAY_STATUS.paid)
+              .where('print_items.print_status', '=', PRINT_STATUS.notPrinted)
+              .as('pay_no_print'),
+          ])
+          .orderBy('print_orders.id', 'desc'),
+      query,
+    );
   }
 }

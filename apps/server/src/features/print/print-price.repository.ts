@@ -10,7 +10,7 @@ export class PrintPriceRepository {
 
   async replace(
     prices: Array<{ paperSize: string; label: string; priceFen: number }>,
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<void> {
     await tx.deleteFrom('print_prices').execute();
     await tx

@@ -75,7 +75,7 @@ export class RefundRepository {
       actorId: number | null;
       now: string;
     },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<number> {
     const row = await tx
       .insertInto('refunds')
@@ -103,9 +103,8 @@ export class RefundRepository {
     status: 'pending' | 'success' | 'failed',
     detail: string | null,
     now: string,
-    tx: DbOrTx = this.db,
   ): Promise<void> {
-    await tx
+    await this.db
       .updateTable('refunds')
       .set({ status, detail, updated_at: now })
       .where('id', '=', id)

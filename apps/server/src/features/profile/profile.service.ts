@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import sharp, { type Sharp } from 'sharp';
 import { AVATAR_EXTENSIONS, LIMITS, MSG, type UpdateProfileRequest } from '@guji/shared';
 import type { UserRepository } from '../accounts/user.repository.ts';
+import type { UserUpdate } from '../../db/schema.ts';
+import type { Transact } from '../../db/query.ts';
 import type { UserWithRoles } from '../../lib/user-view.ts';
 import type { FileStorage } from '../../storage/storage.ts';
 import { badRequest, conflict, notFound, unauthorized } from '../../errors.ts';
@@ -20,31 +22,33 @@ export class ProfileService {
     private readonly users: UserRepository,
     private readonly sms: SmsService,
     private readonly storage: FileStorage,
+    private readonly transact: Transact,
   ) {}
 
   async update(userId: number, change: UpdateProfileRequest): Promise<UserWithRoles> {
+    const changes = await this.changesOf(userId, change);
+    await this.transact((tx) => this.users.update(userId, changes, tx));
+    return this.mustFind(userId);
+  }
+
+  /** The column one field's change writes, after the checks a new phone number needs. */
+  private async changesOf(userId: number, change: UpdateProfileRequest): Promise<UserUpdate> {
     switch (change.field) {
       case 'nickName':
-        await this.users.update(userId, { nick_name: change.value });
-        break;
+        return { nick_name: change.value };
       case 'realName':
-        await this.users.update(userId, { real_name: change.value });
-        break;
+        return { real_name: change.value };
       case 'email':
-        await this.users.update(userId, { email: change.value });
-        break;
+        return { email: change.value };
       case 'idCard':
-        await this.users.update(userId, { id_card: change.value.toUpperCase() });
-        break;
+        return { id_card: change.value.toUpperCase() };
       case 'phone': {
         const owner = await this.users.findByPhone(change.value);
         if (owner && owner.id !== userId) throw conflict('PHONE_TAKEN', AUTH_MESSAGES.phoneTaken);
         await this.sms.check(change.value, 'profile', change.phoneCode, true);
-        await this.users.update(userId, { phone: change.value });
-        break;
+        return { phone: change.value };
       }
     }
-    return this.mustFind(userId);
   }
 
   /**
@@ -64,7 +68,7 @@ export class ProfileService {
     const user = await this.mustFind(userId);
     const file = `${userId}-${randomBytes(12).toString('hex')}.png`;
     await this.storage.put(`avatars/${file}`, stored);
-    await this.users.update(userId, { avatar_file: file });
+    await this.transact((tx) => this.users.update(userId, { avatar_file: file }, tx));
     if (user.avatar_file) await this.storage.delete(`avatars/${user.avatar_file}`);
     return this.mustFind(userId);
   }

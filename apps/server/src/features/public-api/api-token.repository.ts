@@ -41,7 +41,7 @@ export class ApiTokenRepository {
 
   async insert(
     token: { userId: number; name: string; prefix: string; hash: string; createdAt: string },
-    tx: DbOrTx = this.db,
+    tx: DbOrTx,
   ): Promise<ApiTokenRow> {
     return tx
       .insertInto('api_tokens')
@@ -62,8 +62,8 @@ export class ApiTokenRepository {
   }
 
   /** Deletes one of the user's tokens; false when the user has no token of that id. */
-  async delete(userId: number, tokenId: number, tx: DbOrTx = this.db): Promise<boolean> {
-    const result = await tx
+  async delete(userId: number, tokenId: number): Promise<boolean> {
+    const result = await this.db
       .deleteFrom('api_tokens')
       .where('id', '=', tokenId)
       .where('user_id', '=', userId)
@@ -72,8 +72,8 @@ export class ApiTokenRepository {
   }
 
   /** Records use: written only when the last record is older than `staleBefore` (one write a minute). */
-  async touch(tokenId: number, now: string, staleBefore: string, tx: DbOrTx = this.db): Promise<void> {
-    await tx
+  async touch(tokenId: number, now: string, staleBefore: string): Promise<void> {
+    await this.db
       .updateTable('api_tokens')
       .set({ last_used_at: now })
       .where('id', '=', tokenId)

@@ -159,11 +159,11 @@ describe.each(DIALECTS)('personal API tokens (%s)', (dialect) => {
     const erin = await makeReader(h, 'tokdisabled');
     const token = CreatedApiToken.parse((await mine(erin.cookie).create('停用测试')).json());
     const user = (await h.context.repos.users.findByLoginName(erin.loginName))!;
-    await h.context.repos.users.update(user.id, { disabled: 1 });
+    await h.context.repos.users.update(user.id, { disabled: 1 }, h.context.database.db);
     const refused = await whoami(token.secret);
     expect(refused.statusCode).toBe(401);
     expect(refused.json()).toMatchObject({ code: 'API_TOKEN_INVALID' });
-    await h.context.repos.users.update(user.id, { disabled: 0 });
+    await h.context.repos.users.update(user.id, { disabled: 0 }, h.context.database.db);
     expect((await whoami(token.secret)).statusCode).toBe(200);
   });
 

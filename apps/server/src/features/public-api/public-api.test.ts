@@ -94,9 +94,13 @@ describe.each(DIALECTS)('public read API v1 (%s)', (dialect) => {
       url: `/SearchPage/${open.bookId}`,
     });
 
-    await h.context.repos.catalog.updateBook(open.bookId, {
-      notes: '半葉九行，行十八字。\n鈐「某氏藏書」印。',
-    });
+    await h.context.repos.catalog.updateBook(
+      open.bookId,
+      {
+        notes: '半葉九行，行十八字。\n鈐「某氏藏書」印。',
+      },
+      h.context.database.db,
+    );
     const book = await shaped(V1BookDetail, `/api/v1/books/${open.bookId}`);
     expect(book).toMatchObject({
       id: open.bookId,
@@ -267,7 +271,7 @@ describe.each(DIALECTS)('public read API v1 (%s)', (dialect) => {
     const scholarToken = await tokenOf(scholar);
     expect((await get(textUrl, scholarToken)).statusCode).toBe(403);
     const scholarUser = (await h.context.repos.users.findByLoginName(scholar.loginName))!;
-    await h.context.repos.users.update(scholarUser.id, { reader_flag: '2' });
+    await h.context.repos.users.update(scholarUser.id, { reader_flag: '2' }, h.context.database.db);
     expect(V1PageText.parse((await get(textUrl, scholarToken)).json()).text).toBe('秘閣藏書學而');
   });
 

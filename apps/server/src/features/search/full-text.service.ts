@@ -13,7 +13,6 @@ import {
   type TextHitPage,
 } from '@guji/shared';
 import type { DbOrTx } from '../../db/database.ts';
-import type { Transact } from '../../db/query.ts';
 import type { BookRow } from '../../db/schema.ts';
 import { AppError, forbidden, notFound } from '../../errors.ts';
 import type { CatalogRepository } from '../catalog/catalog.repository.ts';
@@ -54,7 +53,6 @@ export class FullTextService {
   constructor(
     private readonly catalog: CatalogRepository,
     private readonly index: TextIndex,
-    private readonly transact: Transact,
     repo: SearchRepository,
   ) {
     this.sets = new MatchSets(index, repo);
@@ -62,14 +60,13 @@ export class FullTextService {
   }
 
   /** Takes a book out of the index (deleted, or no longer public). */
-  async removeBook(bookId: number, tx?: DbOrTx): Promise<void> {
+  async removeBook(bookId: number, tx: DbOrTx): Promise<void> {
     this.sets.clear();
     await this.index.removeBook(bookId, tx);
   }
 
   /** Puts a book's pages with OCR text into the index when it is searchable, and takes them out otherwise. */
-  async indexBook(bookId: number, tx?: DbOrTx): Promise<number> {
-    if (!tx) return this.transact((t) => this.indexBook(bookId, t));
+  async indexBook(bookId: number, tx: DbOrTx): Promise<number> {
     this.sets.clear();
     await this.index.removeBook(bookId, tx);
     const pages = await this.bookPages(bookId, tx);
@@ -91,7 +88,7 @@ export class FullTextService {
   }
 
   /** Brings one page's entry up to date (its OCR text changed). */
-  async indexPage(pageId: number, tx?: DbOrTx): Promise<void> {
+  async indexPage(pageId: number, tx: DbOrTx): Promise<void> {
     this.sets.clear();
     const page = await this.catalog.findPage(pageId, tx);
     const book = page ? await this.catalog.findBook(page.book_id, tx) : undefined;

@@ -237,7 +237,7 @@ describe.each(DIALECTS)('full-text and in-book search over HTTP on %s', (dialect
   });
 
   it('rebuilds the whole index from the pages (the reindex command): searchable books only', async () => {
-    await h.context.textIndex.removeBook(lunyu.bookId); // an index that lost a book
+    await h.context.textIndex.removeBook(lunyu.bookId, h.context.database.db); // an index that lost a book
     expect((await get('/api/search/full-text?text=學而')).json()).toMatchObject({ total: 0 });
     const seen: number[] = [];
     const result = await h.context.services.fullText.reindexAll((done) => seen.push(done));

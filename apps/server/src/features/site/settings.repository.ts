@@ -10,7 +10,7 @@ export class SettingsRepository {
     return Object.fromEntries(rows.map((r) => [r.key, JSON.parse(r.value) as unknown]));
   }
 
-  async set(key: string, value: unknown, tx: DbOrTx = this.db): Promise<void> {
+  async set(key: string, value: unknown, tx: DbOrTx): Promise<void> {
     const text = JSON.stringify(value);
     const now = nowIso();
     await tx
