@@ -539,6 +539,8 @@ export interface Database {
   text_corrections: TextCorrectionsTable;
 }
 
+/** A row of a table as a query reads it: repositories name columns of it (`Pick<Row<'comments'>, 'id'>`) rather than copy their types. */
+export type Row<T extends keyof Database> = Selectable<Database[T]>;
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;

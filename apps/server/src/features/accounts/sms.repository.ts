@@ -1,17 +1,8 @@
 import type { Db, DbOrTx } from '../../db/database.ts';
 import { nowIso } from '../../db/database.ts';
+import type { Row } from '../../db/schema.ts';
 
-export interface SmsCodeRow {
-  id: number;
-  phone: string;
-  purpose: string;
-  code_hash: string;
-  created_at: string;
-  expires_at: string;
-  attempts: number;
-  verified_at: string | null;
-  consumed_at: string | null;
-}
+export type SmsCodeRow = Omit<Row<'sms_codes'>, 'ip'>;
 
 /** SMS verification codes (hashed) and the development outbox. */
 export class SmsRepository {

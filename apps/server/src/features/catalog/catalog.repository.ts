@@ -61,7 +61,7 @@ export class CatalogRepository extends VolumeRepository {
   async briefBooks(
     ids: number[],
     tx: DbOrTx = this.db,
-  ): Promise<Array<{ id: number; title: string; author: string | null; call_number: string | null }>> {
+  ): Promise<Array<Pick<BookRow, 'id' | 'title' | 'author' | 'call_number'>>> {
     if (ids.length === 0) return [];
     return tx
       .selectFrom('books')

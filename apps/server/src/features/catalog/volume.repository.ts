@@ -82,7 +82,7 @@ export class VolumeRepository {
   async pagesWithText(
     bookId: number,
     tx: DbOrTx = this.db,
-  ): Promise<Array<{ id: number; book_id: number; volume_id: number; ocr_json: string | null }>> {
+  ): Promise<Array<Pick<PageRow, 'id' | 'book_id' | 'volume_id' | 'ocr_json'>>> {
     return tx
       .selectFrom('pages')
       .select(['id', 'book_id', 'volume_id', 'ocr_json'])
@@ -102,7 +102,7 @@ export class VolumeRepository {
   async pageFiles(
     where: { bookId: number } | { volumeId: number },
     tx: DbOrTx = this.db,
-  ): Promise<Array<{ id: number; master_key: string; pyramid_key: string | null }>> {
+  ): Promise<Array<Pick<PageRow, 'id' | 'master_key' | 'pyramid_key'>>> {
     const query = tx.selectFrom('pages').select(['id', 'master_key', 'pyramid_key']);
     return 'bookId' in where
       ? query.where('book_id', '=', where.bookId).execute()

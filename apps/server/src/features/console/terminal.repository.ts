@@ -1,12 +1,7 @@
 import type { Db, DbOrTx } from '../../db/database.ts';
+import type { Row } from '../../db/schema.ts';
 
-export interface TerminalRow {
-  id: number;
-  name: string;
-  created_at: string;
-  last_seen_at: string | null;
-  revoked_at: string | null;
-}
+export type TerminalRow = Omit<Row<'reading_room_terminals'>, 'token_hash' | 'created_by'>;
 
 const COLUMNS = ['id', 'name', 'created_at', 'last_seen_at', 'revoked_at'] as const;
 

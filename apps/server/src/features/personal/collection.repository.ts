@@ -1,3 +1,4 @@
+import type { Row } from '../../db/schema.ts';
 import { countedPage } from '../../db/query.ts';
 import type { Db, DbOrTx } from '../../db/database.ts';
 
@@ -38,7 +39,7 @@ export class CollectionRepository {
     offset: number,
     limit: number,
     tx: DbOrTx = this.db,
-  ): Promise<{ rows: Array<{ book_id: number; created_at: string }>; total: number }> {
+  ): Promise<{ rows: Array<Pick<Row<'collections'>, 'book_id' | 'created_at'>>; total: number }> {
     return countedPage(
       tx.selectFrom('collections').where('user_id', '=', userId),
       (base) => base.select(['book_id', 'created_at']).orderBy('id', 'desc'),

@@ -1,3 +1,4 @@
+import type { Row } from '../../db/schema.ts';
 import { countedPage } from '../../db/query.ts';
 import type { Db, DbOrTx } from '../../db/database.ts';
 
@@ -20,15 +21,10 @@ export class CommentRepository {
     limit: number,
     tx: DbOrTx = this.db,
   ): Promise<{
-    rows: Array<{
-      id: number;
-      user_id: number;
-      text: string;
-      hidden_at: string | null;
-      created_at: string;
-      nick_name: string | null;
-      login_name: string;
-    }>;
+    rows: Array<
+      Pick<Row<'comments'>, 'id' | 'user_id' | 'text' | 'hidden_at' | 'created_at'> &
+        Pick<Row<'users'>, 'nick_name' | 'login_name'>
+    >;
     total: number;
   }> {
     let base = tx.selectFrom('comments').where('comments.book_id', '=', bookId);
@@ -59,7 +55,7 @@ export class CommentRepository {
     limit: number,
     tx: DbOrTx = this.db,
   ): Promise<{
-    rows: Array<{ id: number; book_id: number; text: string; hidden_at: string | null; created_at: string }>;
+    rows: Array<Pick<Row<'comments'>, 'id' | 'book_id' | 'text' | 'hidden_at' | 'created_at'>>;
     total: number;
   }> {
     return countedPage(

@@ -1,17 +1,12 @@
 import { countedPage } from '../../db/query.ts';
 import type { DownloadKind } from '@guji/shared';
 import type { Db, DbOrTx } from '../../db/database.ts';
+import type { Row } from '../../db/schema.ts';
 
-export interface DownloadRow {
-  id: number;
-  kind: DownloadKind;
-  book_id: number;
-  volume_id: number;
-  page_id: number | null;
-  created_at: string;
-  volume_name: string;
-  seq: number | null;
-}
+export type DownloadRow = Omit<Row<'downloads'>, 'user_id'> & {
+  volume_name: Row<'volumes'>['name'];
+  seq: Row<'pages'>['seq'] | null;
+};
 
 /** What a reader downloaded (a page as image or text, a volume as PDF), to download again. */
 export class DownloadRepository {

@@ -1,13 +1,10 @@
 import type { Db, DbOrTx } from '../../db/database.ts';
+import type { Row } from '../../db/schema.ts';
 
-export interface FootprintRow {
-  book_id: number;
-  volume_id: number | null;
-  page_id: number | null;
-  created_at: string;
-  volume_name: string | null;
-  seq: number | null;
-}
+export type FootprintRow = Pick<Row<'footprints'>, 'book_id' | 'volume_id' | 'page_id' | 'created_at'> & {
+  volume_name: Row<'volumes'>['name'] | null;
+  seq: Row<'pages'>['seq'] | null;
+};
 
 /** Footprints: the books a reader opened, each with the last page turned to and when. */
 export class FootprintRepository {

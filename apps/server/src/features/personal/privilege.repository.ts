@@ -1,3 +1,4 @@
+import type { Row } from '../../db/schema.ts';
 import type { Db, DbOrTx } from '../../db/database.ts';
 
 /** The privileges approved reservations grant: reading a book until a time. */
@@ -12,7 +13,7 @@ export class PrivilegeRepository {
     limit: number,
     tx: DbOrTx = this.db,
   ): Promise<{
-    rows: Array<{ book_id: number; expires_at: string; reservation_id: number | null }>;
+    rows: Array<Pick<Row<'book_privileges'>, 'book_id' | 'expires_at' | 'reservation_id'>>;
     total: number;
   }> {
     const base = tx

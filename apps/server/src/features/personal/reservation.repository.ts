@@ -3,24 +3,13 @@ import type { ReservationDuration } from '@guji/shared';
 import type { Db, DbOrTx } from '../../db/database.ts';
 import { likeText } from '../../db/query.ts';
 import { scriptVariants } from '../../search/fold.ts';
+import type { Row } from '../../db/schema.ts';
 
 /** A reservation with the applicant's name and its duration's label. */
-export interface ReservationRow {
-  id: number;
-  user_id: number;
-  book_id: number;
-  call_number: string;
-  title: string;
-  duration_code: string;
-  reason: string;
-  status: number;
-  refuse_reason: string | null;
-  created_at: string;
-  updated_at: string;
-  expires_at: string | null;
+export type ReservationRow = Omit<Row<'reservations'>, 'reviewer_id'> & {
   applicant: string;
-  duration_label: string | null;
-}
+  duration_label: Row<'reservation_durations'>['label'] | null;
+};
 
 /** Reservations, their durations, and the privileges approvals grant. */
 export class ReservationRepository {
@@ -59,7 +48,7 @@ export class ReservationRepository {
     text: string,
     limit: number,
     tx: DbOrTx = this.db,
-  ): Promise<Array<{ id: number; call_number: string | null; title: string }>> {
+  ): Promise<Array<Pick<Row<'books'>, 'id' | 'call_number' | 'title'>>> {
     return tx
       .selectFrom('books')
       .select(['id', 'call_number', 'title'])

@@ -1,31 +1,18 @@
 import { PAY_STATUS, PRINT_STATUS } from '@guji/shared';
 import type { Insertable } from 'kysely';
 import type { Db, DbOrTx } from '../../db/database.ts';
-import type { PrintItemsTable } from '../../db/schema.ts';
+import type { PrintItemsTable, Row } from '../../db/schema.ts';
 
 /** A print item with its book, page, volume, order and reader, as the lists show it. */
-export interface ItemRow {
-  id: number;
-  user_id: number;
-  book_id: number;
-  page_id: number;
-  order_id: number | null;
-  directory_name: string | null;
-  paper_size: string;
-  amount_fen: number;
-  pay_status: number;
-  print_status: number;
-  express_number: string | null;
-  created_at: string;
-  title: string;
-  call_number: string | null;
-  seq: number;
-  volume_name: string;
-  order_num: string | null;
-  payment: number | null;
-  extract: number | null;
-  creator: string;
-}
+export type ItemRow = Omit<Row<'print_items'>, 'volume_id'> &
+  Pick<Row<'books'>, 'title' | 'call_number'> & {
+    seq: Row<'pages'>['seq'];
+    volume_name: Row<'volumes'>['name'];
+    order_num: Row<'print_orders'>['order_num'] | null;
+    payment: Row<'print_orders'>['payment'] | null;
+    extract: Row<'print_orders'>['extract'] | null;
+    creator: string;
+  };
 
 /** Which items a list holds. */
 export type ItemFilter =
@@ -112,7 +99,7 @@ export class PrintItemRepository {
     userId: number,
     ids: number[],
     tx: DbOrTx = this.db,
-  ): Promise<Array<{ id: number; pay_status: number; order_id: number | null; amount_fen: number }>> {
+  ): Promise<Array<Pick<Row<'print_items'>, 'id' | 'pay_status' | 'order_id' | 'amount_fen'>>> {
     return tx
       .selectFrom('print_items')
       .select(['id', 'pay_status', 'order_id', 'amount_fen'])
@@ -147,7 +134,7 @@ export class PrintItemRepository {
   async orderItemAmounts(
     orderId: number,
     tx: DbOrTx = this.db,
-  ): Promise<Array<{ amount_fen: number; pay_status: number }>> {
+  ): Promise<Array<Pick<Row<'print_items'>, 'amount_fen' | 'pay_status'>>> {
     return tx
       .selectFrom('print_items')
       .select(['amount_fen', 'pay_status'])

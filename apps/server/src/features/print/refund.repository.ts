@@ -1,21 +1,11 @@
 import { PAY_STATUS, PRINT_STATUS } from '@guji/shared';
 import type { Db, DbOrTx } from '../../db/database.ts';
+import type { Row } from '../../db/schema.ts';
 
-export interface RefundRow {
-  id: number;
-  order_id: number;
-  order_num: string;
-  provider: string;
-  refund_no: string;
-  trade_no: string | null;
-  amount_fen: number;
-  reason: string;
-  status: string;
-  detail: string | null;
+export type RefundRow = Omit<Row<'refunds'>, 'actor_id'> & {
+  order_num: Row<'print_orders'>['order_num'];
   actor: string | null;
-  created_at: string;
-  updated_at: string;
-}
+};
 
 /**
  * Refunds, the cancellation of the paid orders they return, and the trades of a day for reconciliation
