@@ -1,15 +1,15 @@
 import { useState } from 'react';
-import { Button, Form, Input, Space } from 'antd';
+import { Button, Form, Space } from 'antd';
 import { EditOutlined } from '@ant-design/icons';
-import { LIMITS, MSG, isValidPhone } from '@guji/shared';
+import { LIMITS, MSG } from '@guji/shared';
 import { serverMessage } from '../../../api/client.ts';
 import { toast } from '../../../components/toast.ts';
 import { withReason } from '../failure-message.ts';
-import { requiredRule, validRule } from '../form-rules.ts';
-import { useCaptcha, useSendSmsCode, useUpdateProfile } from '../queries.ts';
+import { useUpdateProfile } from '../queries.ts';
 import { phoneSendCodeError } from '../send-code-checks.ts';
-import { useCountdown } from '../use-countdown.ts';
+import { useSmsCodeSender } from '../use-sms-code-sender.ts';
 import { CaptchaInput } from './captcha-input.tsx';
+import { PhoneItem } from './phone-item.tsx';
 import { SmsCodeItem } from './sms-code-input.tsx';
 
 interface PhoneFields {
@@ -39,10 +39,8 @@ export function PhoneField({ phone }: { phone: string | null }) {
 
 function PhoneEditor({ phone, onClose }: { phone: string | null; onClose: () => void }) {
   const [form] = Form.useForm<PhoneFields>();
-  const captcha = useCaptcha();
-  const sendCode = useSendSmsCode();
+  const sender = useSmsCodeSender(form, 'profile', LIMITS.smsCountdownSeconds);
   const update = useUpdateProfile();
-  const countdown = useCountdown(LIMITS.smsCountdownSeconds);
 
   const onSendCode = () => {
     const values = form.getFieldsValue();
@@ -51,29 +49,7 @@ function PhoneEditor({ phone, onClose }: { phone: string | null; onClose: () => 
       toast.error(problem);
       return;
     }
-    const current = captcha.captcha;
-    if (!current) {
-      captcha.refresh();
-      return;
-    }
-    sendCode.mutate(
-      {
-        phone: values.phone.trim(),
-        purpose: 'profile',
-        captchaId: current.captchaId,
-        captchaCode: values.captchaCode?.trim() ?? '',
-      },
-      {
-        onSuccess: () => {
-          countdown.start();
-          toast.success(MSG.codeSent);
-        },
-        onSettled: () => {
-          form.setFieldValue('captchaCode', '');
-          captcha.refresh();
-        },
-      },
-    );
+    sender.send(values.phone, values.captchaCode);
   };
 
   const onFinish = (values: PhoneFields) => {
@@ -103,21 +79,20 @@ function PhoneEditor({ phone, onClose }: { phone: string | null; onClose: () => 
       initialValues={{ phone: phone ?? '' }}
       onFinish={onFinish}
     >
-      <Form.Item
+      <PhoneItem
         label="新手机号"
-        name="phone"
-        rules={[requiredRule(MSG.profilePhoneInvalid), validRule(isValidPhone, MSG.profilePhoneInvalid)]}
-      >
-        <Input maxLength={LIMITS.phoneLength} inputMode="tel" autoComplete="tel" autoFocus />
-      </Form.Item>
+        requiredMessage={MSG.profilePhoneInvalid}
+        invalidMessage={MSG.profilePhoneInvalid}
+        autoFocus
+      />
       <Form.Item label="图形验证码" name="captchaCode" extra="获取短信验证码前请先输入图形验证码">
-        <CaptchaInput captcha={captcha} />
+        <CaptchaInput captcha={sender.captcha} />
       </Form.Item>
       <SmsCodeItem
         requiredMessage={MSG.profileCodeRequired}
         digitsMessage={MSG.profileCodeRequired}
-        remaining={countdown.remaining}
-        sending={sendCode.isPending}
+        remaining={sender.remaining}
+        sending={sender.sending}
         onSend={onSendCode}
       />
       <Space>

@@ -1,17 +1,18 @@
 import { useState } from 'react';
 import { Button, Form, Input, Steps } from 'antd';
 import { Link, useNavigate } from 'react-router';
-import { LIMITS, MSG, SMS_CODE_PATTERN, isValidPhone } from '@guji/shared';
+import { LIMITS, MSG, SMS_CODE_PATTERN } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
 import { useDelayedAction } from '../../../components/use-delayed-action.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { CaptchaInput } from '../components/captcha-input.tsx';
+import { PhoneItem } from '../components/phone-item.tsx';
 import { SendCodeButton } from '../components/send-code-button.tsx';
 import { ConfirmPasswordItem, NewPasswordItem } from '../components/password-items.tsx';
 import { requiredRule, validRule } from '../form-rules.ts';
-import { useCaptcha, useResetPassword, useSendSmsCode, useVerifyRecoveryCode } from '../queries.ts';
-import { useCountdown } from '../use-countdown.ts';
+import { useResetPassword, useVerifyRecoveryCode } from '../queries.ts';
+import { useSmsCodeSender } from '../use-sms-code-sender.ts';
 
 interface PhoneFields {
   phone: string;
@@ -43,41 +44,16 @@ export function ForgetPage() {
   const [code, setCode] = useState('');
   const [leaving, setLeaving] = useState(false);
   const [phoneForm] = Form.useForm<PhoneFields>();
-  const captcha = useCaptcha(step === 0);
-  const sendCode = useSendSmsCode();
+  const sender = useSmsCodeSender(phoneForm, 'reset', LIMITS.smsCountdownLongSeconds, step === 0);
   const verify = useVerifyRecoveryCode();
   const reset = useResetPassword();
-  const countdown = useCountdown(LIMITS.smsCountdownLongSeconds);
   const later = useDelayedAction();
 
-  const onSendCode = (values: PhoneFields) => {
-    const current = captcha.captcha;
-    if (!current) {
-      captcha.refresh();
-      return;
-    }
-    const number = values.phone.trim();
-    sendCode.mutate(
-      {
-        phone: number,
-        purpose: 'reset',
-        captchaId: current.captchaId,
-        captchaCode: values.captchaCode.trim(),
-      },
-      {
-        onSuccess: () => {
-          countdown.start();
-          setPhone(number);
-          toast.success(MSG.codeSent);
-          setStep(1);
-        },
-        onSettled: () => {
-          phoneForm.setFieldValue('captchaCode', '');
-          captcha.refresh();
-        },
-      },
-    );
-  };
+  const onSendCode = (values: PhoneFields) =>
+    sender.send(values.phone, values.captchaCode, () => {
+      setPhone(values.phone.trim());
+      setStep(1);
+    });
 
   const onVerify = (values: CodeFields) => {
     const entered = values.code.trim();
@@ -123,23 +99,17 @@ export function ForgetPage() {
           onFinish={onSendCode}
           initialValues={{ phone }}
         >
-          <Form.Item
+          <PhoneItem
             label="手机号"
-            name="phone"
-            rules={[requiredRule(MSG.phoneRequired), validRule(isValidPhone, MSG.phoneInvalid)]}
-          >
-            <Input
-              maxLength={LIMITS.phoneLength}
-              inputMode="tel"
-              autoComplete="tel"
-              placeholder="请输入注册时使用的手机号"
-            />
-          </Form.Item>
+            requiredMessage={MSG.phoneRequired}
+            invalidMessage={MSG.phoneInvalid}
+            placeholder="请输入注册时使用的手机号"
+          />
           <Form.Item label="图形验证码" name="captchaCode" rules={[requiredRule(MSG.imageCaptchaRequired)]}>
-            <CaptchaInput captcha={captcha} />
+            <CaptchaInput captcha={sender.captcha} />
           </Form.Item>
           <Form.Item>
-            <Button type="primary" htmlType="submit" block loading={sendCode.isPending}>
+            <Button type="primary" htmlType="submit" block loading={sender.sending}>
               获取验证码
             </Button>
           </Form.Item>
@@ -171,12 +141,12 @@ export function ForgetPage() {
             </Button>
           </Form.Item>
           <SendCodeButton
-            remaining={countdown.remaining}
+            remaining={sender.remaining}
             loading={false}
             label="重新获取验证码"
             onSend={() => {
               setStep(0);
-              captcha.refresh();
+              sender.captcha.refresh();
             }}
           />
         </Form>

@@ -1,27 +1,20 @@
 import { useState } from 'react';
 import { Button, Form, Input } from 'antd';
 import { Link, useNavigate } from 'react-router';
-import {
-  LIMITS,
-  MSG,
-  isValidEmail,
-  isValidIdCard,
-  isValidLoginName,
-  isValidPhone,
-  isValidRealName,
-} from '@guji/shared';
+import { LIMITS, MSG, isValidEmail, isValidIdCard, isValidLoginName, isValidRealName } from '@guji/shared';
 import { useSiteSettings } from '../../../api/site.ts';
 import { toast } from '../../../components/toast.ts';
 import { useDelayedAction } from '../../../components/use-delayed-action.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { CaptchaInput } from '../components/captcha-input.tsx';
+import { PhoneItem } from '../components/phone-item.tsx';
 import { SmsCodeItem } from '../components/sms-code-input.tsx';
 import { NewPasswordItem } from '../components/password-items.tsx';
 import { requiredRule, validRule } from '../form-rules.ts';
-import { useCaptcha, useRegister, useSendSmsCode } from '../queries.ts';
+import { useRegister } from '../queries.ts';
 import { registerSendCodeError } from '../send-code-checks.ts';
-import { useCountdown } from '../use-countdown.ts';
+import { useSmsCodeSender } from '../use-sms-code-sender.ts';
 import { PageLoading } from '../../../components/page-loading.tsx';
 
 interface RegisterFields {
@@ -46,10 +39,8 @@ export function RegisterPage() {
   const site = useSiteSettings();
   const [form] = Form.useForm<RegisterFields>();
   const navigate = useNavigate();
-  const captcha = useCaptcha();
-  const sendCode = useSendSmsCode();
+  const sender = useSmsCodeSender(form, 'register', LIMITS.smsCountdownLongSeconds);
   const register = useRegister();
-  const countdown = useCountdown(LIMITS.smsCountdownLongSeconds);
   const later = useDelayedAction();
   const [codeSent, setCodeSent] = useState(false);
   const [leaving, setLeaving] = useState(false);
@@ -66,35 +57,11 @@ export function RegisterPage() {
   const onSendCode = () => {
     const values = form.getFieldsValue();
     const problem = registerSendCodeError(values, requireRealName);
-    const current = captcha.captcha;
     if (problem) {
       toast.error(problem);
       return;
     }
-    if (!current) {
-      captcha.refresh();
-      return;
-    }
-    sendCode.mutate(
-      {
-        phone: values.phone.trim(),
-        purpose: 'register',
-        captchaId: current.captchaId,
-        captchaCode: values.captchaCode?.trim() ?? '',
-      },
-      {
-        onSuccess: () => {
-          countdown.start();
-          setCodeSent(true);
-          toast.success(MSG.codeSent);
-        },
-        onSettled: () => {
-          // The server consumes the captcha on every attempt.
-          form.setFieldValue('captchaCode', '');
-          captcha.refresh();
-        },
-      },
-    );
+    sender.send(values.phone, values.captchaCode, () => setCodeSent(true));
   };
 
   const onFinish = (values: RegisterFields) => {
@@ -153,31 +120,25 @@ export function RegisterPage() {
             </Form.Item>
           </>
         )}
-        <Form.Item
+        <PhoneItem
           label="手机号"
-          name="phone"
-          rules={[requiredRule(MSG.phoneRequired), validRule(isValidPhone, MSG.phoneInvalid)]}
-        >
-          <Input
-            maxLength={LIMITS.phoneLength}
-            inputMode="tel"
-            autoComplete="tel"
-            placeholder="请输入手机号"
-          />
-        </Form.Item>
+          requiredMessage={MSG.phoneRequired}
+          invalidMessage={MSG.phoneInvalid}
+          placeholder="请输入手机号"
+        />
         <Form.Item
           label="图形验证码"
           name="captchaCode"
           extra="获取短信验证码前请先输入图形验证码"
           rules={[{ required: !codeSent, whitespace: true, message: MSG.imageCaptchaRequired }]}
         >
-          <CaptchaInput captcha={captcha} />
+          <CaptchaInput captcha={sender.captcha} />
         </Form.Item>
         <SmsCodeItem
           requiredMessage={MSG.smsCodeRequired}
           digitsMessage={MSG.smsCodeDigits}
-          remaining={countdown.remaining}
-          sending={sendCode.isPending}
+          remaining={sender.remaining}
+          sending={sender.sending}
           onSend={onSendCode}
         />
         <NewPasswordItem

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
-import { Button, Empty, Popconfirm, Space, Spin, Tag } from 'antd';
+import { Button, Empty, Space, Spin } from 'antd';
 import { ArrowDownOutlined, ArrowUpOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { MSG, OCR_STATUS_LABELS, type OwnPage } from '@guji/shared';
+import { MSG, type OwnPage } from '@guji/shared';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
@@ -17,7 +17,12 @@ import {
   useOwnBook,
   useOwnPages,
 } from '../queries.ts';
-import { OCR_COLOURS, RenameImageModal, whileRecognising } from '../components/page-image-tools.tsx';
+import {
+  DeleteImageButton,
+  ImageCard,
+  RenameImageModal,
+  whileRecognising,
+} from '../components/page-image-tools.tsx';
 import { recognise } from '../../ocr/queries.ts';
 
 /**
@@ -122,54 +127,39 @@ export function PagesPage() {
       ) : (
         <ul className="page-grid" aria-label="页面图像">
           {list.map((page, index) => (
-            <li key={page.imageId} className="page-card">
-              <Link to={readerPath({ catalogId, fascicleId: volumeId, imageId: page.imageId })}>
-                <img
-                  src={page.thumbnailUrl}
-                  alt={`第 ${page.pageNumber} 页`}
-                  width={160}
-                  height={160}
-                  loading="lazy"
-                />
-              </Link>
-              <div className="page-card-name">
-                {page.pageNumber}. {page.name}
-              </div>
-              <Tag color={OCR_COLOURS[page.ocrStatus]}>{OCR_STATUS_LABELS[page.ocrStatus]}</Tag>
-              <div className="page-card-actions">
-                <Link to={`/OCRPage?imgid=${page.imageId}`}>校对</Link>
-                <Button size="small" type="link" onClick={() => act(() => recognise('page', page.imageId))}>
-                  识别
-                </Button>
-                <Button size="small" type="link" onClick={() => setRenaming(page)}>
-                  重命名
-                </Button>
-                <Button
-                  size="small"
-                  icon={<ArrowUpOutlined aria-hidden />}
-                  aria-label={`第 ${page.pageNumber} 页前移`}
-                  disabled={index === 0}
-                  onClick={() => move(index, -1)}
-                />
-                <Button
-                  size="small"
-                  icon={<ArrowDownOutlined aria-hidden />}
-                  aria-label={`第 ${page.pageNumber} 页后移`}
-                  disabled={index === list.length - 1}
-                  onClick={() => move(index, 1)}
-                />
-                <Popconfirm
-                  title="删除这页图像？"
-                  okText="删除"
-                  cancelText="取消"
-                  onConfirm={() => act(() => removePage(page.imageId))}
-                >
-                  <Button size="small" type="link" danger>
-                    删除
-                  </Button>
-                </Popconfirm>
-              </div>
-            </li>
+            <ImageCard
+              key={page.imageId}
+              page={page}
+              name={`${page.pageNumber}. ${page.name}`}
+              alt={`第 ${page.pageNumber} 页`}
+              to={readerPath({ catalogId, fascicleId: volumeId, imageId: page.imageId })}
+            >
+              <Link to={`/OCRPage?imgid=${page.imageId}`}>校对</Link>
+              <Button size="small" type="link" onClick={() => act(() => recognise('page', page.imageId))}>
+                识别
+              </Button>
+              <Button size="small" type="link" onClick={() => setRenaming(page)}>
+                重命名
+              </Button>
+              <Button
+                size="small"
+                icon={<ArrowUpOutlined aria-hidden />}
+                aria-label={`第 ${page.pageNumber} 页前移`}
+                disabled={index === 0}
+                onClick={() => move(index, -1)}
+              />
+              <Button
+                size="small"
+                icon={<ArrowDownOutlined aria-hidden />}
+                aria-label={`第 ${page.pageNumber} 页后移`}
+                disabled={index === list.length - 1}
+                onClick={() => move(index, 1)}
+              />
+              <DeleteImageButton
+                title="删除这页图像？"
+                onConfirm={() => act(() => removePage(page.imageId))}
+              />
+            </ImageCard>
           ))}
         </ul>
       )}

@@ -1,16 +1,21 @@
 import { useState } from 'react';
-import { Button, Empty, Popconfirm, Spin, Tag, Upload } from 'antd';
+import { Button, Empty, Spin, Upload } from 'antd';
 import { InboxOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
-import { MSG, OCR_STATUS_LABELS, ocrApi, ownSinglesApi, type OwnPage } from '@guji/shared';
+import { MSG, ocrApi, ownSinglesApi, type OwnPage } from '@guji/shared';
 import { hrefOf } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
 import { AsideNav } from '../components/aside-nav.tsx';
 import { ownKeys, removePage, useOwnSingles } from '../queries.ts';
-import { OCR_COLOURS, RenameImageModal, whileRecognising } from '../components/page-image-tools.tsx';
+import {
+  DeleteImageButton,
+  ImageCard,
+  RenameImageModal,
+  whileRecognising,
+} from '../components/page-image-tools.tsx';
 import { recognise } from '../../ocr/queries.ts';
 
 /**
@@ -68,63 +73,52 @@ export function SinglesPage() {
       ) : (
         <ul className="page-grid" aria-label="单张图像">
           {list.map((page) => (
-            <li key={page.imageId} className="page-card">
-              <img src={page.thumbnailUrl} alt={page.name} width={160} height={160} loading="lazy" />
-              <div className="page-card-name">{page.name}</div>
-              <Tag color={OCR_COLOURS[page.ocrStatus]}>{OCR_STATUS_LABELS[page.ocrStatus]}</Tag>
-              <div className="page-card-actions">
-                <Button
-                  size="small"
-                  type="link"
-                  onClick={() =>
-                    void recognise('page', page.imageId).then(
-                      () => {
-                        toast.success('已提交识别（1 页）');
-                        refresh();
-                      },
-                      () => undefined,
-                    )
-                  }
-                >
-                  识别
-                </Button>
-                <Link to={`/OCRPage?imgid=${page.imageId}`}>校对</Link>
-                {page.ocrStatus === 'done' && (
-                  <>
-                    <Button size="small" type="link" onClick={() => copy(page)}>
-                      复制文字
-                    </Button>
-                    <a href={hrefOf(ocrApi.export, { imageId: page.imageId }, { format: 'txt' })} download>
-                      TXT
-                    </a>
-                    <a href={hrefOf(ocrApi.export, { imageId: page.imageId }, { format: 'alto' })} download>
-                      ALTO
-                    </a>
-                  </>
-                )}
-                <Button size="small" type="link" onClick={() => setRenaming(page)}>
-                  重命名
-                </Button>
-                <Popconfirm
-                  title="删除这张图像？"
-                  okText="删除"
-                  cancelText="取消"
-                  onConfirm={() =>
-                    void removePage(page.imageId).then(
-                      () => {
-                        toast.success(MSG.deleteSuccess);
-                        refresh();
-                      },
-                      () => undefined,
-                    )
-                  }
-                >
-                  <Button size="small" type="link" danger>
-                    删除
+            <ImageCard key={page.imageId} page={page} name={page.name} alt={page.name}>
+              <Button
+                size="small"
+                type="link"
+                onClick={() =>
+                  void recognise('page', page.imageId).then(
+                    () => {
+                      toast.success('已提交识别（1 页）');
+                      refresh();
+                    },
+                    () => undefined,
+                  )
+                }
+              >
+                识别
+              </Button>
+              <Link to={`/OCRPage?imgid=${page.imageId}`}>校对</Link>
+              {page.ocrStatus === 'done' && (
+                <>
+                  <Button size="small" type="link" onClick={() => copy(page)}>
+                    复制文字
                   </Button>
-                </Popconfirm>
-              </div>
-            </li>
+                  <a href={hrefOf(ocrApi.export, { imageId: page.imageId }, { format: 'txt' })} download>
+                    TXT
+                  </a>
+                  <a href={hrefOf(ocrApi.export, { imageId: page.imageId }, { format: 'alto' })} download>
+                    ALTO
+                  </a>
+                </>
+              )}
+              <Button size="small" type="link" onClick={() => setRenaming(page)}>
+                重命名
+              </Button>
+              <DeleteImageButton
+                title="删除这张图像？"
+                onConfirm={() =>
+                  void removePage(page.imageId).then(
+                    () => {
+                      toast.success(MSG.deleteSuccess);
+                      refresh();
+                    },
+                    () => undefined,
+                  )
+                }
+              />
+            </ImageCard>
           ))}
         </ul>
       )}
