@@ -51,7 +51,140 @@ function toastContainer(): HTMLElement {
   return document.getElementById('toasts') ?? document.body;
 }
 
-/** Routes of spec §2 that this build implements; anything else is a 404 page. */
+/** Pages outside the site layout: the payment returns and sandbox, the header-less account forms, the reader. */
+function standaloneRoutes() {
+  return (
+    <>
+      <Route path="/MobileSuccess" element={<MobileSuccessPage />} />
+      <Route path="/MobileError" element={<MobileErrorPage />} />
+      <Route path="/SandboxPay/:tradeNo" element={<SandboxPayPage />} />
+      <Route element={<SiteLayout header={false} />}>
+        <Route path="/Login" element={<LoginPage />} />
+        <Route path="/Register" element={<RegisterPage />} />
+        <Route path="/IiifLogin" element={<IiifLoginPage />} />
+      </Route>
+      <Route element={<SiteLayout variant="app" />}>
+        <Route path="/Book" element={<ReaderPage />} />
+      </Route>
+    </>
+  );
+}
+
+/** The public catalogue: home, search, a book's page, OCR, password recovery and the API notes. */
+function catalogueRoutes() {
+  return (
+    <>
+      <Route path="/" element={<HomePage />} />
+      <Route path="/home" element={<HomePage />} />
+      <Route path="/SearchPage" element={<SearchPage />} />
+      <Route path="/AdvancedSearch" element={<AdvancedSearchPage />} />
+      <Route path="/OCRPage" element={<OcrPage />} />
+      <Route path="/SearchPage/:catalogId" element={<BookDetailPage />} />
+      <Route path="/Forget" element={<ForgetPage />} />
+      <Route path={PUBLIC_API_PAGE} element={<PublicApiPage />} />
+    </>
+  );
+}
+
+/** The personal area (signed in): the reader's channels, and the print orders with their payment. */
+function personalRoutes() {
+  return (
+    <>
+      <Route
+        path="/PersonalPage"
+        element={
+          <RequireLogin>
+            <PersonalPage />
+          </RequireLogin>
+        }
+      />
+      <Route
+        path="/PersonalPage/:channel"
+        element={
+          <RequireLogin>
+            <PersonalPage />
+          </RequireLogin>
+        }
+      />
+      <Route
+        path="/PaymentSucceeded"
+        element={
+          <RequireLogin>
+            <PaymentSucceededPage />
+          </RequireLogin>
+        }
+      />
+      <Route
+        path="/Order/:orderNum"
+        element={
+          <RequireLogin>
+            <OrderPage />
+          </RequireLogin>
+        }
+      />
+    </>
+  );
+}
+
+/** The reader's own books (signed in): whole books, single images, a book's volumes, a volume's pages. */
+function ownBookRoutes() {
+  return (
+    <>
+      <Route path="/OCRAside" element={<Navigate to="/OCRAside/HholeBook" replace />} />
+      <Route
+        path="/OCRAside/HholeBook"
+        element={
+          <RequireLogin>
+            <OwnBooksPage />
+          </RequireLogin>
+        }
+      />
+      <Route
+        path="/OCRAside/Single"
+        element={
+          <RequireLogin>
+            <SinglesPage />
+          </RequireLogin>
+        }
+      />
+      <Route
+        path="/FenCe/:catalogId"
+        element={
+          <RequireLogin>
+            <VolumesPage />
+          </RequireLogin>
+        }
+      />
+      <Route
+        path="/FenCe/:catalogId/:fascicleId"
+        element={
+          <RequireLogin>
+            <PagesPage />
+          </RequireLogin>
+        }
+      />
+    </>
+  );
+}
+
+/** The console (signed in; the page itself checks the role). */
+function consoleRoutes() {
+  return (
+    <Route
+      path="/Admin"
+      element={
+        <RequireLogin>
+          <AdminPage />
+        </RequireLogin>
+      }
+    />
+  );
+}
+
+/**
+ * Routes of spec §2 that this build implements; anything else is a 404 page. The route groups are
+ * plain functions, not components: `<Routes>` reads its `<Route>` children (fragments included) directly.
+ */
 function AppRoutes() {
   const location = useLocation();
   // Spec §2: paths containing /service render nothing at all.
@@ -62,99 +195,12 @@ function AppRoutes() {
       <SsoHandler />
       <Suspense fallback={<PageLoading />}>
         <Routes>
-          <Route path="/MobileSuccess" element={<MobileSuccessPage />} />
-          <Route path="/MobileError" element={<MobileErrorPage />} />
-          <Route path="/SandboxPay/:tradeNo" element={<SandboxPayPage />} />
-          <Route element={<SiteLayout header={false} />}>
-            <Route path="/Login" element={<LoginPage />} />
-            <Route path="/Register" element={<RegisterPage />} />
-            <Route path="/IiifLogin" element={<IiifLoginPage />} />
-          </Route>
-          <Route element={<SiteLayout variant="app" />}>
-            <Route path="/Book" element={<ReaderPage />} />
-          </Route>
+          {standaloneRoutes()}
           <Route element={<SiteLayout />}>
-            <Route path="/" element={<HomePage />} />
-            <Route path="/home" element={<HomePage />} />
-            <Route path="/SearchPage" element={<SearchPage />} />
-            <Route path="/AdvancedSearch" element={<AdvancedSearchPage />} />
-            <Route path="/OCRPage" element={<OcrPage />} />
-            <Route path="/SearchPage/:catalogId" element={<BookDetailPage />} />
-            <Route path="/Forget" element={<ForgetPage />} />
-            <Route path={PUBLIC_API_PAGE} element={<PublicApiPage />} />
-            <Route
-              path="/PersonalPage"
-              element={
-                <RequireLogin>
-                  <PersonalPage />
-                </RequireLogin>
-              }
-            />
-            <Route
-              path="/PersonalPage/:channel"
-              element={
-                <RequireLogin>
-                  <PersonalPage />
-                </RequireLogin>
-              }
-            />
-            <Route
-              path="/PaymentSucceeded"
-              element={
-                <RequireLogin>
-                  <PaymentSucceededPage />
-                </RequireLogin>
-              }
-            />
-            <Route
-              path="/Order/:orderNum"
-              element={
-                <RequireLogin>
-                  <OrderPage />
-                </RequireLogin>
-              }
-            />
-            <Route path="/OCRAside" element={<Navigate to="/OCRAside/HholeBook" replace />} />
-            <Route
-              path="/OCRAside/HholeBook"
-              element={
-                <RequireLogin>
-                  <OwnBooksPage />
-                </RequireLogin>
-              }
-            />
-            <Route
-              path="/OCRAside/Single"
-              element={
-                <RequireLogin>
-                  <SinglesPage />
-                </RequireLogin>
-              }
-            />
-            <Route
-              path="/FenCe/:catalogId"
-              element={
-                <RequireLogin>
-                  <VolumesPage />
-                </RequireLogin>
-              }
-            />
-            <Route
-              path="/FenCe/:catalogId/:fascicleId"
-              element={
-                <RequireLogin>
-                  <PagesPage />
-                </RequireLogin>
-              }
-            />
-            <Route
-              path="/Admin"
-              element={
-                <RequireLogin>
-                  <AdminPage />
-                </RequireLogin>
-              }
-            />
+            {catalogueRoutes()}
+            {personalRoutes()}
+            {ownBookRoutes()}
+            {consoleRoutes()}
             <Route path="*" element={<NotFoundPage />} />
           </Route>
         </Routes>

@@ -8,14 +8,15 @@ import { useReviewBooks, useReviewBook } from './queries.ts';
 import { BookText } from '../../components/book-text.tsx';
 import { BookFieldItems, blankToNull, type BookFields } from '../catalog/index.ts';
 
+/** The two lists a reviewer sees: books waiting for review, and those already public. */
+type ReviewStatus = typeof OWN_STATUS.reviewing | typeof OWN_STATUS.published;
+
 /**
  * 出版审核 (reviewers): users' books submitted for publication; open one in the reader, approve it
  * (public and searchable) or refuse with a reason; withdraw a public one.
  */
 export function OwnBookAuditChannel() {
-  const [status, setStatus] = useState<typeof OWN_STATUS.reviewing | typeof OWN_STATUS.published>(
-    OWN_STATUS.reviewing,
-  );
+  const [status, setStatus] = useState<ReviewStatus>(OWN_STATUS.reviewing);
   const books = useReviewBooks(status);
   const review = useReviewBook();
   const [refusing, setRefusing] = useState<OwnBook | null>(null);
@@ -60,71 +61,125 @@ export function OwnBookAuditChannel() {
       ) : (
         <ul className="personal-rows" aria-label="用户古籍">
           {books.data!.map((book) => (
-            <li key={book.catalogId} className="personal-row">
-              <div className="personal-book">
-                <div>
-                  <BookText className="personal-book-title">{book.title}</BookText>
-                  <div className="personal-book-meta">
-                    <BookText>{book.owner}</BookText> · <BookText>{book.author}</BookText> ·{' '}
-                    <BookText>{book.publishDynasty}</BookText> <BookText>{book.editionType}</BookText> ·{' '}
-                    {book.pageCount} 页
-                  </div>
-                </div>
-              </div>
-              <div className="personal-actions">
-                {(status === OWN_STATUS.reviewing || status === OWN_STATUS.published) && (
-                  <Link to={readerPath({ catalogId: book.catalogId })} className="ant-btn ant-btn-default">
-                    查看
-                  </Link>
-                )}
-                {status === OWN_STATUS.reviewing && (
-                  <Button type="primary" onClick={() => setPublishing(book)}>
-                    通过
-                  </Button>
-                )}
-                <Button
-                  danger
-                  onClick={() => {
-                    setRefusing(book);
-                    setReason('');
-                    setProblem(null);
-                  }}
-                >
-                  {status === OWN_STATUS.reviewing ? '拒绝' : '撤回发布'}
-                </Button>
-              </div>
-            </li>
+            <ReviewBookRow
+              key={book.catalogId}
+              book={book}
+              status={status}
+              onPublish={() => setPublishing(book)}
+              onRefuse={() => {
+                setRefusing(book);
+                setReason('');
+                setProblem(null);
+              }}
+            />
           ))}
         </ul>
       )}
       {publishing && <PublishModal book={publishing} onClose={() => setPublishing(null)} />}
-      <Modal
-        open={refusing !== null}
-        title={`${action === 'refuse' ? '拒绝' : '撤回'}：${refusing?.title ?? ''}`}
-        okText="确认"
-        cancelText="取消"
-        okButtonProps={{ danger: true, loading: review.isPending }}
+      <RefuseModal
+        book={refusing}
+        action={action}
+        reason={reason}
+        problem={problem}
+        loading={review.isPending}
+        onReasonChange={(value) => {
+          setReason(value);
+          setProblem(null);
+        }}
         onOk={confirm}
         onCancel={() => setRefusing(null)}
-      >
-        <label htmlFor="own-refuse-reason">原因</label>
-        <Input.TextArea
-          id="own-refuse-reason"
-          rows={3}
-          maxLength={200}
-          value={reason}
-          onChange={(e) => {
-            setReason(e.target.value);
-            setProblem(null);
-          }}
-        />
-        {problem && (
-          <div className="field-error" role="alert">
-            {problem}
-          </div>
-        )}
-      </Modal>
+      />
     </div>
+  );
+}
+
+/** One submitted (or public) book: who gave it, its facts, and view, approve and refuse or withdraw. */
+function ReviewBookRow({
+  book,
+  status,
+  onPublish,
+  onRefuse,
+}: {
+  book: OwnBook;
+  status: ReviewStatus;
+  onPublish: () => void;
+  onRefuse: () => void;
+}) {
+  return (
+    <li className="personal-row">
+      <div className="personal-book">
+        <div>
+          <BookText className="personal-book-title">{book.title}</BookText>
+          <div className="personal-book-meta">
+            <BookText>{book.owner}</BookText> · <BookText>{book.author}</BookText> ·{' '}
+            <BookText>{book.publishDynasty}</BookText> <BookText>{book.editionType}</BookText> ·{' '}
+            {book.pageCount} 页
+          </div>
+        </div>
+      </div>
+      <div className="personal-actions">
+        {(status === OWN_STATUS.reviewing || status === OWN_STATUS.published) && (
+          <Link to={readerPath({ catalogId: book.catalogId })} className="ant-btn ant-btn-default">
+            查看
+          </Link>
+        )}
+        {status === OWN_STATUS.reviewing && (
+          <Button type="primary" onClick={onPublish}>
+            通过
+          </Button>
+        )}
+        <Button danger onClick={onRefuse}>
+          {status === OWN_STATUS.reviewing ? '拒绝' : '撤回发布'}
+        </Button>
+      </div>
+    </li>
+  );
+}
+
+/** Asks the reason for refusing a submitted book, or for withdrawing a public one; `book` null keeps it closed. */
+function RefuseModal({
+  book,
+  action,
+  reason,
+  problem,
+  loading,
+  onReasonChange,
+  onOk,
+  onCancel,
+}: {
+  book: OwnBook | null;
+  action: 'refuse' | 'withdraw';
+  reason: string;
+  problem: string | null;
+  loading: boolean;
+  onReasonChange: (reason: string) => void;
+  onOk: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <Modal
+      open={book !== null}
+      title={`${action === 'refuse' ? '拒绝' : '撤回'}：${book?.title ?? ''}`}
+      okText="确认"
+      cancelText="取消"
+      okButtonProps={{ danger: true, loading }}
+      onOk={onOk}
+      onCancel={onCancel}
+    >
+      <label htmlFor="own-refuse-reason">原因</label>
+      <Input.TextArea
+        id="own-refuse-reason"
+        rows={3}
+        maxLength={200}
+        value={reason}
+        onChange={(e) => onReasonChange(e.target.value)}
+      />
+      {problem && (
+        <div className="field-error" role="alert">
+          {problem}
+        </div>
+      )}
+    </Modal>
   );
 }
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Form, Input, Steps } from 'antd';
+import { Button, Form, Input, Steps, type FormInstance } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { LIMITS, MSG, SMS_CODE_PATTERN } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
@@ -28,6 +28,8 @@ interface PasswordFields {
 
 type Step = 0 | 1 | 2;
 
+type SmsCodeSender = ReturnType<typeof useSmsCodeSender>;
+
 const STEP_TITLES = ['验证手机号', '输入验证码', '设置新密码'];
 
 /** Spec §4: success redirects to /Login after 2 s. */
@@ -35,9 +37,8 @@ const REDIRECT_DELAY_MS = 2000;
 
 const CODE_MINUTES = LIMITS.smsCodeTtlSeconds / 60;
 
-/** /Forget: password recovery in three steps (phone and captcha, SMS code, new password). */
-export function ForgetPage() {
-  useDocumentTitle('找回密码');
+/** The recovery's state across its steps: the step shown, the verified phone and code, and each step's request. */
+function useRecovery() {
   const navigate = useNavigate();
   const [step, setStep] = useState<Step>(0);
   const [phone, setPhone] = useState('');
@@ -82,6 +83,18 @@ export function ForgetPage() {
     );
   };
 
+  const onResend = () => {
+    setStep(0);
+    sender.captcha.refresh();
+  };
+  return { step, phone, leaving, phoneForm, sender, verify, reset, onSendCode, onVerify, onReset, onResend };
+}
+
+/** /Forget: password recovery in three steps (phone and captcha, SMS code, new password). */
+export function ForgetPage() {
+  useDocumentTitle('找回密码');
+  const { step, phone, leaving, phoneForm, sender, verify, reset, onSendCode, onVerify, onReset, onResend } =
+    useRecovery();
   return (
     <AuthCard title="找回密码" wide>
       <Steps
@@ -92,97 +105,146 @@ export function ForgetPage() {
         items={STEP_TITLES.map((title) => ({ title }))}
       />
       {step === 0 && (
-        <Form<PhoneFields>
+        <PhoneStep
           form={phoneForm}
-          name="forget-phone"
-          layout="vertical"
+          phone={phone}
+          captcha={sender.captcha}
+          sending={sender.sending}
           onFinish={onSendCode}
-          initialValues={{ phone }}
-        >
-          <PhoneItem
-            label="手机号"
-            requiredMessage={MSG.phoneRequired}
-            invalidMessage={MSG.phoneInvalid}
-            placeholder="请输入注册时使用的手机号"
-          />
-          <Form.Item label="图形验证码" name="captchaCode" rules={[requiredRule(MSG.imageCaptchaRequired)]}>
-            <CaptchaInput captcha={sender.captcha} />
-          </Form.Item>
-          <Form.Item>
-            <Button type="primary" htmlType="submit" block loading={sender.sending}>
-              获取验证码
-            </Button>
-          </Form.Item>
-        </Form>
+        />
       )}
       {step === 1 && (
-        <Form<CodeFields> name="forget-code" layout="vertical" onFinish={onVerify}>
-          <p className="form-note">
-            验证码已发送至手机 {maskPhone(phone)}，{CODE_MINUTES}分钟内有效。
-          </p>
-          <Form.Item
-            label="短信验证码"
-            name="code"
-            rules={[
-              requiredRule(MSG.smsCodeRequired),
-              validRule((v) => SMS_CODE_PATTERN.test(v), MSG.smsCodeDigits),
-            ]}
-          >
-            <Input
-              maxLength={LIMITS.smsCodeLength}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              placeholder="请输入6位验证码"
-            />
-          </Form.Item>
-          <Form.Item>
-            <Button type="primary" htmlType="submit" block loading={verify.isPending}>
-              验证
-            </Button>
-          </Form.Item>
-          <SendCodeButton
-            remaining={sender.remaining}
-            loading={false}
-            label="重新获取验证码"
-            onSend={() => {
-              setStep(0);
-              sender.captcha.refresh();
-            }}
-          />
-        </Form>
+        <CodeStep
+          phone={phone}
+          verifying={verify.isPending}
+          remaining={sender.remaining}
+          onFinish={onVerify}
+          onResend={onResend}
+        />
       )}
-      {step === 2 && (
-        <Form<PasswordFields> name="forget-password" layout="vertical" onFinish={onReset}>
-          <NewPasswordItem
-            label="新密码"
-            name="newPassword"
-            requiredMessage={MSG.newPasswordRequired}
-            placeholder="请输入新密码"
-          />
-          <ConfirmPasswordItem
-            label="确认密码"
-            of="newPassword"
-            requiredMessage={MSG.confirmRequired}
-            mismatchMessage={MSG.passwordMismatchRecovery}
-            placeholder="请再次输入密码"
-          />
-          <Form.Item>
-            <Button
-              type="primary"
-              htmlType="submit"
-              block
-              loading={reset.isPending || leaving}
-              disabled={leaving}
-            >
-              确定
-            </Button>
-          </Form.Item>
-        </Form>
-      )}
+      {step === 2 && <PasswordStep resetting={reset.isPending} leaving={leaving} onFinish={onReset} />}
       <div className="auth-links">
         <Link to="/Login">返回登录</Link>
       </div>
     </AuthCard>
+  );
+}
+
+/** Step 1: the phone number and the image captcha that get an SMS code sent. */
+function PhoneStep({
+  form,
+  phone,
+  captcha,
+  sending,
+  onFinish,
+}: {
+  form: FormInstance<PhoneFields>;
+  phone: string;
+  captcha: SmsCodeSender['captcha'];
+  sending: boolean;
+  onFinish: (values: PhoneFields) => void;
+}) {
+  return (
+    <Form<PhoneFields>
+      form={form}
+      name="forget-phone"
+      layout="vertical"
+      onFinish={onFinish}
+      initialValues={{ phone }}
+    >
+      <PhoneItem
+        label="手机号"
+        requiredMessage={MSG.phoneRequired}
+        invalidMessage={MSG.phoneInvalid}
+        placeholder="请输入注册时使用的手机号"
+      />
+      <Form.Item label="图形验证码" name="captchaCode" rules={[requiredRule(MSG.imageCaptchaRequired)]}>
+        <CaptchaInput captcha={captcha} />
+      </Form.Item>
+      <Form.Item>
+        <Button type="primary" htmlType="submit" block loading={sending}>
+          获取验证码
+        </Button>
+      </Form.Item>
+    </Form>
+  );
+}
+
+/** Step 2: the SMS code sent to the (masked) phone, checked before a new password is asked. */
+function CodeStep({
+  phone,
+  verifying,
+  remaining,
+  onFinish,
+  onResend,
+}: {
+  phone: string;
+  verifying: boolean;
+  remaining: number;
+  onFinish: (values: CodeFields) => void;
+  onResend: () => void;
+}) {
+  return (
+    <Form<CodeFields> name="forget-code" layout="vertical" onFinish={onFinish}>
+      <p className="form-note">
+        验证码已发送至手机 {maskPhone(phone)}，{CODE_MINUTES}分钟内有效。
+      </p>
+      <Form.Item
+        label="短信验证码"
+        name="code"
+        rules={[
+          requiredRule(MSG.smsCodeRequired),
+          validRule((v) => SMS_CODE_PATTERN.test(v), MSG.smsCodeDigits),
+        ]}
+      >
+        <Input
+          maxLength={LIMITS.smsCodeLength}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          placeholder="请输入6位验证码"
+        />
+      </Form.Item>
+      <Form.Item>
+        <Button type="primary" htmlType="submit" block loading={verifying}>
+          验证
+        </Button>
+      </Form.Item>
+      <SendCodeButton remaining={remaining} loading={false} label="重新获取验证码" onSend={onResend} />
+    </Form>
+  );
+}
+
+/** Step 3: the new password, twice; after success the button stays disabled until the redirect. */
+function PasswordStep({
+  resetting,
+  leaving,
+  onFinish,
+}: {
+  resetting: boolean;
+  leaving: boolean;
+  onFinish: (values: PasswordFields) => void;
+}) {
+  return (
+    <Form<PasswordFields> name="forget-password" layout="vertical" onFinish={onFinish}>
+      <NewPasswordItem
+        label="新密码"
+        name="newPassword"
+        requiredMessage={MSG.newPasswordRequired}
+        placeholder="请输入新密码"
+      />
+      <ConfirmPasswordItem
+        label="确认密码"
+        of="newPassword"
+        requiredMessage={MSG.confirmRequired}
+        mismatchMessage={MSG.passwordMismatchRecovery}
+        placeholder="请再次输入密码"
+      />
+      <Form.Item>
+        <Button type="primary" htmlType="submit" block loading={resetting || leaving} disabled={leaving}>
+          确定
+        </Button>
+      </Form.Item>
+    </Form>
   );
 }
 

@@ -1,7 +1,15 @@
 import { useState } from 'react';
 import { Button, Form, Input } from 'antd';
 import { Link, useNavigate } from 'react-router';
-import { LIMITS, MSG, isValidEmail, isValidIdCard, isValidLoginName, isValidRealName } from '@guji/shared';
+import {
+  LIMITS,
+  MSG,
+  isValidEmail,
+  isValidIdCard,
+  isValidLoginName,
+  isValidRealName,
+  type RegisterRequest,
+} from '@guji/shared';
 import { useSiteSettings } from '../../../api/site.ts';
 import { toast } from '../../../components/toast.ts';
 import { useDelayedAction } from '../../../components/use-delayed-action.ts';
@@ -32,6 +40,21 @@ interface RegisterFields {
 
 /** Spec §4: registration success redirects to /Login after 2 s. */
 const REDIRECT_DELAY_MS = 2000;
+
+/** The form's values as the server takes them: trimmed, the ID card in capitals, real name only where asked. */
+function registerRequest(values: RegisterFields, requireRealName: boolean): RegisterRequest {
+  return {
+    post: values.post.trim(),
+    loginName: values.loginName.trim(),
+    realName: requireRealName ? values.realName?.trim() : undefined,
+    idCard: requireRealName ? values.idCard?.trim().toUpperCase() : undefined,
+    phone: values.phone.trim(),
+    phoneCode: values.phoneCode.trim(),
+    loginPassword: values.loginPassword,
+    email: values.email.trim(),
+    address: values.address?.trim() || undefined,
+  };
+}
 
 /** /Register: the registration form; real name and ID card only when the site asks for them. */
 export function RegisterPage() {
@@ -65,26 +88,13 @@ export function RegisterPage() {
   };
 
   const onFinish = (values: RegisterFields) => {
-    register.mutate(
-      {
-        post: values.post.trim(),
-        loginName: values.loginName.trim(),
-        realName: requireRealName ? values.realName?.trim() : undefined,
-        idCard: requireRealName ? values.idCard?.trim().toUpperCase() : undefined,
-        phone: values.phone.trim(),
-        phoneCode: values.phoneCode.trim(),
-        loginPassword: values.loginPassword,
-        email: values.email.trim(),
-        address: values.address?.trim() || undefined,
+    register.mutate(registerRequest(values, requireRealName), {
+      onSuccess: () => {
+        setLeaving(true);
+        toast.success(MSG.registerSuccess);
+        later(() => void navigate('/Login', { replace: true }), REDIRECT_DELAY_MS);
       },
-      {
-        onSuccess: () => {
-          setLeaving(true);
-          toast.success(MSG.registerSuccess);
-          later(() => void navigate('/Login', { replace: true }), REDIRECT_DELAY_MS);
-        },
-      },
-    );
+    });
   };
 
   const busy = register.isPending || leaving;
@@ -92,51 +102,11 @@ export function RegisterPage() {
   return (
     <AuthCard title="用户注册" wide>
       <Form<RegisterFields> form={form} name="register" layout="vertical" onFinish={onFinish}>
-        <Form.Item label="工作单位" name="post" rules={[requiredRule(MSG.postRequired)]}>
-          <Input maxLength={LIMITS.postMax} autoComplete="organization" placeholder="请输入工作单位" />
-        </Form.Item>
-        <Form.Item
-          label="用户名"
-          name="loginName"
-          rules={[requiredRule(MSG.loginNameRequired), validRule(isValidLoginName, MSG.loginNameInvalid)]}
-        >
-          <Input maxLength={LIMITS.loginNameMax} autoComplete="username" placeholder="请输入用户名" />
-        </Form.Item>
-        {requireRealName && (
-          <>
-            <Form.Item
-              label="真实姓名"
-              name="realName"
-              rules={[requiredRule(MSG.realNameRequired), validRule(isValidRealName, MSG.realNameRequired)]}
-            >
-              <Input maxLength={LIMITS.realNameMax} autoComplete="name" placeholder="请输入真实姓名" />
-            </Form.Item>
-            <Form.Item
-              label="身份证号"
-              name="idCard"
-              rules={[requiredRule(MSG.idCardInvalid), validRule((v) => isValidIdCard(v), MSG.idCardInvalid)]}
-            >
-              <Input maxLength={LIMITS.idCardLength} autoComplete="off" placeholder="请输入18位身份证号" />
-            </Form.Item>
-          </>
-        )}
-        <PhoneItem
-          label="手机号"
-          requiredMessage={MSG.phoneRequired}
-          invalidMessage={MSG.phoneInvalid}
-          placeholder="请输入手机号"
-        />
-        <Form.Item
-          label="图形验证码"
-          name="captchaCode"
-          extra="获取短信验证码前请先输入图形验证码"
-          rules={[{ required: !codeSent, whitespace: true, message: MSG.imageCaptchaRequired }]}
-        >
-          <CaptchaInput captcha={sender.captcha} />
-        </Form.Item>
-        <SmsCodeItem
-          requiredMessage={MSG.smsCodeRequired}
-          digitsMessage={MSG.smsCodeDigits}
+        <AccountItems />
+        {requireRealName && <RealNameItems />}
+        <PhoneVerificationItems
+          captcha={sender.captcha}
+          codeSent={codeSent}
           remaining={sender.remaining}
           sending={sender.sending}
           onSend={onSendCode}
@@ -147,25 +117,7 @@ export function RegisterPage() {
           requiredMessage={MSG.passwordRequired}
           placeholder="请输入密码"
         />
-        <Form.Item
-          label="邮箱"
-          name="email"
-          rules={[requiredRule(MSG.emailRequired), validRule(isValidEmail, MSG.emailInvalid)]}
-        >
-          <Input
-            maxLength={LIMITS.emailMax}
-            inputMode="email"
-            autoComplete="email"
-            placeholder="请输入邮箱"
-          />
-        </Form.Item>
-        <Form.Item label="地址" name="address">
-          <Input
-            maxLength={LIMITS.addressMax}
-            autoComplete="street-address"
-            placeholder="请输入地址（选填）"
-          />
-        </Form.Item>
+        <ContactItems />
         <Form.Item>
           <Button type="primary" htmlType="submit" block loading={busy} disabled={busy}>
             注册
@@ -178,5 +130,104 @@ export function RegisterPage() {
         </span>
       </div>
     </AuthCard>
+  );
+}
+
+/** Work unit and user name, the first fields of the form. */
+function AccountItems() {
+  return (
+    <>
+      <Form.Item label="工作单位" name="post" rules={[requiredRule(MSG.postRequired)]}>
+        <Input maxLength={LIMITS.postMax} autoComplete="organization" placeholder="请输入工作单位" />
+      </Form.Item>
+      <Form.Item
+        label="用户名"
+        name="loginName"
+        rules={[requiredRule(MSG.loginNameRequired), validRule(isValidLoginName, MSG.loginNameInvalid)]}
+      >
+        <Input maxLength={LIMITS.loginNameMax} autoComplete="username" placeholder="请输入用户名" />
+      </Form.Item>
+    </>
+  );
+}
+
+/** Real name and ID card, asked only where the site requires real names. */
+function RealNameItems() {
+  return (
+    <>
+      <Form.Item
+        label="真实姓名"
+        name="realName"
+        rules={[requiredRule(MSG.realNameRequired), validRule(isValidRealName, MSG.realNameRequired)]}
+      >
+        <Input maxLength={LIMITS.realNameMax} autoComplete="name" placeholder="请输入真实姓名" />
+      </Form.Item>
+      <Form.Item
+        label="身份证号"
+        name="idCard"
+        rules={[requiredRule(MSG.idCardInvalid), validRule((v) => isValidIdCard(v), MSG.idCardInvalid)]}
+      >
+        <Input maxLength={LIMITS.idCardLength} autoComplete="off" placeholder="请输入18位身份证号" />
+      </Form.Item>
+    </>
+  );
+}
+
+/** The phone number and its proof: the image captcha (needed until a code is sent) and the SMS code. */
+function PhoneVerificationItems({
+  captcha,
+  codeSent,
+  remaining,
+  sending,
+  onSend,
+}: {
+  captcha: ReturnType<typeof useSmsCodeSender>['captcha'];
+  codeSent: boolean;
+  remaining: number;
+  sending: boolean;
+  onSend: () => void;
+}) {
+  return (
+    <>
+      <PhoneItem
+        label="手机号"
+        requiredMessage={MSG.phoneRequired}
+        invalidMessage={MSG.phoneInvalid}
+        placeholder="请输入手机号"
+      />
+      <Form.Item
+        label="图形验证码"
+        name="captchaCode"
+        extra="获取短信验证码前请先输入图形验证码"
+        rules={[{ required: !codeSent, whitespace: true, message: MSG.imageCaptchaRequired }]}
+      >
+        <CaptchaInput captcha={captcha} />
+      </Form.Item>
+      <SmsCodeItem
+        requiredMessage={MSG.smsCodeRequired}
+        digitsMessage={MSG.smsCodeDigits}
+        remaining={remaining}
+        sending={sending}
+        onSend={onSend}
+      />
+    </>
+  );
+}
+
+/** E-mail (required) and postal address (optional). */
+function ContactItems() {
+  return (
+    <>
+      <Form.Item
+        label="邮箱"
+        name="email"
+        rules={[requiredRule(MSG.emailRequired), validRule(isValidEmail, MSG.emailInvalid)]}
+      >
+        <Input maxLength={LIMITS.emailMax} inputMode="email" autoComplete="email" placeholder="请输入邮箱" />
+      </Form.Item>
+      <Form.Item label="地址" name="address">
+        <Input maxLength={LIMITS.addressMax} autoComplete="street-address" placeholder="请输入地址（选填）" />
+      </Form.Item>
+    </>
   );
 }

@@ -7,6 +7,69 @@ import { createClass, removeClass, renameClass } from '../queries.ts';
 import { toast } from '../../../components/toast.ts';
 import { classNodes } from '../../catalog/index.ts';
 
+/** The class with this id anywhere in the tree, or null. */
+function findClass(nodes: Classification[], id: number): Classification | null {
+  for (const n of nodes) {
+    if (n.dictionaryId === id) return n;
+    const inner = findClass(n.children, id);
+    if (inner) return inner;
+  }
+  return null;
+}
+
+/** The selected class renamed or deleted. */
+function ClassEditor({
+  selected,
+  rename,
+  onRename,
+  onSaved,
+  onRemoved,
+}: {
+  selected: Classification;
+  rename: string;
+  onRename: (name: string) => void;
+  onSaved: () => void;
+  onRemoved: () => void;
+}) {
+  return (
+    <>
+      <h2 className="personal-subtitle">修改「{selected.dictionaryName}」</h2>
+      <Space wrap>
+        <Input aria-label="新名称" value={rename} onChange={(e) => onRename(e.target.value)} />
+        <Button
+          onClick={() =>
+            void renameClass(selected.dictionaryId, rename.trim()).then(
+              (r) => {
+                toast.success(r.message ?? '');
+                onSaved();
+              },
+              () => undefined,
+            )
+          }
+        >
+          保存名称
+        </Button>
+        <Popconfirm
+          title={`删除分类「${selected.dictionaryName}」？`}
+          okText="删除"
+          cancelText="取消"
+          onConfirm={() =>
+            void removeClass(selected.dictionaryId).then(
+              (r) => {
+                toast.success(r.message ?? '');
+                onRemoved();
+              },
+              () => undefined,
+            )
+          }
+        >
+          <Button danger>删除分类</Button>
+        </Popconfirm>
+      </Space>
+    </>
+  );
+}
+
 /** 分类字典: the classification tree; add a class under the selected one, rename it, delete an unused one. */
 export function ClassDictionary() {
   const queryClient = useQueryClient();
@@ -16,14 +79,6 @@ export function ClassDictionary() {
   const [name, setName] = useState('');
   const [rename, setRename] = useState('');
   const refresh = () => void queryClient.invalidateQueries({ queryKey: catalogKeys.classifications });
-  const find = (nodes: Classification[], id: number): Classification | null => {
-    for (const n of nodes) {
-      if (n.dictionaryId === id) return n;
-      const inner = find(n.children, id);
-      if (inner) return inner;
-    }
-    return null;
-  };
   return (
     <div className="class-dictionary">
       <Tree
@@ -34,7 +89,7 @@ export function ClassDictionary() {
         treeData={classNodes(tree.data ?? [])}
         selectedKeys={selected ? [selected.dictionaryId] : []}
         onSelect={(keys) => {
-          const node = keys.length > 0 ? find(tree.data ?? [], Number(keys[0])) : null;
+          const node = keys.length > 0 ? findClass(tree.data ?? [], Number(keys[0])) : null;
           setSelected(node);
           setRename(node?.dictionaryName ?? '');
           setCode(node ? `${node.dictionaryValue}.` : '');
@@ -74,42 +129,16 @@ export function ClassDictionary() {
           </Button>
         </Space>
         {selected && (
-          <>
-            <h2 className="personal-subtitle">修改「{selected.dictionaryName}」</h2>
-            <Space wrap>
-              <Input aria-label="新名称" value={rename} onChange={(e) => setRename(e.target.value)} />
-              <Button
-                onClick={() =>
-                  void renameClass(selected.dictionaryId, rename.trim()).then(
-                    (r) => {
-                      toast.success(r.message ?? '');
-                      refresh();
-                    },
-                    () => undefined,
-                  )
-                }
-              >
-                保存名称
-              </Button>
-              <Popconfirm
-                title={`删除分类「${selected.dictionaryName}」？`}
-                okText="删除"
-                cancelText="取消"
-                onConfirm={() =>
-                  void removeClass(selected.dictionaryId).then(
-                    (r) => {
-                      toast.success(r.message ?? '');
-                      setSelected(null);
-                      refresh();
-                    },
-                    () => undefined,
-                  )
-                }
-              >
-                <Button danger>删除分类</Button>
-              </Popconfirm>
-            </Space>
-          </>
+          <ClassEditor
+            selected={selected}
+            rename={rename}
+            onRename={setRename}
+            onSaved={refresh}
+            onRemoved={() => {
+              setSelected(null);
+              refresh();
+            }}
+          />
         )}
       </div>
     </div>

@@ -4,6 +4,8 @@ import { DASHBOARD_RANGES, type DashboardCounts } from '@guji/shared';
 import { useDashboard } from '../queries.ts';
 
 type Day = DashboardCounts & { day: string };
+/** A chart's series: the figure, its name in the legend, the class that colours its bars. */
+type Series = Array<{ key: keyof DashboardCounts; label: string; className: string }>;
 
 const yuan = (fen: number) => `¥${(fen / 100).toFixed(2)}`;
 const shortDay = (day: string) => `${Number(day.slice(5, 7))}月${Number(day.slice(8, 10))}日`;
@@ -23,7 +25,7 @@ const CARDS: Array<{ key: keyof DashboardCounts; label: string; format?: (n: num
 /** The charts: one or two series per chart over the days of the range. */
 const CHARTS: Array<{
   title: string;
-  series: Array<{ key: keyof DashboardCounts; label: string; className: string }>;
+  series: Series;
   format?: (n: number) => string;
   /** The least top of the scale (a chart of zeros still has one). */
   least?: number;
@@ -110,6 +112,101 @@ const HEIGHT = 180;
 const LEFT = 64;
 const BOTTOM = 30;
 
+/** The chart's numbers as a table, day by day (for screen readers and copying). */
+function ChartTable({
+  series,
+  days,
+  format,
+}: {
+  series: Series;
+  days: Day[];
+  format: (n: number) => string;
+}) {
+  return (
+    <table className="dashboard-table">
+      <thead>
+        <tr>
+          <th scope="col">日期</th>
+          {series.map((s) => (
+            <th key={s.key} scope="col">
+              {s.label}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {days.map((d) => (
+          <tr key={d.day}>
+            <th scope="row">{d.day}</th>
+            {series.map((s) => (
+              <td key={s.key}>{format(d[s.key])}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The SVG plot: the axis, the top of the scale, a group of bars per day and some of the days' names. */
+function ChartPlot({
+  label,
+  series,
+  days,
+  format,
+  least,
+}: {
+  label: string;
+  series: Series;
+  days: Day[];
+  format: (n: number) => string;
+  least: number;
+}) {
+  const max = Math.max(least, ...days.flatMap((d) => series.map((s) => d[s.key])));
+  const slot = (WIDTH - LEFT) / Math.max(1, days.length);
+  const bar = Math.max(1, (slot * 0.8) / series.length);
+  const y = (value: number) => ((HEIGHT - BOTTOM) * (1 - value / max)).toFixed(1);
+  const labelEvery = Math.ceil(days.length / 6);
+  return (
+    <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={label}>
+      <line x1={LEFT} x2={WIDTH} y1={HEIGHT - BOTTOM} y2={HEIGHT - BOTTOM} className="axis" />
+      <line x1={LEFT} x2={WIDTH} y1={0.5} y2={0.5} className="grid" />
+      <text x={LEFT - 6} y={16} className="tick" textAnchor="end">
+        {format(max)}
+      </text>
+      <text x={LEFT - 6} y={HEIGHT - BOTTOM} className="tick" textAnchor="end">
+        0
+      </text>
+      {days.map((d, i) => (
+        <g key={d.day}>
+          {series.map((s, j) => (
+            <rect
+              key={s.key}
+              className={s.className}
+              x={LEFT + i * slot + slot * 0.1 + j * bar}
+              y={y(d[s.key])}
+              width={bar}
+              height={Math.max(0, HEIGHT - BOTTOM - Number(y(d[s.key])))}
+            >
+              <title>{`${shortDay(d.day)} ${s.label} ${format(d[s.key])}`}</title>
+            </rect>
+          ))}
+          {((i % labelEvery === 0 && days.length - 1 - i >= labelEvery / 2) || i === days.length - 1) && (
+            <text
+              x={i === days.length - 1 ? WIDTH : LEFT + i * slot + slot / 2}
+              y={HEIGHT - 6}
+              className={i !== days.length - 1 && (i / labelEvery) % 2 === 1 ? 'tick tick-minor' : 'tick'}
+              textAnchor={i === days.length - 1 ? 'end' : 'middle'}
+            >
+              {shortDay(d.day)}
+            </text>
+          )}
+        </g>
+      ))}
+    </svg>
+  );
+}
+
 /** A bar chart of one or two series (bars side by side), drawn as SVG, with its data as a table. */
 function BarChart({
   title,
@@ -119,18 +216,13 @@ function BarChart({
   least = 1,
 }: {
   title: string;
-  series: Array<{ key: keyof DashboardCounts; label: string; className: string }>;
+  series: Series;
   days: Day[];
   format?: (n: number) => string;
   least?: number;
 }) {
   const id = useId();
   const [showTable, setShowTable] = useState(false);
-  const max = Math.max(least, ...days.flatMap((d) => series.map((s) => d[s.key])));
-  const slot = (WIDTH - LEFT) / Math.max(1, days.length);
-  const bar = Math.max(1, (slot * 0.8) / series.length);
-  const y = (value: number) => ((HEIGHT - BOTTOM) * (1 - value / max)).toFixed(1);
-  const labelEvery = Math.ceil(days.length / 6);
   const total = (key: keyof DashboardCounts) => days.reduce((sum, d) => sum + d[key], 0);
   return (
     <figure className="dashboard-chart" aria-labelledby={`${id}-title`}>
@@ -145,73 +237,17 @@ function BarChart({
           ))}
         </span>
       </figcaption>
-      <svg
-        viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        role="img"
-        aria-label={`${title}：${series.map((s) => `${s.label}合计 ${format(total(s.key))}`).join('，')}`}
-      >
-        <line x1={LEFT} x2={WIDTH} y1={HEIGHT - BOTTOM} y2={HEIGHT - BOTTOM} className="axis" />
-        <line x1={LEFT} x2={WIDTH} y1={0.5} y2={0.5} className="grid" />
-        <text x={LEFT - 6} y={16} className="tick" textAnchor="end">
-          {format(max)}
-        </text>
-        <text x={LEFT - 6} y={HEIGHT - BOTTOM} className="tick" textAnchor="end">
-          0
-        </text>
-        {days.map((d, i) => (
-          <g key={d.day}>
-            {series.map((s, j) => (
-              <rect
-                key={s.key}
-                className={s.className}
-                x={LEFT + i * slot + slot * 0.1 + j * bar}
-                y={y(d[s.key])}
-                width={bar}
-                height={Math.max(0, HEIGHT - BOTTOM - Number(y(d[s.key])))}
-              >
-                <title>{`${shortDay(d.day)} ${s.label} ${format(d[s.key])}`}</title>
-              </rect>
-            ))}
-            {((i % labelEvery === 0 && days.length - 1 - i >= labelEvery / 2) || i === days.length - 1) && (
-              <text
-                x={i === days.length - 1 ? WIDTH : LEFT + i * slot + slot / 2}
-                y={HEIGHT - 6}
-                className={i !== days.length - 1 && (i / labelEvery) % 2 === 1 ? 'tick tick-minor' : 'tick'}
-                textAnchor={i === days.length - 1 ? 'end' : 'middle'}
-              >
-                {shortDay(d.day)}
-              </text>
-            )}
-          </g>
-        ))}
-      </svg>
+      <ChartPlot
+        label={`${title}：${series.map((s) => `${s.label}合计 ${format(total(s.key))}`).join('，')}`}
+        series={series}
+        days={days}
+        format={format}
+        least={least}
+      />
       <Button type="link" size="small" onClick={() => setShowTable(!showTable)}>
         {showTable ? '收起数据表' : '查看数据表'}
       </Button>
-      {showTable && (
-        <table className="dashboard-table">
-          <thead>
-            <tr>
-              <th scope="col">日期</th>
-              {series.map((s) => (
-                <th key={s.key} scope="col">
-                  {s.label}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {days.map((d) => (
-              <tr key={d.day}>
-                <th scope="row">{d.day}</th>
-                {series.map((s) => (
-                  <td key={s.key}>{format(d[s.key])}</td>
-                ))}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {showTable && <ChartTable series={series} days={days} format={format} />}
     </figure>
   );
 }

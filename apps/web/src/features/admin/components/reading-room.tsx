@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Input, Modal, Popconfirm, Space, Table, Tag } from 'antd';
+import { Button, Input, Modal, Popconfirm, Space, Table, Tag, type TableColumnsType } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import type { CreatedTerminal, Terminal } from '@guji/shared';
 import {
@@ -66,6 +66,56 @@ function ReadingRoomAddresses() {
   );
 }
 
+/** The terminals table's columns: name, when issued and last used, state, and revoking a valid one. */
+function terminalColumns(refresh: () => void): TableColumnsType<Terminal> {
+  return [
+    { title: '名称', dataIndex: 'name', render: (v: string) => <BookText>{v}</BookText> },
+    { title: '发放时间', dataIndex: 'createdAt', render: (t: string) => formatTime(t) },
+    {
+      title: '最近使用',
+      dataIndex: 'lastSeenAt',
+      render: (t: string | null) => (t ? formatTime(t) : '未使用'),
+    },
+    {
+      title: '状态',
+      dataIndex: 'revokedAt',
+      render: (t: string | null) => (t ? <Tag>已吊销</Tag> : <Tag color="success">有效</Tag>),
+    },
+    {
+      title: '操作',
+      key: 'revoke',
+      render: (_, t) =>
+        !t.revokedAt && (
+          <Popconfirm
+            title="吊销后该终端立即退出阅览室模式"
+            okText="吊销"
+            cancelText="取消"
+            onConfirm={() => void revokeTerminal(t.id).then(refresh, () => undefined)}
+          >
+            <Button size="small" danger>
+              吊销
+            </Button>
+          </Popconfirm>
+        ),
+    },
+  ];
+}
+
+/** A new terminal's activation address, shown once. */
+function ActivationLink({ created, onClose }: { created: CreatedTerminal | null; onClose: () => void }) {
+  return (
+    <Modal open={created !== null} title="终端令牌（只显示一次）" footer={null} onCancel={onClose}>
+      <p>在该终端的浏览器中打开下面的地址，即进入阅览室模式：</p>
+      <Input.TextArea
+        readOnly
+        rows={3}
+        value={created ? `${window.location.origin}${created.activationPath}` : ''}
+      />
+    </Modal>
+  );
+}
+
+/** 阅览室: the reading room's address ranges, and tokens for terminals outside them (issued, listed, revoked). */
 export function Terminals() {
   const queryClient = useQueryClient();
   const list = useTerminals();
@@ -111,52 +161,10 @@ export function Terminals() {
           loading={list.isPending}
           dataSource={list.data?.records ?? []}
           pagination={false}
-          columns={[
-            { title: '名称', dataIndex: 'name', render: (v: string) => <BookText>{v}</BookText> },
-            { title: '发放时间', dataIndex: 'createdAt', render: (t: string) => formatTime(t) },
-            {
-              title: '最近使用',
-              dataIndex: 'lastSeenAt',
-              render: (t: string | null) => (t ? formatTime(t) : '未使用'),
-            },
-            {
-              title: '状态',
-              dataIndex: 'revokedAt',
-              render: (t: string | null) => (t ? <Tag>已吊销</Tag> : <Tag color="success">有效</Tag>),
-            },
-            {
-              title: '操作',
-              key: 'revoke',
-              render: (_, t) =>
-                !t.revokedAt && (
-                  <Popconfirm
-                    title="吊销后该终端立即退出阅览室模式"
-                    okText="吊销"
-                    cancelText="取消"
-                    onConfirm={() => void revokeTerminal(t.id).then(refresh, () => undefined)}
-                  >
-                    <Button size="small" danger>
-                      吊销
-                    </Button>
-                  </Popconfirm>
-                ),
-            },
-          ]}
+          columns={terminalColumns(refresh)}
         />
       </TableScroll>
-      <Modal
-        open={created !== null}
-        title="终端令牌（只显示一次）"
-        footer={null}
-        onCancel={() => setCreated(null)}
-      >
-        <p>在该终端的浏览器中打开下面的地址，即进入阅览室模式：</p>
-        <Input.TextArea
-          readOnly
-          rows={3}
-          value={created ? `${window.location.origin}${created.activationPath}` : ''}
-        />
-      </Modal>
+      <ActivationLink created={created} onClose={() => setCreated(null)} />
     </div>
   );
 }

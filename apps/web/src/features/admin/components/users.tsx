@@ -1,31 +1,67 @@
 import { useState } from 'react';
-import { Button, Form, Input, Modal, Popconfirm, Radio, Select, Space, Table, Tag } from 'antd';
+import { Form, Input, Modal, Radio, Select, Space, Table } from 'antd';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   READER_CATEGORY_LABELS,
-  readerCategoryText,
-  ROLE_LABELS,
-  ROLES,
   type AdminUser,
-  type Role,
   type SetReaderCategoryRequest,
   type UserQuery,
 } from '@guji/shared';
-import {
-  adminKeys,
-  resetUserPassword,
-  setReaderCategory,
-  setUserDisabled,
-  setUserRoles,
-  useAdminUsers,
-} from '../queries.ts';
+import { adminKeys, setReaderCategory, useAdminUsers } from '../queries.ts';
 import { toast } from '../../../components/toast.ts';
 import { useSession } from '../../account/queries.ts';
 import { TableScroll } from '../../../components/table-scroll.tsx';
-import { BookText } from '../../../components/book-text.tsx';
+import { userColumns } from './user-columns.tsx';
 
-/** The roles chosen in a user's role picker (its options are the roles). */
-const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
+/** The search box and reader-category filter above the users table. */
+function UserFilters({
+  flag,
+  onSearch,
+  onFlag,
+}: {
+  flag: UserQuery['flag'];
+  onSearch: (q: string) => void;
+  onFlag: (flag: UserQuery['flag']) => void;
+}) {
+  return (
+    <Space wrap className="admin-row">
+      <Input.Search
+        aria-label="搜索用户"
+        placeholder="登录名、昵称、姓名、手机号或邮箱"
+        allowClear
+        style={{ width: 320 }}
+        onSearch={(value) => onSearch(value.trim())}
+      />
+      <Select
+        aria-label="读者类别"
+        allowClear
+        placeholder="全部读者类别"
+        style={{ width: 150 }}
+        value={flag}
+        onChange={onFlag}
+        options={Object.entries(READER_CATEGORY_LABELS).map(([value, label]) => ({ value, label }))}
+      />
+    </Space>
+  );
+}
+
+/** A temporary password, shown once after a reset. */
+function TemporaryPassword({
+  password,
+  onClose,
+}: {
+  password: { login: string; password: string } | null;
+  onClose: () => void;
+}) {
+  return (
+    <Modal open={password !== null} title="临时密码（只显示一次）" footer={null} onCancel={onClose}>
+      <p>
+        用户 {password?.login} 的临时密码为：<code className="temp-password">{password?.password}</code>
+      </p>
+      <p>请通过可靠渠道告知用户，并提醒其登录后修改密码。</p>
+    </Modal>
+  );
+}
 
 /**
  * The console's users: search (and by reader category), roles, reader category with its last day,
@@ -47,30 +83,17 @@ export function Users() {
   };
   return (
     <div>
-      <Space wrap className="admin-row">
-        <Input.Search
-          aria-label="搜索用户"
-          placeholder="登录名、昵称、姓名、手机号或邮箱"
-          allowClear
-          style={{ width: 320 }}
-          onSearch={(value) => {
-            setQ(value.trim());
-            setPage(1);
-          }}
-        />
-        <Select
-          aria-label="读者类别"
-          allowClear
-          placeholder="全部读者类别"
-          style={{ width: 150 }}
-          value={flag}
-          onChange={(value: UserQuery['flag']) => {
-            setFlag(value);
-            setPage(1);
-          }}
-          options={Object.entries(READER_CATEGORY_LABELS).map(([value, label]) => ({ value, label }))}
-        />
-      </Space>
+      <UserFilters
+        flag={flag}
+        onSearch={(value) => {
+          setQ(value);
+          setPage(1);
+        }}
+        onFlag={(value) => {
+          setFlag(value);
+          setPage(1);
+        }}
+      />
       <TableScroll label="用户列表">
         <Table<AdminUser>
           rowKey="id"
@@ -84,99 +107,17 @@ export function Users() {
             showSizeChanger: false,
             onChange: setPage,
           }}
-          columns={[
-            { title: '登录名', dataIndex: 'loginName', className: 'nowrap' },
-            {
-              title: '姓名',
-              key: 'name',
-              render: (_, u) => <BookText>{u.realName ?? u.nickName ?? ''}</BookText>,
-            },
-            { title: '手机号', dataIndex: 'phone' },
-            { title: '邮箱', dataIndex: 'email' },
-            {
-              title: '角色',
-              key: 'roles',
-              render: (_, u) => (
-                <Select
-                  mode="multiple"
-                  aria-label={`${u.loginName} 的角色`}
-                  style={{ minWidth: 220 }}
-                  value={u.roles}
-                  options={ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }))}
-                  onChange={(roles: string[]) =>
-                    void setUserRoles(u.id, roles.filter(isRole)).then((r) => done(r.message), refresh)
-                  }
-                />
-              ),
-            },
-            {
-              title: '读者类别',
-              key: 'flag',
-              render: (_, u) => (
-                <Button
-                  size="small"
-                  type="link"
-                  onClick={() => setCategoryOf(u)}
-                  // The name starts with what it shows (WCAG 2.5.3), then says whose it is.
-                  aria-label={`${readerCategoryText(u.readerFlag, u.flagExpiresAt)}：修改 ${u.loginName} 的读者类别`}
-                >
-                  {readerCategoryText(u.readerFlag, u.flagExpiresAt)}
-                </Button>
-              ),
-            },
-            {
-              title: '状态',
-              dataIndex: 'disabled',
-              render: (d: boolean) => (d ? <Tag color="error">已停用</Tag> : <Tag color="success">正常</Tag>),
-            },
-            {
-              title: '操作',
-              key: 'actions',
-              render: (_, u) =>
-                u.id !== me?.userId && (
-                  <Space>
-                    <Button
-                      size="small"
-                      onClick={() =>
-                        void setUserDisabled(u.id, !u.disabled).then(
-                          (r) => done(r.message),
-                          () => undefined,
-                        )
-                      }
-                    >
-                      {u.disabled ? '启用' : '停用'}
-                    </Button>
-                    <Popconfirm
-                      title={`重置 ${u.loginName} 的密码？其所有登录将失效。`}
-                      okText="重置"
-                      cancelText="取消"
-                      onConfirm={() =>
-                        void resetUserPassword(u.id).then(
-                          (r) => setPassword({ login: u.loginName, password: r.password }),
-                          () => undefined,
-                        )
-                      }
-                    >
-                      <Button size="small">重置密码</Button>
-                    </Popconfirm>
-                  </Space>
-                ),
-            },
-          ]}
+          columns={userColumns({
+            me: me?.userId,
+            done,
+            refresh,
+            editCategory: setCategoryOf,
+            showPassword: setPassword,
+          })}
         />
       </TableScroll>
       {categoryOf && <CategoryModal user={categoryOf} onClose={() => setCategoryOf(null)} onSaved={done} />}
-      <Modal
-        open={password !== null}
-        title="临时密码（只显示一次）"
-        footer={null}
-        onCancel={() => setPassword(null)}
-      >
-        <p>
-          用户 {password?.login} 的临时密码为：<code className="temp-password">{password?.password}</code>
-        </p>
-        <p>请通过可靠渠道告知用户，并提醒其登录后修改密码。</p>
-      </Modal>
+      <TemporaryPassword password={password} onClose={() => setPassword(null)} />
     </div>
   );
 }

@@ -1,11 +1,15 @@
 import type { ReactNode } from 'react';
 import { Form, Input, InputNumber, Switch, TreeSelect } from 'antd';
-import { BOOK_FIELD_LABELS as LABEL } from '@guji/shared';
+import { BOOK_FIELD_LABELS as LABEL, type Classification } from '@guji/shared';
 import type { BookFields } from '../book-form.ts';
 import { classNodes } from '../class-tree.tsx';
 import { useClassifications } from '../queries.ts';
 
 type Field = keyof BookFields;
+
+/** The fields written in words (the others are chosen or counted). */
+type WrittenField =
+  'title' | 'author' | 'publishDynasty' | 'editionType' | 'coverageDynasty' | 'callNumber' | 'notes';
 
 /**
  * The fields of a book's catalogue record, for the staff forms (著录 in the console, 编辑 on the book's
@@ -15,6 +19,35 @@ type Field = keyof BookFields;
 export function BookFieldItems({ only }: { only?: readonly Field[] }) {
   const classes = useClassifications();
   const fields: Record<Field, ReactNode> = {
+    ...writtenItems(),
+    ...chosenItems(classes.data ?? []),
+  };
+  const shown = (field: Field) => (!only || only.includes(field) ? fields[field] : null);
+  /** Two fields side by side (one under the other on a phone). */
+  const row = (a: Field, b: Field) =>
+    shown(a) || shown(b) ? (
+      <div className="form-row">
+        {shown(a)}
+        {shown(b)}
+      </div>
+    ) : null;
+  return (
+    <>
+      {shown('title')}
+      {shown('author')}
+      {row('publishDynasty', 'editionType')}
+      {shown('coverageDynasty')}
+      {row('callNumber', 'classCode')}
+      {row('actualVolume', 'bookNumber')}
+      {shown('notes')}
+      {row('isVisible', 'isOpen')}
+    </>
+  );
+}
+
+/** The fields that describe the book in words: its title, author, edition, call number and notes. */
+function writtenItems(): Record<WrittenField, ReactNode> {
+  return {
     title: (
       <Form.Item
         name="title"
@@ -49,6 +82,17 @@ export function BookFieldItems({ only }: { only?: readonly Field[] }) {
         <Input maxLength={100} />
       </Form.Item>
     ),
+    notes: (
+      <Form.Item name="notes" label={LABEL.notes}>
+        <Input.TextArea maxLength={4000} autoSize={{ minRows: 2, maxRows: 8 }} />
+      </Form.Item>
+    ),
+  };
+}
+
+/** The fields chosen or counted rather than written: class, volumes and books, and who may see and read it. */
+function chosenItems(classes: Classification[]): Record<Exclude<Field, WrittenField>, ReactNode> {
+  return {
     classCode: (
       <Form.Item name="classCode" label={LABEL.classCode}>
         <TreeSelect
@@ -56,7 +100,7 @@ export function BookFieldItems({ only }: { only?: readonly Field[] }) {
           showSearch
           treeNodeFilterProp="label"
           placeholder="选择分类"
-          treeData={classNodes(classes.data ?? [])}
+          treeData={classNodes(classes)}
           treeDefaultExpandAll
         />
       </Form.Item>
@@ -71,11 +115,6 @@ export function BookFieldItems({ only }: { only?: readonly Field[] }) {
         <InputNumber min={0} max={100000} precision={0} className="full-width" />
       </Form.Item>
     ),
-    notes: (
-      <Form.Item name="notes" label={LABEL.notes}>
-        <Input.TextArea maxLength={4000} autoSize={{ minRows: 2, maxRows: 8 }} />
-      </Form.Item>
-    ),
     isVisible: (
       <Form.Item name="isVisible" label={LABEL.isVisible} valuePropName="checked">
         <Switch />
@@ -87,25 +126,4 @@ export function BookFieldItems({ only }: { only?: readonly Field[] }) {
       </Form.Item>
     ),
   };
-  const shown = (field: Field) => (!only || only.includes(field) ? fields[field] : null);
-  /** Two fields side by side (one under the other on a phone). */
-  const row = (a: Field, b: Field) =>
-    shown(a) || shown(b) ? (
-      <div className="form-row">
-        {shown(a)}
-        {shown(b)}
-      </div>
-    ) : null;
-  return (
-    <>
-      {shown('title')}
-      {shown('author')}
-      {row('publishDynasty', 'editionType')}
-      {shown('coverageDynasty')}
-      {row('callNumber', 'classCode')}
-      {row('actualVolume', 'bookNumber')}
-      {shown('notes')}
-      {row('isVisible', 'isOpen')}
-    </>
-  );
 }

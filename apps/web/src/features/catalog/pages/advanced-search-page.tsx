@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type Dispatch, type SetStateAction } from 'react';
 import { Button, Input, Radio, Select, Spin, Tabs } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -73,9 +73,6 @@ function BookMode({ state, onSearch }: ModeProps) {
   const [match, setMatch] = useState<0 | 1>(state.match);
   const results = useAdvancedSearch(state.rows, state.match, state.page, state.type === 0 && hasQuery(state));
 
-  const change = (index: number, patch: Partial<FormRow>) =>
-    setRows((current) => current.map((row, i) => (i === index ? { ...row, ...patch } : row)));
-
   const submit = () => {
     if (!rows.some((row) => row.value.trim() !== '')) {
       toast.warning('请输入检索内容');
@@ -94,48 +91,7 @@ function BookMode({ state, onSearch }: ModeProps) {
           submit();
         }}
       >
-        <ol className="advanced-rows">
-          {rows.map((row, index) => (
-            <li key={index} className="advanced-row">
-              {index === 0 ? (
-                <span className="advanced-connector-placeholder" aria-hidden />
-              ) : (
-                <Select
-                  aria-label={`第 ${index + 1} 行的逻辑关系`}
-                  className="advanced-connector"
-                  value={row.type}
-                  onChange={(type) => change(index, { type })}
-                  options={[
-                    { value: 0, label: '并且' },
-                    { value: 1, label: '或者' },
-                  ]}
-                />
-              )}
-              <Select
-                aria-label={`第 ${index + 1} 行的检索字段`}
-                className="advanced-field"
-                value={row.key}
-                onChange={(key: AdvancedField) => change(index, { key })}
-                options={ADVANCED_FIELDS.map((key) => ({ value: key, label: ADVANCED_FIELD_LABELS[key] }))}
-              />
-              <Input
-                aria-label={`第 ${index + 1} 行的检索内容`}
-                className="advanced-value"
-                placeholder={`请输入${ADVANCED_FIELD_LABELS[row.key]}`}
-                maxLength={100}
-                value={row.value}
-                onChange={(event) => change(index, { value: event.target.value })}
-              />
-              {index > 0 && (
-                <Button
-                  aria-label={`删除第 ${index + 1} 行`}
-                  icon={<DeleteOutlined aria-hidden />}
-                  onClick={() => setRows((current) => current.filter((_, i) => i !== index))}
-                />
-              )}
-            </li>
-          ))}
-        </ol>
+        <AdvancedRows rows={rows} setRows={setRows} />
         <div className="advanced-actions">
           <Button
             icon={<PlusOutlined aria-hidden />}
@@ -180,5 +136,55 @@ function BookMode({ state, onSearch }: ModeProps) {
         </section>
       )}
     </>
+  );
+}
+
+/** The rows of field + text, each after the first joined to the ones before it by AND or OR, removable. */
+function AdvancedRows({ rows, setRows }: { rows: FormRow[]; setRows: Dispatch<SetStateAction<FormRow[]>> }) {
+  const change = (index: number, patch: Partial<FormRow>) =>
+    setRows((current) => current.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+  return (
+    <ol className="advanced-rows">
+      {rows.map((row, index) => (
+        <li key={index} className="advanced-row">
+          {index === 0 ? (
+            <span className="advanced-connector-placeholder" aria-hidden />
+          ) : (
+            <Select
+              aria-label={`第 ${index + 1} 行的逻辑关系`}
+              className="advanced-connector"
+              value={row.type}
+              onChange={(type) => change(index, { type })}
+              options={[
+                { value: 0, label: '并且' },
+                { value: 1, label: '或者' },
+              ]}
+            />
+          )}
+          <Select
+            aria-label={`第 ${index + 1} 行的检索字段`}
+            className="advanced-field"
+            value={row.key}
+            onChange={(key: AdvancedField) => change(index, { key })}
+            options={ADVANCED_FIELDS.map((key) => ({ value: key, label: ADVANCED_FIELD_LABELS[key] }))}
+          />
+          <Input
+            aria-label={`第 ${index + 1} 行的检索内容`}
+            className="advanced-value"
+            placeholder={`请输入${ADVANCED_FIELD_LABELS[row.key]}`}
+            maxLength={100}
+            value={row.value}
+            onChange={(event) => change(index, { value: event.target.value })}
+          />
+          {index > 0 && (
+            <Button
+              aria-label={`删除第 ${index + 1} 行`}
+              icon={<DeleteOutlined aria-hidden />}
+              onClick={() => setRows((current) => current.filter((_, i) => i !== index))}
+            />
+          )}
+        </li>
+      ))}
+    </ol>
   );
 }

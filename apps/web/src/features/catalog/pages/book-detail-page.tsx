@@ -1,7 +1,7 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Button, Empty, Spin, Tag, Tree } from 'antd';
-import { EditOutlined, ReadOutlined } from '@ant-design/icons';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useEffect, useState } from 'react';
+import { Button, Empty, Tag } from 'antd';
+import { EditOutlined } from '@ant-design/icons';
+import { Link, useNavigate, useParams, useSearchParams, type SetURLSearchParams } from 'react-router';
 import { MSG, type BookDetail, type DirectoryNode, type Volume } from '@guji/shared';
 import { ApiError } from '../../../api/client.ts';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
@@ -9,19 +9,19 @@ import { PageLoading } from '../../../components/page-loading.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDelayedAction } from '../../../components/use-delayed-action.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
-import { flattenDirectory, toTreeData } from '../../reader/index.ts';
 import { preloadReader } from '../../reader/index.ts';
 import { positiveId, readerPath } from '../../../lib/reader-url.ts';
 import { openOutcome, orNone } from '../book-access.ts';
 import { BookCover } from '../../../components/book-cover.tsx';
+import { BookContents } from '../components/book-contents.tsx';
 import { BookEditModal } from '../components/book-edit-modal.tsx';
-import { useBook, useDirectory, useVolumes } from '../queries.ts';
+import { useBook, useVolumes } from '../queries.ts';
 import { InBookResults, InBookSearchBox } from '../components/in-book-search.tsx';
 import { useSession } from '../../account/queries.ts';
 import { appointmentPathFor, CollectButton } from '../../personal/index.ts';
 import { BookComments } from '../../personal/index.ts';
 import { IiifLinks } from '../../../components/iiif-links.tsx';
-import { BookText, noConvert } from '../../../components/book-text.tsx';
+import { noConvert } from '../../../components/book-text.tsx';
 import { useCitationTags } from '../../reader/index.ts';
 import { BookCitation } from '../components/book-citation.tsx';
 
@@ -63,8 +63,7 @@ function NoBook() {
 }
 
 function BookDetailView({ book }: { book: BookDetail }) {
-  const navigate = useNavigate();
-  const later = useDelayedAction();
+  const openReader = useOpenReader(book.access);
   const volumes = useVolumes(book.catalogId);
   // The selected volume lives in the address (?fascicleId=), so reload, back and a shared link keep it.
   const [searchParams, setSearchParams] = useSearchParams();
@@ -85,23 +84,7 @@ function BookDetailView({ book }: { book: BookDetail }) {
     if (book.access.canRead) preloadReader();
   }, [book.access.canRead]);
 
-  // In-book search (reading room only): the text and the result page live in the address too.
-  const session = useSession().data;
-  const readingRoom = session?.readingRoom ?? false;
-  // In-book search answers signed-in readers only: a visitor's address with ?q= shows the book.
-  const inBookText = readingRoom && session?.user ? (searchParams.get('q') ?? '').slice(0, 50) : '';
-  const inBookPage = Math.max(1, Number(searchParams.get('qpage')) || 1);
-  const setInBook = (text: string, page = 1) =>
-    setSearchParams((params) => {
-      if (text) {
-        params.set('q', text);
-        params.set('qpage', String(page));
-      } else {
-        params.delete('q');
-        params.delete('qpage');
-      }
-      return params;
-    });
+  const { readingRoom, inBookText, inBookPage, setInBook } = useInBookSearch(searchParams, setSearchParams);
 
   /** Opens the reader at an entry (or the volume's first page), or says why it cannot (DESIGN.md §7). */
   const open = (volume: Volume, entry: DirectoryNode | null) =>
@@ -113,22 +96,6 @@ function BookDetailView({ book }: { book: BookDetail }) {
         imageId: entry?.imageId ?? null,
       }),
     );
-
-  const openReader = (url: string) => {
-    const outcome = openOutcome(book.access, url);
-    switch (outcome.kind) {
-      case 'read':
-        void navigate(outcome.to);
-        break;
-      case 'login':
-        toast.warning(outcome.notice);
-        later(() => void navigate(outcome.to), outcome.delayMs);
-        break;
-      case 'refuse':
-        toast.warning(outcome.notice);
-        break;
-    }
-  };
 
   return (
     <div className="page book-page">
@@ -160,55 +127,13 @@ function BookDetailView({ book }: { book: BookDetail }) {
           }
         />
       ) : (
-        <div className="book-contents">
-          <section className="book-volumes" aria-labelledby="book-volumes-title">
-            <h2 id="book-volumes-title">分册</h2>
-            {volumes.isPending ? (
-              <Spin />
-            ) : list.length === 0 ? (
-              <Empty description={MSG.noData} />
-            ) : (
-              <ul className="volume-list">
-                {list.map((volume) => (
-                  <li key={volume.fascicleId}>
-                    <button
-                      type="button"
-                      className="volume-item"
-                      aria-pressed={volume.fascicleId === selected?.fascicleId}
-                      onClick={() => setSelectedId(volume.fascicleId)}
-                    >
-                      <BookText className="volume-name">{volume.name}</BookText>
-                      <span className="volume-count">{volume.imageCount} 页</span>
-                    </button>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </section>
-
-          {selected && (
-            <section className="book-directory" aria-labelledby="book-directory-title">
-              <div className="book-directory-head">
-                <h2 id="book-directory-title">
-                  <BookText>{selected.name}</BookText> 目录
-                </h2>
-                <Button
-                  type="primary"
-                  icon={<ReadOutlined aria-hidden />}
-                  onClick={() => open(selected, null)}
-                >
-                  阅读本册
-                </Button>
-              </div>
-              {selected.introduction && (
-                <p className="volume-intro" {...noConvert}>
-                  {selected.introduction}
-                </p>
-              )}
-              <VolumeDirectory volume={selected} onOpen={(entry) => open(selected, entry)} />
-            </section>
-          )}
-        </div>
+        <BookContents
+          pending={volumes.isPending}
+          volumes={list}
+          selected={selected}
+          onSelect={setSelectedId}
+          onOpen={open}
+        />
       )}
 
       <BookComments catalogId={book.catalogId} />
@@ -216,6 +141,53 @@ function BookDetailView({ book }: { book: BookDetail }) {
       {book.canEdit && <BookEditModal book={book} open={editing} onClose={() => setEditing(false)} />}
     </div>
   );
+}
+
+/**
+ * Opens the reader at an address, or says why it cannot: a visitor is sent to sign in after the notice,
+ * a closed book is refused (DESIGN.md §7).
+ */
+function useOpenReader(access: BookDetail['access']) {
+  const navigate = useNavigate();
+  const later = useDelayedAction();
+  return (url: string) => {
+    const outcome = openOutcome(access, url);
+    switch (outcome.kind) {
+      case 'read':
+        void navigate(outcome.to);
+        break;
+      case 'login':
+        toast.warning(outcome.notice);
+        later(() => void navigate(outcome.to), outcome.delayMs);
+        break;
+      case 'refuse':
+        toast.warning(outcome.notice);
+        break;
+    }
+  };
+}
+
+/**
+ * In-book search (reading room only): the text and the result page live in the address too (?q=&qpage=).
+ * It answers signed-in readers only: a visitor's address with ?q= shows the book.
+ */
+function useInBookSearch(searchParams: URLSearchParams, setSearchParams: SetURLSearchParams) {
+  const session = useSession().data;
+  const readingRoom = session?.readingRoom ?? false;
+  const inBookText = readingRoom && session?.user ? (searchParams.get('q') ?? '').slice(0, 50) : '';
+  const inBookPage = Math.max(1, Number(searchParams.get('qpage')) || 1);
+  const setInBook = (text: string, page = 1) =>
+    setSearchParams((params) => {
+      if (text) {
+        params.set('q', text);
+        params.set('qpage', String(page));
+      } else {
+        params.delete('q');
+        params.delete('qpage');
+      }
+      return params;
+    });
+  return { readingRoom, inBookText, inBookPage, setInBook };
 }
 
 function BookHeader({ book, onEdit }: { book: BookDetail; onEdit: () => void }) {
@@ -277,31 +249,5 @@ function BookHeader({ book, onEdit }: { book: BookDetail; onEdit: () => void }) 
         </div>
       </div>
     </section>
-  );
-}
-
-function VolumeDirectory({ volume, onOpen }: { volume: Volume; onOpen: (entry: DirectoryNode) => void }) {
-  const directory = useDirectory(volume.fascicleId);
-  const treeData = useMemo(() => toTreeData(directory.data ?? []), [directory.data]);
-  const byId = useMemo(
-    () => new Map(flattenDirectory(directory.data ?? []).map((node) => [node.directoryId, node])),
-    [directory.data],
-  );
-  if (directory.isPending) return <Spin />;
-  if (treeData.length === 0) return <p className="directory-empty">本册暂无目录</p>;
-  return (
-    <Tree
-      key={volume.fascicleId}
-      aria-label={`${volume.name}目录`}
-      className="directory-tree"
-      treeData={treeData}
-      titleRender={(node) => <BookText>{typeof node.title === 'string' ? node.title : null}</BookText>}
-      defaultExpandAll
-      selectedKeys={[]}
-      onSelect={(_, info) => {
-        const entry = byId.get(Number(info.node.key));
-        if (entry) onOpen(entry);
-      }}
-    />
   );
 }

@@ -138,21 +138,7 @@ function CorrectionItem({
     <li className="correction-item" aria-label={`纠错 ${c.original}`}>
       <Crop correction={c} />
       <div className="correction-body">
-        <p className="correction-change">
-          {c.proposed ? (
-            <>
-              <BookText className="correction-from">{c.original}</BookText>
-              <span aria-hidden> → </span>
-              <BookText className="correction-to" aria-label={`改为 ${c.proposed}`}>
-                {c.proposed}
-              </BookText>
-            </>
-          ) : (
-            <>
-              <BookText>{c.original}</BookText> <Tag>标记有误</Tag>
-            </>
-          )}
-        </p>
+        <CorrectionChange correction={c} />
         {c.note && (
           <p className="correction-note">
             说明：<BookText>{c.note}</BookText>
@@ -163,22 +149,7 @@ function CorrectionItem({
           页 · 第 {c.line + 1} 列第 {c.start + 1} 字 · <BookText>{c.proposer}</BookText> 提出于{' '}
           {formatTime(c.createdAt)}
         </p>
-        {c.status !== 'pending' && (
-          <p className="correction-meta">
-            {c.status === 'accepted' ? '已采纳' : '未采纳'}
-            {c.reviewer && (
-              <>
-                （<BookText>{c.reviewer}</BookText>）
-              </>
-            )}
-            {c.version != null && `，第 ${c.version} 版`}
-            {c.refuseReason && (
-              <>
-                ，原因：<BookText>{c.refuseReason}</BookText>
-              </>
-            )}
-          </p>
-        )}
+        <CorrectionDecision correction={c} />
         <Space wrap className="correction-actions">
           <Link
             to={readerPath({ catalogId: place.catalogId, fascicleId: place.fascicleId, imageId: c.imageId })}
@@ -203,6 +174,48 @@ function CorrectionItem({
         </Space>
       </div>
     </li>
+  );
+}
+
+/** The characters as read and as proposed (or only marked as wrong). */
+function CorrectionChange({ correction: c }: { correction: QueuedCorrection }) {
+  return (
+    <p className="correction-change">
+      {c.proposed ? (
+        <>
+          <BookText className="correction-from">{c.original}</BookText>
+          <span aria-hidden> → </span>
+          <BookText className="correction-to" aria-label={`改为 ${c.proposed}`}>
+            {c.proposed}
+          </BookText>
+        </>
+      ) : (
+        <>
+          <BookText>{c.original}</BookText> <Tag>标记有误</Tag>
+        </>
+      )}
+    </p>
+  );
+}
+
+/** How a decided correction ended: by whom, in which version, and why it was refused. */
+function CorrectionDecision({ correction: c }: { correction: QueuedCorrection }) {
+  if (c.status === 'pending') return null;
+  return (
+    <p className="correction-meta">
+      {c.status === 'accepted' ? '已采纳' : '未采纳'}
+      {c.reviewer && (
+        <>
+          （<BookText>{c.reviewer}</BookText>）
+        </>
+      )}
+      {c.version != null && `，第 ${c.version} 版`}
+      {c.refuseReason && (
+        <>
+          ，原因：<BookText>{c.refuseReason}</BookText>
+        </>
+      )}
+    </p>
   );
 }
 

@@ -1,18 +1,12 @@
 import { useEffect, useState } from 'react';
-import { Button, Input, Modal, Select, Spin, Tooltip } from 'antd';
-import {
-  ArrowDownOutlined,
-  ArrowLeftOutlined,
-  ArrowRightOutlined,
-  ArrowUpOutlined,
-  DeleteOutlined,
-  PlusOutlined,
-} from '@ant-design/icons';
+import { Button, Modal, Spin } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { DIRECTORY_LIMITS, type DirectoryNode, MSG, type DirectoryInput, type Volume } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
 import { catalogKeys } from '../../catalog/queries.ts';
 import { ownKeys, saveDirectory, useDirectoryForEdit, useOwnPages } from '../queries.ts';
+import { DirectoryRowItem, type DirectoryRowEdits } from './directory-row.tsx';
 
 /** A directory entry as a row of the editor: the tree is edited as an indented list. */
 export interface DirectoryRow {
@@ -57,11 +51,8 @@ export function directoryProblem(rows: DirectoryRow[]): string | null {
   return null;
 }
 
-/**
- * A volume's directory (目录) edited as an indented list: name, the page each entry opens, order and
- * level; saved whole. The reader's directory, the book page and the IIIF ranges follow at once.
- */
-export function DirectoryEditor({ volume, onClose }: { volume: Volume; onClose: () => void }) {
+/** The editor's rows loaded once from the server, the edits on them, and saving them whole. */
+function useDirectoryDraft(volume: Volume, onClose: () => void) {
   const queryClient = useQueryClient();
   const tree = useDirectoryForEdit(volume.fascicleId);
   const pages = useOwnPages(volume.fascicleId);
@@ -76,20 +67,22 @@ export function DirectoryEditor({ volume, onClose }: { volume: Volume; onClose: 
     setRows(next);
     setProblem(null);
   };
-  const update = (key: number, patch: Partial<DirectoryRow>) =>
-    change((rows ?? []).map((r) => (r.key === key ? { ...r, ...patch } : r)));
-  const move = (index: number, by: -1 | 1) => {
-    const next = [...(rows ?? [])];
-    const [row] = next.splice(index, 1);
-    next.splice(index + by, 0, row!);
-    change(next);
-  };
-  const add = (index: number) => {
-    const list = rows ?? [];
-    const level = index < 0 ? 0 : list[index]!.level;
-    const next = [...list];
-    next.splice(index + 1, 0, { key: nextKey++, name: '', imageId: null, level });
-    change(next);
+  const edits: DirectoryRowEdits = {
+    update: (key, patch) => change((rows ?? []).map((r) => (r.key === key ? { ...r, ...patch } : r))),
+    move: (index, by) => {
+      const next = [...(rows ?? [])];
+      const [row] = next.splice(index, 1);
+      next.splice(index + by, 0, row!);
+      change(next);
+    },
+    add: (index) => {
+      const list = rows ?? [];
+      const level = index < 0 ? 0 : list[index]!.level;
+      const next = [...list];
+      next.splice(index + 1, 0, { key: nextKey++, name: '', imageId: null, level });
+      change(next);
+    },
+    remove: (key) => change((rows ?? []).filter((r) => r.key !== key)),
   };
   const save = () => {
     const list = rows ?? [];
@@ -116,6 +109,15 @@ export function DirectoryEditor({ volume, onClose }: { volume: Volume; onClose: 
     value: p.imageId,
     label: `第 ${p.pageNumber} 页 · ${p.name}`,
   }));
+  return { rows, problem, saving, edits, save, pageOptions };
+}
+
+/**
+ * A volume's directory (目录) edited as an indented list: name, the page each entry opens, order and
+ * level; saved whole. The reader's directory, the book page and the IIIF ranges follow at once.
+ */
+export function DirectoryEditor({ volume, onClose }: { volume: Volume; onClose: () => void }) {
+  const { rows, problem, saving, edits, save, pageOptions } = useDirectoryDraft(volume, onClose);
   const list = rows ?? [];
   return (
     <Modal
@@ -139,88 +141,18 @@ export function DirectoryEditor({ volume, onClose }: { volume: Volume; onClose: 
           {list.length === 0 && <p>本卷还没有目录。</p>}
           <ol className="directory-rows" aria-label="目录条目">
             {list.map((row, index) => (
-              <li key={row.key} className="directory-row" style={{ paddingInlineStart: row.level * 24 }}>
-                <Input
-                  aria-label={`第 ${index + 1} 条目录名称`}
-                  value={row.name}
-                  maxLength={DIRECTORY_LIMITS.nameMax}
-                  placeholder="目录名称"
-                  status={problem && row.name.trim() === '' ? 'error' : undefined}
-                  onChange={(e) => update(row.key, { name: e.target.value })}
-                />
-                <Select
-                  aria-label={`第 ${index + 1} 条目录的页面`}
-                  className="directory-page"
-                  allowClear
-                  showSearch={{ optionFilterProp: 'label' }}
-                  placeholder="不指向页面"
-                  value={row.imageId ?? undefined}
-                  options={pageOptions}
-                  onChange={(value: number | undefined) => update(row.key, { imageId: value ?? null })}
-                />
-                <span className="directory-actions">
-                  <Tooltip title="上移">
-                    <Button
-                      size="small"
-                      aria-label={`上移第 ${index + 1} 条`}
-                      icon={<ArrowUpOutlined aria-hidden />}
-                      disabled={index === 0}
-                      onClick={() => move(index, -1)}
-                    />
-                  </Tooltip>
-                  <Tooltip title="下移">
-                    <Button
-                      size="small"
-                      aria-label={`下移第 ${index + 1} 条`}
-                      icon={<ArrowDownOutlined aria-hidden />}
-                      disabled={index === list.length - 1}
-                      onClick={() => move(index, 1)}
-                    />
-                  </Tooltip>
-                  <Tooltip title="升一级">
-                    <Button
-                      size="small"
-                      aria-label={`第 ${index + 1} 条升一级`}
-                      icon={<ArrowLeftOutlined aria-hidden />}
-                      disabled={row.level === 0}
-                      onClick={() => update(row.key, { level: row.level - 1 })}
-                    />
-                  </Tooltip>
-                  <Tooltip title="降一级">
-                    <Button
-                      size="small"
-                      aria-label={`第 ${index + 1} 条降一级`}
-                      icon={<ArrowRightOutlined aria-hidden />}
-                      disabled={
-                        index === 0 ||
-                        row.level > list[index - 1]!.level ||
-                        row.level >= DIRECTORY_LIMITS.maxDepth - 1
-                      }
-                      onClick={() => update(row.key, { level: row.level + 1 })}
-                    />
-                  </Tooltip>
-                  <Tooltip title="在下方添加">
-                    <Button
-                      size="small"
-                      aria-label={`在第 ${index + 1} 条下方添加`}
-                      icon={<PlusOutlined aria-hidden />}
-                      onClick={() => add(index)}
-                    />
-                  </Tooltip>
-                  <Tooltip title="删除">
-                    <Button
-                      size="small"
-                      danger
-                      aria-label={`删除第 ${index + 1} 条`}
-                      icon={<DeleteOutlined aria-hidden />}
-                      onClick={() => change(list.filter((r) => r.key !== row.key))}
-                    />
-                  </Tooltip>
-                </span>
-              </li>
+              <DirectoryRowItem
+                key={row.key}
+                row={row}
+                index={index}
+                list={list}
+                problem={problem}
+                pageOptions={pageOptions}
+                edits={edits}
+              />
             ))}
           </ol>
-          <Button icon={<PlusOutlined aria-hidden />} onClick={() => add(list.length - 1)}>
+          <Button icon={<PlusOutlined aria-hidden />} onClick={() => edits.add(list.length - 1)}>
             添加目录条目
           </Button>
           {problem && (

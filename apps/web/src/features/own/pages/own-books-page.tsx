@@ -1,24 +1,10 @@
 import { useState } from 'react';
-import {
-  Button,
-  Checkbox,
-  Empty,
-  Form,
-  Input,
-  InputNumber,
-  Modal,
-  Pagination,
-  Popconfirm,
-  Spin,
-  Tag,
-} from 'antd';
+import { Button, Empty, Form, Input, InputNumber, Modal, Pagination, Spin } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
-import { Link } from 'react-router';
-import { MSG, OWN_STATUS_LABELS, type OwnBook, type OwnBookRequest, OWN_STATUS } from '@guji/shared';
+import { MSG, type OwnBook, type OwnBookRequest } from '@guji/shared';
 import { Breadcrumbs } from '../../../components/breadcrumbs.tsx';
 import { toast } from '../../../components/toast.ts';
 import { useDocumentTitle } from '../../../components/use-document-title.ts';
-import { BookCover } from '../../../components/book-cover.tsx';
 import { usePageParam } from '../../../components/personal-list.tsx';
 import {
   removeOwnBook,
@@ -29,14 +15,36 @@ import {
   useOwnMutation,
 } from '../queries.ts';
 import { AsideNav } from '../components/aside-nav.tsx';
-import { BookText } from '../../../components/book-text.tsx';
+import { OwnBookRow } from '../components/own-book-row.tsx';
 
-const STATUS_COLOURS: Record<string, string> = {
-  '0': 'default',
-  '1': 'processing',
-  '2': 'success',
-  '3': 'error',
-};
+/** The list's mutations with their toasts: submit for publication, withdraw, delete. */
+function useOwnBookActions() {
+  const remove = useOwnMutation(removeOwnBook);
+  const submit = useOwnMutation(submitOwnBooks);
+  const unpublish = useOwnMutation(unpublishOwnBook);
+  return {
+    submitting: submit.isPending,
+    /** Submits the books `ids`, then runs `submitted` (after the toast). */
+    submit: (ids: number[], submitted: () => void) =>
+      void submit.mutateAsync(ids).then(
+        () => {
+          toast.success(MSG.ownSubmitted);
+          submitted();
+        },
+        () => undefined,
+      ),
+    unpublish: (id: number) =>
+      void unpublish.mutateAsync(id).then(
+        () => toast.success(MSG.ownUnpublished),
+        () => undefined,
+      ),
+    remove: (id: number) =>
+      void remove.mutateAsync(id).then(
+        () => toast.success(MSG.deleteSuccess),
+        () => undefined,
+      ),
+  };
+}
 
 /**
  * /OCRAside/HholeBook: the user's own books (5 on the first page, then 6) with their review state;
@@ -48,9 +56,7 @@ export function OwnBooksPage() {
   const books = useOwnBooks(page);
   const [selected, setSelected] = useState<number[]>([]);
   const [editing, setEditing] = useState<OwnBook | 'new' | null>(null);
-  const remove = useOwnMutation(removeOwnBook);
-  const submit = useOwnMutation(submitOwnBooks);
-  const unpublish = useOwnMutation(unpublishOwnBook);
+  const actions = useOwnBookActions();
 
   return (
     <div className="page own-books">
@@ -65,16 +71,8 @@ export function OwnBooksPage() {
           <Button
             type="primary"
             disabled={selected.length === 0}
-            loading={submit.isPending}
-            onClick={() =>
-              void submit.mutateAsync(selected).then(
-                () => {
-                  toast.success(MSG.ownSubmitted);
-                  setSelected([]);
-                },
-                () => undefined,
-              )
-            }
+            loading={actions.submitting}
+            onClick={() => actions.submit(selected, () => setSelected([]))}
           >
             提交发布（{selected.length}）
           </Button>
@@ -88,87 +86,19 @@ export function OwnBooksPage() {
         <>
           <ul className="own-list" aria-label="我的古籍">
             {books.data.records.map((book) => (
-              <li key={book.catalogId} className="own-row">
-                <Checkbox
-                  aria-label={`选择《${book.title}》`}
-                  checked={selected.includes(book.catalogId)}
-                  // Only books not submitted yet, or refused, can be submitted.
-                  disabled={
-                    book.auditStatus === OWN_STATUS.reviewing || book.auditStatus === OWN_STATUS.published
-                  }
-                  onChange={(e) =>
-                    setSelected((old) =>
-                      e.target.checked ? [...old, book.catalogId] : old.filter((id) => id !== book.catalogId),
-                    )
-                  }
-                />
-                <BookCover title={book.title} coverUrl={book.coverUrl} width={64} height={64} />
-                <div className="own-info">
-                  <BookText className="personal-book-title">{book.title}</BookText>
-                  <div className="personal-book-meta">
-                    <BookText>{book.author}</BookText> · <BookText>{book.publishDynasty}</BookText>{' '}
-                    <BookText>{book.editionType}</BookText> · <BookText>{book.actualVolume ?? '—'}</BookText>{' '}
-                    卷 · {book.volumeCount} 册 {book.pageCount} 页
-                  </div>
-                  <div className="personal-status">
-                    <Tag color={STATUS_COLOURS[book.auditStatus]}>{OWN_STATUS_LABELS[book.auditStatus]}</Tag>
-                    {book.auditStatus === OWN_STATUS.refused && book.refuseReason && (
-                      <span className="refuse-reason">
-                        原因：<BookText>{book.refuseReason}</BookText>
-                      </span>
-                    )}
-                  </div>
-                </div>
-                <div className="personal-actions">
-                  <Link
-                    to={`/FenCe/${book.catalogId}?gjtitle=${encodeURIComponent(book.title)}`}
-                    className="ant-btn ant-btn-default"
-                  >
-                    卷册管理
-                  </Link>
-                  {/* Under review or published a book is frozen; withdrawing it makes it a draft again. */}
-                  <Button
-                    disabled={
-                      book.auditStatus === OWN_STATUS.reviewing || book.auditStatus === OWN_STATUS.published
-                    }
-                    onClick={() => setEditing(book)}
-                  >
-                    编辑
-                  </Button>
-                  {(book.auditStatus === OWN_STATUS.reviewing ||
-                    book.auditStatus === OWN_STATUS.published) && (
-                    <Popconfirm
-                      title={`撤回《${book.title}》？撤回后不再公开，修改后需重新提交审核。`}
-                      okText="撤回"
-                      cancelText="取消"
-                      onConfirm={() =>
-                        void unpublish.mutateAsync(book.catalogId).then(
-                          () => toast.success(MSG.ownUnpublished),
-                          () => undefined,
-                        )
-                      }
-                    >
-                      <Button>{book.auditStatus === OWN_STATUS.published ? '撤回出版' : '撤回审核'}</Button>
-                    </Popconfirm>
-                  )}
-                  <Popconfirm
-                    title={`删除《${book.title}》及其全部卷册和页面？`}
-                    okText="删除"
-                    cancelText="取消"
-                    onConfirm={() =>
-                      void remove.mutateAsync(book.catalogId).then(
-                        () => toast.success(MSG.deleteSuccess),
-                        () => undefined,
-                      )
-                    }
-                  >
-                    {/* A published book is withdrawn before it can be deleted (the server refuses it too). */}
-                    <Button danger disabled={book.auditStatus === OWN_STATUS.published}>
-                      删除
-                    </Button>
-                  </Popconfirm>
-                </div>
-              </li>
+              <OwnBookRow
+                key={book.catalogId}
+                book={book}
+                checked={selected.includes(book.catalogId)}
+                onCheck={(checked) =>
+                  setSelected((old) =>
+                    checked ? [...old, book.catalogId] : old.filter((id) => id !== book.catalogId),
+                  )
+                }
+                onEdit={() => setEditing(book)}
+                onUnpublish={() => actions.unpublish(book.catalogId)}
+                onRemove={() => actions.remove(book.catalogId)}
+              />
             ))}
           </ul>
           <Pagination

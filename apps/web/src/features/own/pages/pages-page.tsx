@@ -25,6 +25,42 @@ import {
 } from '../components/page-image-tools.tsx';
 import { recognise } from '../../ocr/queries.ts';
 
+type PageAction = (run: () => Promise<{ message?: string } | { queued: number }>) => void;
+
+/** Runs a request on the pages, then toasts its message (or how many pages await recognition) and refreshes. */
+const pageAction =
+  (refresh: () => void): PageAction =>
+  (run) =>
+    void run().then(
+      (result) => {
+        if ('message' in result && result.message) toast.success(result.message);
+        if ('queued' in result) toast.success(`已提交识别（${result.queued} 页）`);
+        refresh();
+      },
+      () => undefined,
+    );
+
+/** Adding page images: the hidden file input, whether an upload runs, and the upload itself. */
+function usePageUpload(volumeId: number, refresh: () => void) {
+  const input = useRef<HTMLInputElement>(null);
+  const [uploading, setUploading] = useState(false);
+  const upload = (files: FileList) => {
+    const form = new FormData();
+    for (const file of Array.from(files)) form.append('file', file);
+    setUploading(true);
+    void uploadPages(volumeId, form)
+      .then(
+        (result) => {
+          toast.success(`${result.message}（${result.added} 页）`);
+          refresh();
+        },
+        () => undefined,
+      )
+      .finally(() => setUploading(false));
+  };
+  return { input, uploading, upload };
+}
+
 /**
  * /FenCe/{catalogId}/{fascicleId}?gjtitle&fctitle: a volume's pages with their OCR state: add images,
  * rename, move, delete, recognise again, and open a page on /OCRPage to proofread it.
@@ -43,40 +79,16 @@ export function PagesPage() {
   const pages = useOwnPages(volumeId, whileRecognising);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ownKeys.all });
   const [renaming, setRenaming] = useState<OwnPage | null>(null);
-  const input = useRef<HTMLInputElement>(null);
-  const [uploading, setUploading] = useState(false);
+  const uploads = usePageUpload(volumeId, refresh);
   const list = pages.data ?? [];
 
-  const act = (run: () => Promise<{ message?: string } | { queued: number }>) =>
-    void run().then(
-      (result) => {
-        if ('message' in result && result.message) toast.success(result.message);
-        if ('queued' in result) toast.success(`已提交识别（${result.queued} 页）`);
-        refresh();
-      },
-      () => undefined,
-    );
+  const act = pageAction(refresh);
 
   const move = (index: number, by: -1 | 1) => {
     const ids = list.map((p) => p.imageId);
     const [moved] = ids.splice(index, 1);
     ids.splice(index + by, 0, moved!);
     act(() => reorderPages(volumeId, ids));
-  };
-
-  const upload = (files: FileList) => {
-    const form = new FormData();
-    for (const file of Array.from(files)) form.append('file', file);
-    setUploading(true);
-    void uploadPages(volumeId, form)
-      .then(
-        (result) => {
-          toast.success(`${result.message}（${result.added} 页）`);
-          refresh();
-        },
-        () => undefined,
-      )
-      .finally(() => setUploading(false));
   };
 
   return (
@@ -93,30 +105,11 @@ export function PagesPage() {
         <h1 className="page-title">
           《{bookTitle}》{volumeName} 图像
         </h1>
-        <Space wrap>
-          <input
-            ref={input}
-            type="file"
-            accept="image/png,image/jpeg,image/tiff"
-            multiple
-            hidden
-            aria-label="添加页面图像"
-            onChange={(e) => {
-              if (e.target.files?.length) upload(e.target.files);
-              e.target.value = '';
-            }}
-          />
-          <Button
-            icon={<UploadOutlined aria-hidden />}
-            loading={uploading}
-            onClick={() => input.current?.click()}
-          >
-            添加图像
-          </Button>
-          <Button disabled={list.length === 0} onClick={() => act(() => recognise('volume', volumeId))}>
-            全部重新识别
-          </Button>
-        </Space>
+        <PagesToolbar
+          {...uploads}
+          empty={list.length === 0}
+          onRecogniseAll={() => act(() => recognise('volume', volumeId))}
+        />
       </div>
       {pages.isPending ? (
         <Spin />
@@ -127,39 +120,16 @@ export function PagesPage() {
       ) : (
         <ul className="page-grid" aria-label="页面图像">
           {list.map((page, index) => (
-            <ImageCard
+            <PageCard
               key={page.imageId}
               page={page}
-              name={`${page.pageNumber}. ${page.name}`}
-              alt={`第 ${page.pageNumber} 页`}
               to={readerPath({ catalogId, fascicleId: volumeId, imageId: page.imageId })}
-            >
-              <Link to={`/OCRPage?imgid=${page.imageId}`}>校对</Link>
-              <Button size="small" type="link" onClick={() => act(() => recognise('page', page.imageId))}>
-                识别
-              </Button>
-              <Button size="small" type="link" onClick={() => setRenaming(page)}>
-                重命名
-              </Button>
-              <Button
-                size="small"
-                icon={<ArrowUpOutlined aria-hidden />}
-                aria-label={`第 ${page.pageNumber} 页前移`}
-                disabled={index === 0}
-                onClick={() => move(index, -1)}
-              />
-              <Button
-                size="small"
-                icon={<ArrowDownOutlined aria-hidden />}
-                aria-label={`第 ${page.pageNumber} 页后移`}
-                disabled={index === list.length - 1}
-                onClick={() => move(index, 1)}
-              />
-              <DeleteImageButton
-                title="删除这页图像？"
-                onConfirm={() => act(() => removePage(page.imageId))}
-              />
-            </ImageCard>
+              first={index === 0}
+              last={index === list.length - 1}
+              act={act}
+              onMove={(by) => move(index, by)}
+              onRename={() => setRenaming(page)}
+            />
           ))}
         </ul>
       )}
@@ -170,5 +140,87 @@ export function PagesPage() {
         onRenamed={refresh}
       />
     </div>
+  );
+}
+
+/** The head's buttons: add images (through the hidden file input) and recognise the whole volume again. */
+function PagesToolbar({
+  input,
+  uploading,
+  upload,
+  empty,
+  onRecogniseAll,
+}: ReturnType<typeof usePageUpload> & { empty: boolean; onRecogniseAll: () => void }) {
+  return (
+    <Space wrap>
+      <input
+        ref={input}
+        type="file"
+        accept="image/png,image/jpeg,image/tiff"
+        multiple
+        hidden
+        aria-label="添加页面图像"
+        onChange={(e) => {
+          if (e.target.files?.length) upload(e.target.files);
+          e.target.value = '';
+        }}
+      />
+      <Button
+        icon={<UploadOutlined aria-hidden />}
+        loading={uploading}
+        onClick={() => input.current?.click()}
+      >
+        添加图像
+      </Button>
+      <Button disabled={empty} onClick={onRecogniseAll}>
+        全部重新识别
+      </Button>
+    </Space>
+  );
+}
+
+/** One page of the volume: proofread, recognise, rename, move it up or down, delete. */
+function PageCard({
+  page,
+  to,
+  first,
+  last,
+  act,
+  onMove,
+  onRename,
+}: {
+  page: OwnPage;
+  to: string;
+  first: boolean;
+  last: boolean;
+  act: PageAction;
+  onMove: (by: -1 | 1) => void;
+  onRename: () => void;
+}) {
+  return (
+    <ImageCard page={page} name={`${page.pageNumber}. ${page.name}`} alt={`第 ${page.pageNumber} 页`} to={to}>
+      <Link to={`/OCRPage?imgid=${page.imageId}`}>校对</Link>
+      <Button size="small" type="link" onClick={() => act(() => recognise('page', page.imageId))}>
+        识别
+      </Button>
+      <Button size="small" type="link" onClick={onRename}>
+        重命名
+      </Button>
+      <Button
+        size="small"
+        icon={<ArrowUpOutlined aria-hidden />}
+        aria-label={`第 ${page.pageNumber} 页前移`}
+        disabled={first}
+        onClick={() => onMove(-1)}
+      />
+      <Button
+        size="small"
+        icon={<ArrowDownOutlined aria-hidden />}
+        aria-label={`第 ${page.pageNumber} 页后移`}
+        disabled={last}
+        onClick={() => onMove(1)}
+      />
+      <DeleteImageButton title="删除这页图像？" onConfirm={() => act(() => removePage(page.imageId))} />
+    </ImageCard>
   );
 }

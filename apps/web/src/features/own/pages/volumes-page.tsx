@@ -60,52 +60,21 @@ export function VolumesPage() {
       ) : (
         <ul className="own-list" aria-label="卷册列表">
           {volumes.data!.map((volume) => (
-            <li key={volume.fascicleId} className="own-row">
-              <div className="own-info">
-                <span className="personal-book-title">{volume.name}</span>
-                <div className="personal-book-meta">
-                  {volume.imageCount} 页{volume.introduction ? ` · ${volume.introduction}` : ''}
-                </div>
-                <ZipUpload volume={volume} locked={locked} />
-              </div>
-              <div className="personal-actions">
-                <Link
-                  to={`/FenCe/${catalogId}/${volume.fascicleId}?gjtitle=${encodeURIComponent(title)}&fctitle=${encodeURIComponent(volume.name)}`}
-                  className="ant-btn ant-btn-default"
-                >
-                  图像管理
-                </Link>
-                {volume.imageCount > 0 && (
-                  <Link
-                    to={readerPath({ catalogId, fascicleId: volume.fascicleId })}
-                    className="ant-btn ant-btn-default"
-                  >
-                    阅读
-                  </Link>
-                )}
-                <Button disabled={locked} onClick={() => setEditing(volume)}>
-                  编辑
-                </Button>
-                <Button disabled={locked} onClick={() => setDirectoryOf(volume)}>
-                  目录
-                </Button>
-                <Popconfirm
-                  title={`删除「${volume.name}」及其页面？`}
-                  okText="删除"
-                  cancelText="取消"
-                  onConfirm={() =>
-                    void remove.mutateAsync(volume.fascicleId).then(
-                      () => toast.success(MSG.deleteSuccess),
-                      () => undefined,
-                    )
-                  }
-                >
-                  <Button danger disabled={locked}>
-                    删除
-                  </Button>
-                </Popconfirm>
-              </div>
-            </li>
+            <VolumeRow
+              key={volume.fascicleId}
+              volume={volume}
+              catalogId={catalogId}
+              bookTitle={title}
+              locked={locked}
+              onEdit={() => setEditing(volume)}
+              onDirectory={() => setDirectoryOf(volume)}
+              onRemove={() =>
+                void remove.mutateAsync(volume.fascicleId).then(
+                  () => toast.success(MSG.deleteSuccess),
+                  () => undefined,
+                )
+              }
+            />
           ))}
         </ul>
       )}
@@ -118,6 +87,69 @@ export function VolumesPage() {
         />
       )}
     </div>
+  );
+}
+
+/** One volume of the book: its facts, its zip upload, and links and buttons to its pages, reader and edits. */
+function VolumeRow({
+  volume,
+  catalogId,
+  bookTitle,
+  locked,
+  onEdit,
+  onDirectory,
+  onRemove,
+}: {
+  volume: Volume;
+  catalogId: number;
+  bookTitle: string;
+  locked: boolean;
+  onEdit: () => void;
+  onDirectory: () => void;
+  onRemove: () => void;
+}) {
+  return (
+    <li className="own-row">
+      <div className="own-info">
+        <span className="personal-book-title">{volume.name}</span>
+        <div className="personal-book-meta">
+          {volume.imageCount} 页{volume.introduction ? ` · ${volume.introduction}` : ''}
+        </div>
+        <ZipUpload volume={volume} locked={locked} />
+      </div>
+      <div className="personal-actions">
+        <Link
+          to={`/FenCe/${catalogId}/${volume.fascicleId}?gjtitle=${encodeURIComponent(bookTitle)}&fctitle=${encodeURIComponent(volume.name)}`}
+          className="ant-btn ant-btn-default"
+        >
+          图像管理
+        </Link>
+        {volume.imageCount > 0 && (
+          <Link
+            to={readerPath({ catalogId, fascicleId: volume.fascicleId })}
+            className="ant-btn ant-btn-default"
+          >
+            阅读
+          </Link>
+        )}
+        <Button disabled={locked} onClick={onEdit}>
+          编辑
+        </Button>
+        <Button disabled={locked} onClick={onDirectory}>
+          目录
+        </Button>
+        <Popconfirm
+          title={`删除「${volume.name}」及其页面？`}
+          okText="删除"
+          cancelText="取消"
+          onConfirm={onRemove}
+        >
+          <Button danger disabled={locked}>
+            删除
+          </Button>
+        </Popconfirm>
+      </div>
+    </li>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Empty, Input, Pagination, Popconfirm, Spin, Tag } from 'antd';
 import { Link } from 'react-router';
-import { hasRole, MSG, PERSONAL_LIMITS } from '@guji/shared';
+import { hasRole, MSG, PERSONAL_LIMITS, type BookComment } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
 import { useSession } from '../../account/queries.ts';
 import { useBookComments, useCommentMutations, usePostComment } from '../queries.ts';
@@ -15,6 +15,87 @@ export function commentProblem(text: string): string | null {
   if ([...trimmed].length > PERSONAL_LIMITS.commentMax) return MSG.commentTooLong;
   if (/<\s*\/?\s*[a-zA-Z!][^>]*>/.test(trimmed)) return MSG.noHtml;
   return null;
+}
+
+/** The signed-in reader's comment box: the text, its problem if any, and the send button. */
+function CommentForm({
+  text,
+  problem,
+  pending,
+  onChange,
+  onSubmit,
+}: {
+  text: string;
+  problem: string | null;
+  pending: boolean;
+  onChange: (text: string) => void;
+  onSubmit: () => void;
+}) {
+  return (
+    <div className="comment-form">
+      <label htmlFor="comment-text" className="visually-hidden">
+        评论内容
+      </label>
+      <Input.TextArea
+        id="comment-text"
+        rows={3}
+        value={text}
+        placeholder="写下对本书的评论（纯文本，最多 500 字）"
+        maxLength={PERSONAL_LIMITS.commentMax + 20}
+        showCount={{ formatter: ({ count }) => `${count} / ${PERSONAL_LIMITS.commentMax}` }}
+        status={problem ? 'error' : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {problem && (
+        <div className="field-error" role="alert">
+          {problem}
+        </div>
+      )}
+      <Button type="primary" onClick={onSubmit} loading={pending}>
+        发表评论
+      </Button>
+    </div>
+  );
+}
+
+/** One comment: author, time, hidden mark, text; delete for its author, hide or show for staff. */
+function CommentItem({
+  comment: c,
+  staff,
+  onRemove,
+  onToggleHidden,
+}: {
+  comment: BookComment;
+  staff: boolean;
+  onRemove: () => void;
+  onToggleHidden: () => void;
+}) {
+  return (
+    <li className="comment">
+      <div className="comment-head">
+        <BookText className="comment-author">{c.nickName}</BookText>
+        <time dateTime={c.createdAt}>{formatTime(c.createdAt)}</time>
+        {c.hidden && <Tag>已隐藏</Tag>}
+      </div>
+      <p className="comment-text" {...noConvert}>
+        {c.text}
+      </p>
+      <div className="comment-actions">
+        {c.mine && (
+          <Popconfirm title="删除这条评论？" okText="删除" cancelText="取消" onConfirm={onRemove}>
+            <Button size="small" type="link">
+              删除
+            </Button>
+          </Popconfirm>
+        )}
+        {staff && (
+          <Button size="small" type="link" onClick={onToggleHidden}>
+            {c.hidden ? '取消隐藏' : '隐藏'}
+          </Button>
+        )}
+      </div>
+    </li>
+  );
 }
 
 /**
@@ -49,32 +130,16 @@ export function BookComments({ catalogId }: { catalogId: number }) {
     <section className="book-comments" aria-labelledby="book-comments-title">
       <h2 id="book-comments-title">读者评论{comments.data ? `（${comments.data.total}）` : ''}</h2>
       {user ? (
-        <div className="comment-form">
-          <label htmlFor="comment-text" className="visually-hidden">
-            评论内容
-          </label>
-          <Input.TextArea
-            id="comment-text"
-            rows={3}
-            value={text}
-            placeholder="写下对本书的评论（纯文本，最多 500 字）"
-            maxLength={PERSONAL_LIMITS.commentMax + 20}
-            showCount={{ formatter: ({ count }) => `${count} / ${PERSONAL_LIMITS.commentMax}` }}
-            status={problem ? 'error' : undefined}
-            onChange={(e) => {
-              setText(e.target.value);
-              setProblem(null);
-            }}
-          />
-          {problem && (
-            <div className="field-error" role="alert">
-              {problem}
-            </div>
-          )}
-          <Button type="primary" onClick={submit} loading={post.isPending}>
-            发表评论
-          </Button>
-        </div>
+        <CommentForm
+          text={text}
+          problem={problem}
+          pending={post.isPending}
+          onChange={(value) => {
+            setText(value);
+            setProblem(null);
+          }}
+          onSubmit={submit}
+        />
       ) : (
         <p className="comment-login">
           <Link to="/Login">登录</Link>后可发表评论。
@@ -87,43 +152,15 @@ export function BookComments({ catalogId }: { catalogId: number }) {
       ) : (
         <ul className="comment-list" aria-label="评论列表">
           {comments.data.records.map((c) => (
-            <li key={c.id} className="comment">
-              <div className="comment-head">
-                <BookText className="comment-author">{c.nickName}</BookText>
-                <time dateTime={c.createdAt}>{formatTime(c.createdAt)}</time>
-                {c.hidden && <Tag>已隐藏</Tag>}
-              </div>
-              <p className="comment-text" {...noConvert}>
-                {c.text}
-              </p>
-              <div className="comment-actions">
-                {c.mine && (
-                  <Popconfirm
-                    title="删除这条评论？"
-                    okText="删除"
-                    cancelText="取消"
-                    onConfirm={() =>
-                      void remove.mutateAsync(c.id).then(() => toast.success(MSG.deleteSuccess))
-                    }
-                  >
-                    <Button size="small" type="link">
-                      删除
-                    </Button>
-                  </Popconfirm>
-                )}
-                {staff && (
-                  <Button
-                    size="small"
-                    type="link"
-                    onClick={() =>
-                      void hide.mutateAsync({ id: c.id, hidden: !c.hidden }).catch(() => undefined)
-                    }
-                  >
-                    {c.hidden ? '取消隐藏' : '隐藏'}
-                  </Button>
-                )}
-              </div>
-            </li>
+            <CommentItem
+              key={c.id}
+              comment={c}
+              staff={staff}
+              onRemove={() => void remove.mutateAsync(c.id).then(() => toast.success(MSG.deleteSuccess))}
+              onToggleHidden={() =>
+                void hide.mutateAsync({ id: c.id, hidden: !c.hidden }).catch(() => undefined)
+              }
+            />
           ))}
         </ul>
       )}

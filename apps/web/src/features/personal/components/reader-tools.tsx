@@ -71,6 +71,86 @@ export function noteProblem(text: string): string | null {
   return null;
 }
 
+/** The notes toolbar button: toggles drawing a rectangle for a new note. */
+function NotesButton({ drawing, onToggle }: { drawing: boolean; onToggle: () => void }) {
+  return (
+    <Button
+      icon={<FormOutlined aria-hidden />}
+      aria-pressed={drawing}
+      type={drawing ? 'primary' : 'default'}
+      onClick={onToggle}
+    >
+      {drawing ? '框选位置…' : '批注'}
+    </Button>
+  );
+}
+
+/** The note dialog: new or edit, its text and problem; delete (when editing), cancel and save. */
+function NoteModal({
+  open,
+  editing,
+  text,
+  problem,
+  saving,
+  onChange,
+  onSave,
+  onDelete,
+  onClose,
+}: {
+  open: boolean;
+  editing: boolean;
+  text: string;
+  problem: string | null;
+  saving: boolean;
+  onChange: (text: string) => void;
+  onSave: () => void;
+  onDelete: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <Modal
+      title={editing ? '编辑批注' : '新建批注'}
+      open={open}
+      onCancel={onClose}
+      destroyOnHidden
+      footer={[
+        editing ? (
+          <Popconfirm
+            key="delete"
+            title="删除这条批注？"
+            okText="删除"
+            cancelText="取消"
+            onConfirm={onDelete}
+          >
+            <Button danger>删除</Button>
+          </Popconfirm>
+        ) : null,
+        <Button key="cancel" onClick={onClose}>
+          取消
+        </Button>,
+        <Button key="save" type="primary" onClick={onSave} loading={saving}>
+          保存
+        </Button>,
+      ]}
+    >
+      <label htmlFor="note-text">批注内容</label>
+      <Input.TextArea
+        id="note-text"
+        rows={4}
+        value={text}
+        status={problem ? 'error' : undefined}
+        maxLength={PERSONAL_LIMITS.noteMax + 20}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {problem && (
+        <div className="field-error" role="alert">
+          {problem}
+        </div>
+      )}
+    </Modal>
+  );
+}
+
 /**
  * Notes on the page shown: the user's own notes as overlays; a toolbar button to draw a rectangle and
  * write one; a click on a note opens it to edit or delete.
@@ -133,55 +213,23 @@ export function useReaderNotes(imageId: number | null, enabled: boolean) {
     );
   };
 
-  const button = enabled ? (
-    <Button
-      icon={<FormOutlined aria-hidden />}
-      aria-pressed={drawing}
-      type={drawing ? 'primary' : 'default'}
-      onClick={() => setDrawing((on) => !on)}
-    >
-      {drawing ? '框选位置…' : '批注'}
-    </Button>
-  ) : null;
+  const button = enabled ? <NotesButton drawing={drawing} onToggle={() => setDrawing((on) => !on)} /> : null;
 
   const modal = (
-    <Modal
-      title={editing ? '编辑批注' : '新建批注'}
+    <NoteModal
       open={draft !== null || editing !== null}
-      onCancel={close}
-      destroyOnHidden
-      footer={[
-        editing && (
-          <Popconfirm key="delete" title="删除这条批注？" okText="删除" cancelText="取消" onConfirm={del}>
-            <Button danger>删除</Button>
-          </Popconfirm>
-        ),
-        <Button key="cancel" onClick={close}>
-          取消
-        </Button>,
-        <Button key="save" type="primary" onClick={save} loading={create.isPending || update.isPending}>
-          保存
-        </Button>,
-      ]}
-    >
-      <label htmlFor="note-text">批注内容</label>
-      <Input.TextArea
-        id="note-text"
-        rows={4}
-        value={text}
-        status={problem ? 'error' : undefined}
-        maxLength={PERSONAL_LIMITS.noteMax + 20}
-        onChange={(e) => {
-          setText(e.target.value);
-          setProblem(null);
-        }}
-      />
-      {problem && (
-        <div className="field-error" role="alert">
-          {problem}
-        </div>
-      )}
-    </Modal>
+      editing={editing !== null}
+      text={text}
+      problem={problem}
+      saving={create.isPending || update.isPending}
+      onChange={(value) => {
+        setText(value);
+        setProblem(null);
+      }}
+      onSave={save}
+      onDelete={del}
+      onClose={close}
+    />
   );
 
   return { notes: notes.data ?? [], drawing, onDraw, open, button, modal };

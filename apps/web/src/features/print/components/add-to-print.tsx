@@ -5,6 +5,12 @@ import { MSG, PRINT_RANGE_MAX } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
 import { useAddPrintItems } from '../queries.ts';
 
+/** A range of pages of the volume, first and last inclusive. */
+interface PageRange {
+  from: number;
+  to: number;
+}
+
 /** 加入打印 in the reader: this page, or a range of pages of the volume. */
 export function AddToPrint({
   imageId,
@@ -18,7 +24,7 @@ export function AddToPrint({
   total: number;
 }) {
   const add = useAddPrintItems();
-  const [range, setRange] = useState<{ from: number; to: number } | null>(null);
+  const [range, setRange] = useState<PageRange | null>(null);
   const done = (result: { added: number }) => toast.success(`${MSG.printAdded}（${result.added} 页）`);
 
   return (
@@ -64,28 +70,41 @@ export function AddToPrint({
           );
         }}
       >
-        {range && (
-          <p className="print-range">
-            从第{' '}
-            <InputNumber
-              aria-label="起始页"
-              min={1}
-              max={total}
-              value={range.from}
-              onChange={(v) => setRange({ ...range, from: v ?? 1 })}
-            />{' '}
-            页到第{' '}
-            <InputNumber
-              aria-label="结束页"
-              min={1}
-              max={total}
-              value={range.to}
-              onChange={(v) => setRange({ ...range, to: v ?? 1 })}
-            />{' '}
-            页（本册共 {total} 页）
-          </p>
-        )}
+        {range && <PageRangeInputs range={range} total={total} onChange={setRange} />}
       </Modal>
     </>
+  );
+}
+
+/** The range's first and last page, each within the volume's pages. */
+function PageRangeInputs({
+  range,
+  total,
+  onChange,
+}: {
+  range: PageRange;
+  total: number;
+  onChange: (range: PageRange) => void;
+}) {
+  return (
+    <p className="print-range">
+      从第{' '}
+      <InputNumber
+        aria-label="起始页"
+        min={1}
+        max={total}
+        value={range.from}
+        onChange={(v) => onChange({ ...range, from: v ?? 1 })}
+      />{' '}
+      页到第{' '}
+      <InputNumber
+        aria-label="结束页"
+        min={1}
+        max={total}
+        value={range.to}
+        onChange={(v) => onChange({ ...range, to: v ?? 1 })}
+      />{' '}
+      页（本册共 {total} 页）
+    </p>
   );
 }

@@ -64,26 +64,14 @@ export function OrderRefunds({ orderNum, items }: { orderNum: string; items: Pri
       {list.length > 0 && (
         <ul className="desk-refund-list">
           {list.map((refund) => (
-            <li key={refund.id}>
-              <Tag color={STATUS_COLOR[refund.status]}>{REFUND_STATUS_LABELS[refund.status]}</Tag>
-              {REFUND_PROVIDER_LABELS[refund.provider] ?? refund.provider} 退款 {money(refund.amountFen)} ·{' '}
-              <BookText>{refund.reason}</BookText> ·{' '}
-              <time dateTime={refund.createdAt}>{formatTime(refund.createdAt)}</time>
-              {refund.actor ? ` · ${refund.actor}` : ' · 自动退款'}
-              {refund.detail && <span className="desk-muted"> · {refund.detail}</span>}
-              {refund.status !== 'success' && refund.provider !== 'cash' && (
-                <Button
-                  size="small"
-                  type="link"
-                  loading={action.isPending}
-                  onClick={() =>
-                    void action.mutateAsync({ kind: 'retry', refundId: refund.id }).catch(() => undefined)
-                  }
-                >
-                  重试退款
-                </Button>
-              )}
-            </li>
+            <RefundLine
+              key={refund.id}
+              refund={refund}
+              retrying={action.isPending}
+              onRetry={() =>
+                void action.mutateAsync({ kind: 'retry', refundId: refund.id }).catch(() => undefined)
+              }
+            />
           ))}
         </ul>
       )}
@@ -108,5 +96,32 @@ export function OrderRefunds({ orderNum, items }: { orderNum: string; items: Pri
         />
       </Modal>
     </section>
+  );
+}
+
+/** One refund: its status, how much went back which way, why, when and by whom, and 重试退款 when it can be retried. */
+function RefundLine({
+  refund,
+  retrying,
+  onRetry,
+}: {
+  refund: Refund;
+  retrying: boolean;
+  onRetry: () => void;
+}) {
+  return (
+    <li>
+      <Tag color={STATUS_COLOR[refund.status]}>{REFUND_STATUS_LABELS[refund.status]}</Tag>
+      {REFUND_PROVIDER_LABELS[refund.provider] ?? refund.provider} 退款 {money(refund.amountFen)} ·{' '}
+      <BookText>{refund.reason}</BookText> ·{' '}
+      <time dateTime={refund.createdAt}>{formatTime(refund.createdAt)}</time>
+      {refund.actor ? ` · ${refund.actor}` : ' · 自动退款'}
+      {refund.detail && <span className="desk-muted"> · {refund.detail}</span>}
+      {refund.status !== 'success' && refund.provider !== 'cash' && (
+        <Button size="small" type="link" loading={retrying} onClick={onRetry}>
+          重试退款
+        </Button>
+      )}
+    </li>
   );
 }

@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
-import { Button, Checkbox, Form, Input, Modal, Popconfirm, Radio, Result, Table, Tabs } from 'antd';
+import { Button, Form, Modal, Popconfirm, Result, Table, Tabs } from 'antd';
 import { useNavigate } from 'react-router';
 import {
   CASH_NOTE_DELAY_MS,
-  isValidPhone,
   MSG,
   yuan,
   type PrintItem,
@@ -16,16 +15,7 @@ import { formatTime, usePageParam } from '../../../components/personal-list.tsx'
 import { useCheckout, useDeletePrintItems, usePayStatus, usePrintItems, useStartScan } from '../queries.ts';
 import { extractLabel, money, paymentLabel, PayTag, PrintItemCell, PrintTag } from './print-item-cells.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
-
-interface CheckoutFields {
-  extract: 0 | 1;
-  payment?: 0 | 1;
-  isInvoice: boolean;
-  invoiceTitle?: string;
-  consignee?: string;
-  consigneePhonenum?: string;
-  deliveryAddress?: string;
-}
+import { CheckoutForm, checkoutRequest, type CheckoutFields } from './checkout-form.tsx';
 
 /**
  * 我的打印 (/PersonalPage/Print): 'all prints' (6 a page, newest first, pay and print status) and
@@ -110,6 +100,7 @@ function AllPrints() {
   );
 }
 
+/** 待支付: the unpaid items to delete or select, the checkout form under them, and the new order's payment. */
 function ToPay() {
   const query = usePrintItems('unpaid', 1);
   const remove = useDeletePrintItems();
@@ -128,30 +119,23 @@ function ToPay() {
       toast.warning(MSG.checkoutSelectOne);
       return;
     }
-    void checkout
-      .mutateAsync({
-        itemIds: selected,
-        extract: values.extract,
-        ...(values.extract === 0 ? { payment: values.payment } : {}),
-        isInvoice: values.isInvoice ? 1 : 0,
-        ...(values.isInvoice ? { invoiceTitle: values.invoiceTitle } : {}),
-        ...(values.extract === 1
-          ? {
-              consignee: values.consignee,
-              consigneePhonenum: values.consigneePhonenum,
-              deliveryAddress: values.deliveryAddress,
-            }
-          : {}),
-      })
-      .then(
-        (created) => {
-          toast.success(MSG.orderSaved);
-          setSelected([]);
-          setOrder(created);
-        },
-        () => undefined,
-      );
+    void checkout.mutateAsync(checkoutRequest(selected, values)).then(
+      (created) => {
+        toast.success(MSG.orderSaved);
+        setSelected([]);
+        setOrder(created);
+      },
+      () => undefined,
+    );
   };
+  const removeSelected = () =>
+    void remove.mutateAsync(selected).then(
+      () => {
+        toast.success(MSG.deleteSuccess);
+        setSelected([]);
+      },
+      () => undefined,
+    );
 
   return (
     <div className="to-pay">
@@ -171,123 +155,49 @@ function ToPay() {
           ]}
         />
       </TableScroll>
-      <div className="to-pay-bar">
-        <span>
-          已选 {selected.length} 项，合计 <strong>{money(total)}</strong>
-        </span>
-        <Popconfirm
-          title="删除所选项目？"
-          okText="删除"
-          cancelText="取消"
-          disabled={selected.length === 0}
-          onConfirm={() =>
-            void remove.mutateAsync(selected).then(
-              () => {
-                toast.success(MSG.deleteSuccess);
-                setSelected([]);
-              },
-              () => undefined,
-            )
-          }
-        >
-          <Button disabled={selected.length === 0}>删除所选</Button>
-        </Popconfirm>
-      </div>
+      <SelectionBar count={selected.length} totalFen={total} onDelete={removeSelected} />
 
       {items.length > 0 && (
-        <Form<CheckoutFields>
+        <CheckoutForm
           form={form}
-          layout="vertical"
-          className="checkout-form"
-          initialValues={{ extract: 0, isInvoice: false }}
+          site={site}
+          extract={extract}
+          isInvoice={isInvoice}
+          selectedCount={selected.length}
+          totalFen={total}
+          pending={checkout.isPending}
           onFinish={submit}
-        >
-          <h2 className="personal-subtitle">结算</h2>
-          <Form.Item
-            name="extract"
-            label="取件方式"
-            rules={[{ required: true, message: MSG.checkoutExtractRequired }]}
-          >
-            <Radio.Group
-              options={[
-                { value: 0, label: '到馆自取' },
-                ...(site?.printPostEnabled && site.scanPay ? [{ value: 1, label: '邮寄（扫码支付）' }] : []),
-              ]}
-            />
-          </Form.Item>
-          {extract === 0 ? (
-            <Form.Item
-              name="payment"
-              label="支付方式"
-              rules={[{ required: true, message: MSG.checkoutPaymentRequired }]}
-            >
-              <Radio.Group
-                options={[
-                  { value: 0, label: '现金（到馆付款）' },
-                  // Offered only while a payment provider is live (PAYMENT_PROVIDER).
-                  ...(site?.scanPay === false ? [] : [{ value: 1, label: '扫码支付' }]),
-                ]}
-              />
-            </Form.Item>
-          ) : (
-            <>
-              <Form.Item
-                name="consignee"
-                label="收件人"
-                rules={[{ required: true, whitespace: true, message: MSG.checkoutConsigneeRequired }]}
-              >
-                <Input maxLength={50} />
-              </Form.Item>
-              <Form.Item
-                name="consigneePhonenum"
-                label="收件人手机号"
-                rules={[
-                  { required: true, message: MSG.checkoutPhoneRequired },
-                  {
-                    validator: (_, value: string | undefined) =>
-                      !value || isValidPhone(value)
-                        ? Promise.resolve()
-                        : Promise.reject(new Error(MSG.phoneInvalid)),
-                  },
-                ]}
-              >
-                <Input maxLength={11} inputMode="numeric" />
-              </Form.Item>
-              <Form.Item
-                name="deliveryAddress"
-                label="收件地址"
-                rules={[{ required: true, whitespace: true, message: MSG.checkoutAddressRequired }]}
-              >
-                <Input maxLength={200} />
-              </Form.Item>
-            </>
-          )}
-          <Form.Item name="isInvoice" valuePropName="checked">
-            <Checkbox>开具发票</Checkbox>
-          </Form.Item>
-          {isInvoice && (
-            <Form.Item
-              name="invoiceTitle"
-              label="发票抬头"
-              rules={[{ required: true, whitespace: true, message: MSG.checkoutInvoiceTitleRequired }]}
-            >
-              <Input maxLength={100} />
-            </Form.Item>
-          )}
-          <Button
-            type="primary"
-            loading={checkout.isPending}
-            onClick={() => {
-              // Spec §5: the selection is checked first.
-              if (selected.length === 0) toast.warning(MSG.checkoutSelectOne);
-              else form.submit();
-            }}
-          >
-            结算（{money(total)}）
-          </Button>
-        </Form>
+        />
       )}
       {order && <OrderPayment order={order} onClose={() => setOrder(null)} />}
+    </div>
+  );
+}
+
+/** How many items are selected and their total, with 删除所选 (confirmed first). */
+function SelectionBar({
+  count,
+  totalFen,
+  onDelete,
+}: {
+  count: number;
+  totalFen: number;
+  onDelete: () => void;
+}) {
+  return (
+    <div className="to-pay-bar">
+      <span>
+        已选 {count} 项，合计 <strong>{money(totalFen)}</strong>
+      </span>
+      <Popconfirm
+        title="删除所选项目？"
+        okText="删除"
+        cancelText="取消"
+        disabled={count === 0}
+        onConfirm={onDelete}
+      >
+        <Button disabled={count === 0}>删除所选</Button>
+      </Popconfirm>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Input, Space, Table, Tag } from 'antd';
+import { Alert, Button, Input, Space, Table, Tag, type TableColumnsType } from 'antd';
 import { RECONCILIATION_VERDICTS, REFUND_PROVIDER_LABELS, type ReconciliationRow } from '@guji/shared';
 import { formatTime } from '../../../components/personal-list.tsx';
 import { TableScroll } from '../../../components/table-scroll.tsx';
@@ -68,65 +68,66 @@ export function Reconciliation() {
               dataSource={rows}
               pagination={rows.length > 20 ? { pageSize: 20, showSizeChanger: false } : false}
               locale={{ emptyText: '当天没有扫码支付交易。' }}
-              columns={[
-                {
-                  title: '交易',
-                  key: 'trade',
-                  render: (_, row) => (
-                    <div className="desk-reader">
-                      <span>{row.orderNum}</span>
-                      <span className="desk-muted">{row.tradeNo}</span>
-                      <time dateTime={row.createdAt}>{formatTime(row.createdAt)}</time>
-                    </div>
-                  ),
-                },
-                {
-                  title: '支付方式',
-                  dataIndex: 'provider',
-                  render: (p: string) => REFUND_PROVIDER_LABELS[p] ?? p,
-                },
-                {
-                  title: '本馆',
-                  key: 'ours',
-                  render: (_, row) => (
-                    <div className="desk-reader">
-                      <span>{OURS[row.ours]}</span>
-                      <span>{money(row.amountFen)}</span>
-                      {row.refundedFen > 0 && <span>退款 {money(row.refundedFen)}</span>}
-                    </div>
-                  ),
-                },
-                {
-                  title: '支付平台',
-                  key: 'theirs',
-                  render: (_, row) => (
-                    <div className="desk-reader">
-                      <span>{THEIRS[row.theirs]}</span>
-                      {row.theirAmountFen !== null && <span>{money(row.theirAmountFen)}</span>}
-                    </div>
-                  ),
-                },
-                {
-                  title: '结果',
-                  key: 'verdict',
-                  render: (_, row) => (
-                    <div className="desk-reader">
-                      <Tag
-                        color={
-                          row.verdict === 'ok' ? 'success' : row.verdict === 'unknown' ? 'default' : 'error'
-                        }
-                      >
-                        {RECONCILIATION_VERDICTS[row.verdict]}
-                      </Tag>
-                      {row.note && <span className="desk-muted">{row.note}</span>}
-                    </div>
-                  ),
-                },
-              ]}
+              columns={reconciliationColumns()}
             />
           </TableScroll>
         </>
       )}
     </section>
   );
+}
+
+/** The report's columns: the trade, how it was paid, our record, the provider's, and the verdict. */
+function reconciliationColumns(): TableColumnsType<ReconciliationRow> {
+  return [
+    {
+      title: '交易',
+      key: 'trade',
+      render: (_, row) => (
+        <div className="desk-reader">
+          <span>{row.orderNum}</span>
+          <span className="desk-muted">{row.tradeNo}</span>
+          <time dateTime={row.createdAt}>{formatTime(row.createdAt)}</time>
+        </div>
+      ),
+    },
+    {
+      title: '支付方式',
+      dataIndex: 'provider',
+      render: (p: string) => REFUND_PROVIDER_LABELS[p] ?? p,
+    },
+    {
+      title: '本馆',
+      key: 'ours',
+      render: (_, row) => (
+        <div className="desk-reader">
+          <span>{OURS[row.ours]}</span>
+          <span>{money(row.amountFen)}</span>
+          {row.refundedFen > 0 && <span>退款 {money(row.refundedFen)}</span>}
+        </div>
+      ),
+    },
+    {
+      title: '支付平台',
+      key: 'theirs',
+      render: (_, row) => (
+        <div className="desk-reader">
+          <span>{THEIRS[row.theirs]}</span>
+          {row.theirAmountFen !== null && <span>{money(row.theirAmountFen)}</span>}
+        </div>
+      ),
+    },
+    {
+      title: '结果',
+      key: 'verdict',
+      render: (_, row) => (
+        <div className="desk-reader">
+          <Tag color={row.verdict === 'ok' ? 'success' : row.verdict === 'unknown' ? 'default' : 'error'}>
+            {RECONCILIATION_VERDICTS[row.verdict]}
+          </Tag>
+          {row.note && <span className="desk-muted">{row.note}</span>}
+        </div>
+      ),
+    },
+  ];
 }

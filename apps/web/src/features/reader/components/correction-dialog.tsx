@@ -93,34 +93,39 @@ export function CorrectionDialog({ imageId, range, onClose }: CorrectionDialogPr
         </Form.Item>
         {problem && <Alert type="error" showIcon message={problem} role="alert" />}
       </Form>
-      {mine.length > 0 && (
-        <section className="correction-mine" aria-label="我对本页的纠错">
-          <h3>我对本页的纠错</h3>
-          <ul>
-            {mine.map((c) => (
-              <li key={c.id}>
-                <Tag color={STATUS[c.status].color}>{STATUS[c.status].label}</Tag>
-                <BookText>{c.original}</BookText>
-                {c.proposed ? (
-                  <>
-                    {' → '}
-                    <BookText>{c.proposed}</BookText>
-                  </>
-                ) : (
-                  '（标记有误）'
-                )}
-                {c.status === 'accepted' && c.version != null && `，已存为第 ${c.version} 版`}
-                {c.refuseReason && (
-                  <>
-                    {'，原因：'}
-                    <BookText>{c.refuseReason}</BookText>
-                  </>
-                )}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      {mine.length > 0 && <MyCorrections records={mine} />}
     </Modal>
+  );
+}
+
+/** The reader's own earlier corrections of this page, and what became of them. */
+function MyCorrections({ records }: { records: readonly TextCorrection[] }) {
+  return (
+    <section className="correction-mine" aria-label="我对本页的纠错">
+      <h3>我对本页的纠错</h3>
+      <ul>
+        {records.map((c) => (
+          <li key={c.id}>
+            <Tag color={STATUS[c.status].color}>{STATUS[c.status].label}</Tag>
+            <BookText>{c.original}</BookText>
+            {c.proposed ? (
+              <>
+                {' → '}
+                <BookText>{c.proposed}</BookText>
+              </>
+            ) : (
+              '（标记有误）'
+            )}
+            {c.status === 'accepted' && c.version != null && `，已存为第 ${c.version} 版`}
+            {c.refuseReason && (
+              <>
+                {'，原因：'}
+                <BookText>{c.refuseReason}</BookText>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -1,15 +1,16 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { fittingZoom, type OcrJson, type OcrPoints } from '@guji/shared';
+import { useCallback, useMemo, useRef } from 'react';
+import type { OcrJson, OcrPoints } from '@guji/shared';
 import { toast } from '../../../components/toast.ts';
+import { useLayoutZoom } from '../hooks/use-layout-zoom.ts';
 import { usePaneSimplified } from '../hooks/use-pane-simplified.ts';
 import { selectedKeys, useTextPaneLinks } from '../hooks/use-text-pane-links.ts';
+import { scrollTextKeys, useTextPaneScroll } from '../hooks/use-text-pane-scroll.ts';
 import { useTextView } from '../hooks/use-text-view.ts';
+import type { TextConverter } from '../../language/index.ts';
 import { wordsInBoxes, type WordKey } from '../text-links.ts';
 import { LayoutText } from './layout-text.tsx';
 import { ReadingText } from './reading-text.tsx';
-import { OCR_FONT_SCALE, pageText } from './text-chars.ts';
-import { layoutOpeningZoom } from '../text-view.ts';
-import { stepZoom } from '../reader-navigation.ts';
+import { pageText } from './text-chars.ts';
 import { TextPaneBar } from './text-pane-bar.tsx';
 
 export { charClassName, confidenceClass, OCR_FONT_SCALE, pageText } from './text-chars.ts';
@@ -36,14 +37,6 @@ export interface TextPaneProps {
 }
 
 const NO_HITS: ReadonlySet<WordKey> = new Set();
-
-/** Whether the pane can scroll further left (-1) or right (+1), whichever way its writing runs. */
-function canScroll(pane: HTMLElement, direction: -1 | 1): boolean {
-  const range = pane.scrollWidth - pane.clientWidth;
-  // Right-to-left scrolling (vertical-rl): 0 at the right edge, negative to the left.
-  const [min, max] = getComputedStyle(pane).writingMode === 'vertical-rl' ? [-range, 0] : [0, range];
-  return direction < 0 ? pane.scrollLeft > min + 0.5 : pane.scrollLeft < max - 0.5;
-}
 
 /**
  * The text pane (spec §4): the page's recognised text, either as reading text (阅读: the columns as
@@ -72,66 +65,9 @@ export function TextPane({
   const reading = textView.view === 'reading';
   const vertical = reading && textView.writing === 'vertical';
 
-  const [size, setSize] = useState<{ width: number; height: number } | null>(null);
-  useEffect(() => {
-    const pane = paneRef.current;
-    if (!pane) return;
-    const observer = new ResizeObserver(([entry]) => {
-      if (entry) setSize({ width: entry.contentRect.width, height: entry.contentRect.height });
-    });
-    observer.observe(pane);
-    return () => observer.disconnect();
-  }, []);
-  // With no zoom chosen yet, the 版式 view opens at the largest level that fits (spec §9), as the image
-  // does, unless its characters would then be too small to read (issue 32). Side by side the mode's zoom
-  // is the image's, so the pane keeps its own (fitted, or stepped with its A−/A+).
-  const opening = useMemo(
-    () =>
-      ocr && size && size.width > 0
-        ? layoutOpeningZoom(
-            fittingZoom(ocr.imginfo, size),
-            ocr.ocr_res.content.flatMap((line) => line.words.map((word) => word.fontSize)),
-            OCR_FONT_SCALE,
-          )
-        : null,
-    [ocr, size],
-  );
-  useEffect(() => {
-    if (zoomPercent == null && opening != null) onZoomChange(opening);
-  }, [zoomPercent, opening, onZoomChange]);
-  const [ownZoom, setOwnZoom] = useState<number | null>(null);
-  const percent = zoomPercent ?? ownZoom ?? opening ?? 100;
-  const scale = percent / 100;
-  const stepLayout = (direction: 'in' | 'out') => {
-    const next = stepZoom(percent, direction);
-    setOwnZoom(next);
-    onZoomChange(next);
-  };
-
-  // A page is read from its top right corner: show that first (in vertical-rl, left 0 is the right edge).
-  // Reading text keeps its place when resized; the page as laid out starts again at each zoom.
-  const layoutScale = reading ? null : scale;
-  useEffect(() => {
-    const pane = paneRef.current;
-    if (pane) pane.scrollTo({ left: reading && !vertical ? 0 : pane.scrollWidth, top: 0 });
-  }, [ocr, reading, vertical, layoutScale]);
-
-  // Vertical reading text runs leftwards: the wheel moves along it.
-  useEffect(() => {
-    const pane = paneRef.current;
-    if (!pane || !vertical) return;
-    const onWheel = (event: WheelEvent) => {
-      if (event.ctrlKey || Math.abs(event.deltaX) >= Math.abs(event.deltaY)) return;
-      if (pane.scrollHeight > pane.clientHeight + 1 || pane.scrollWidth <= pane.clientWidth) return;
-      const unit = event.deltaMode === 1 ? 20 : event.deltaMode === 2 ? pane.clientWidth : 1;
-      const direction = event.deltaY > 0 ? -1 : 1;
-      if (!canScroll(pane, direction)) return;
-      event.preventDefault();
-      pane.scrollBy({ left: -event.deltaY * unit });
-    };
-    pane.addEventListener('wheel', onWheel, { passive: false });
-    return () => pane.removeEventListener('wheel', onWheel);
-  }, [vertical]);
+  const layoutZoom = useLayoutZoom(paneRef, ocr, zoomPercent, onZoomChange);
+  const scale = layoutZoom.percent / 100;
+  useTextPaneScroll(paneRef, ocr, { reading, vertical, layoutScale: reading ? null : scale });
 
   const hits = useMemo(
     () => (ocr && hitBoxes && hitBoxes.length > 0 ? wordsInBoxes(ocr, hitBoxes) : NO_HITS),
@@ -145,22 +81,7 @@ export function TextPane({
     useMemo(() => [ocr, convert, textView.view], [ocr, convert, textView.view]),
   );
 
-  const copy = useCallback(() => {
-    if (!ocr) return;
-    const text = pageText(ocr, convert);
-    const cited = citation?.() ?? '';
-    navigator.clipboard.writeText(cited ? `${text}\n\n${cited}` : text).then(
-      () => toast.success(cited ? '已复制全文与引用' : '已复制'),
-      () => toast.error('无法写入剪贴板，请选中文字后手动复制'),
-    );
-  }, [ocr, convert, citation]);
-
-  /** ← and → scroll the text while it can scroll that way; at its end they turn the page as elsewhere. */
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.target !== event.currentTarget) return;
-    const direction = event.key === 'ArrowLeft' ? -1 : event.key === 'ArrowRight' ? 1 : 0;
-    if (direction !== 0 && canScroll(event.currentTarget, direction)) event.stopPropagation();
-  };
+  const copy = usePageCopy(ocr, convert, citation);
 
   return (
     <div className="text-pane" data-view={textView.view}>
@@ -168,7 +89,7 @@ export function TextPane({
         textView={textView}
         simplified={simplified}
         onCopy={hasText ? copy : null}
-        layoutZoom={{ percent, step: stepLayout }}
+        layoutZoom={layoutZoom}
         onCorrect={
           hasText && onCorrect
             ? () => onCorrect(paneRef.current ? selectedKeys(paneRef.current, document.getSelection()) : [])
@@ -182,7 +103,7 @@ export function TextPane({
         role="region"
         aria-label={label}
         tabIndex={0}
-        onKeyDown={onKeyDown}
+        onKeyDown={scrollTextKeys}
         {...linkHandlers}
       >
         {!ocr || !hasText ? (
@@ -203,4 +124,21 @@ export function TextPane({
       </div>
     </div>
   );
+}
+
+/** 复制全文: the page's text in reading order, then its citation, as the pane shows it (简体 or not). */
+function usePageCopy(
+  ocr: OcrJson | null,
+  convert: TextConverter | null,
+  citation: (() => string) | undefined,
+) {
+  return useCallback(() => {
+    if (!ocr) return;
+    const text = pageText(ocr, convert);
+    const cited = citation?.() ?? '';
+    navigator.clipboard.writeText(cited ? `${text}\n\n${cited}` : text).then(
+      () => toast.success(cited ? '已复制全文与引用' : '已复制'),
+      () => toast.error('无法写入剪贴板，请选中文字后手动复制'),
+    );
+  }, [ocr, convert, citation]);
 }

@@ -1,34 +1,18 @@
 /** The reader's toolbar: directory, page turning, volume, zoom, in-book search, the reader's own tools, mode. */
 import { useEffect, useState, type ReactNode } from 'react';
-import { Button, Segmented, Select } from 'antd';
-import { HoverTip } from '../../../components/hover-tip.tsx';
-import {
-  DoubleLeftOutlined,
-  DoubleRightOutlined,
-  EllipsisOutlined,
-  LeftOutlined,
-  MenuFoldOutlined,
-  MenuUnfoldOutlined,
-  MinusOutlined,
-  PlusOutlined,
-  ReadOutlined,
-  RightOutlined,
-} from '@ant-design/icons';
-import { Link } from 'react-router';
-import { ZOOM_LEVELS, type ReaderData } from '@guji/shared';
+import { Button, Segmented } from 'antd';
+import { EllipsisOutlined, MenuFoldOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
+import type { ReaderData } from '@guji/shared';
 import { InBookSearchBox } from '../../catalog/index.ts';
-import { ReaderDownloadMenu } from '../../personal/index.ts';
-import { AddToPrint } from '../../print/index.ts';
 import { DISPLAY_MODES, type DisplayMode, type PageMove, type ZoomChoice } from '../reader-navigation.ts';
-import { PageNumberBox } from './page-number-box.tsx';
-import { BookText } from '../../../components/book-text.tsx';
-import { CiteButton } from './cite-button.tsx';
+import {
+  PageTools,
+  ReaderPager,
+  SpreadButton,
+  VolumeSelect,
+  ZoomControls,
+} from './reader-toolbar-groups.tsx';
 
-const FIT = 'fit';
-const zoomOptions = [
-  { value: FIT, label: '适应窗口' },
-  ...ZOOM_LEVELS.map((level) => ({ value: level, label: `${level}%` })),
-];
 const EXTRA_ID = 'reader-toolbar-extra';
 
 export interface ReaderToolbarProps {
@@ -75,13 +59,10 @@ export interface ReaderToolbarProps {
  * the rest opens with «更多».
  */
 export function ReaderToolbar(props: ReaderToolbarProps) {
-  const { sideOpen, pageNumber, total, onMove, volume, shownPercent, onZoomStep, page, signedIn } = props;
+  const { sideOpen, pageNumber, total, volume } = props;
   const [moreOpen, setMoreOpen] = useState(false);
   // On a phone 更多 covers the page's foot: a page turned (a hit chosen, a volume changed) closes it.
   useEffect(() => setMoreOpen(false), [pageNumber, volume.fascicleId]);
-  const atFirst = pageNumber <= 1;
-  const atLast = pageNumber >= total;
-  const percentLabel = shownPercent == null ? '适应' : `${shownPercent}%`;
   return (
     <div className="reader-toolbar" role="group" aria-label="阅读工具栏" data-more-open={moreOpen}>
       <div className="reader-toolbar-main">
@@ -94,37 +75,12 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
           <span className="reader-button-text reader-wide-text">目录</span>
         </Button>
 
-        {/* Right to left: the next page lies to the left, as in the book. */}
-        <div className="reader-pager" role="group" aria-label="翻页">
-          <HoverTip title="尾页（End）">
-            <Button
-              className="reader-pager-end"
-              icon={<DoubleLeftOutlined aria-hidden />}
-              onClick={() => onMove('last')}
-              disabled={atLast}
-            >
-              <span className="reader-button-text reader-wide-text">尾页</span>
-            </Button>
-          </HoverTip>
-          <HoverTip title="下一页（←）">
-            <Button icon={<LeftOutlined aria-hidden />} onClick={() => onMove('next')} disabled={atLast}>
-              <span className="reader-button-text reader-wide-text">下一页</span>
-            </Button>
-          </HoverTip>
-          <PageNumberBox key={pageNumber} page={pageNumber} total={total} onGo={props.onGoToPage} />
-          <HoverTip title="上一页（→）">
-            <Button onClick={() => onMove('previous')} disabled={atFirst}>
-              <span className="reader-button-text reader-wide-text">上一页</span>
-              <RightOutlined aria-hidden />
-            </Button>
-          </HoverTip>
-          <HoverTip title="首页（Home）">
-            <Button className="reader-pager-end" onClick={() => onMove('first')} disabled={atFirst}>
-              <span className="reader-button-text reader-wide-text">首页</span>
-              <DoubleRightOutlined aria-hidden />
-            </Button>
-          </HoverTip>
-        </div>
+        <ReaderPager
+          pageNumber={pageNumber}
+          total={total}
+          onMove={props.onMove}
+          onGoToPage={props.onGoToPage}
+        />
 
         <Segmented<DisplayMode>
           aria-label="显示模式"
@@ -145,59 +101,16 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
       </div>
 
       <div className="reader-toolbar-extra" id={EXTRA_ID}>
-        <Select
-          aria-label="选择分册"
-          className="reader-volume-select"
-          value={volume.fascicleId}
-          options={props.volumes.map((item) => ({
-            value: item.fascicleId,
-            label: <BookText>{item.name}</BookText>,
-          }))}
-          onChange={props.onVolumeChange}
-          popupMatchSelectWidth={false}
+        <VolumeSelect volume={volume} volumes={props.volumes} onChange={props.onVolumeChange} />
+
+        <ZoomControls
+          zoom={props.zoom}
+          shownPercent={props.shownPercent}
+          onZoomStep={props.onZoomStep}
+          onZoomChoose={props.onZoomChoose}
         />
 
-        <div className="reader-zoom" role="group" aria-label="缩放">
-          <HoverTip title="缩小（-）">
-            <Button
-              icon={<MinusOutlined aria-hidden />}
-              aria-label="缩小"
-              onClick={() => onZoomStep('out')}
-              disabled={shownPercent != null && shownPercent <= ZOOM_LEVELS[0]!}
-            />
-          </HoverTip>
-          <Select<ZoomChoice>
-            aria-label="缩放比例"
-            className="reader-zoom-select"
-            value={props.zoom}
-            options={zoomOptions}
-            labelRender={() => percentLabel}
-            onChange={props.onZoomChoose}
-            popupMatchSelectWidth={false}
-          />
-          <HoverTip title="放大（+）">
-            <Button
-              icon={<PlusOutlined aria-hidden />}
-              aria-label="放大"
-              onClick={() => onZoomStep('in')}
-              disabled={shownPercent != null && shownPercent >= ZOOM_LEVELS[ZOOM_LEVELS.length - 1]!}
-            />
-          </HoverTip>
-        </div>
-
-        {props.mode === 'image' && (
-          <HoverTip title="两页并排，右页在前，如书翻开">
-            <Button
-              icon={<ReadOutlined aria-hidden />}
-              aria-pressed={props.spread}
-              type={props.spread ? 'primary' : 'default'}
-              ghost={props.spread}
-              onClick={() => props.onSpreadChange(!props.spread)}
-            >
-              <span className="reader-tool-text">双页</span>
-            </Button>
-          </HoverTip>
-        )}
+        {props.mode === 'image' && <SpreadButton spread={props.spread} onChange={props.onSpreadChange} />}
 
         {props.readingRoom && (
           <InBookSearchBox
@@ -211,45 +124,17 @@ export function ReaderToolbar(props: ReaderToolbarProps) {
         )}
 
         {props.imageTools}
-        {/* On a wide screen these show as icons (their names stay for screen readers, a tooltip for the mouse). */}
-        {props.notesButton && <ToolTip title="批注">{props.notesButton}</ToolTip>}
-        {page && signedIn && (
-          <ToolTip title="下载">
-            <ReaderDownloadMenu imageId={page.imageId} fascicleId={volume.fascicleId} />
-          </ToolTip>
-        )}
-        {page && signedIn && (
-          <ToolTip title="加入打印">
-            <AddToPrint
-              imageId={page.imageId}
-              fascicleId={volume.fascicleId}
-              pageNumber={pageNumber}
-              total={total}
-            />
-          </ToolTip>
-        )}
-
-        {page && (
-          <span className="reader-tool">
-            <CiteButton book={props.book} volume={volume} page={page} />
-          </span>
-        )}
-
-        {props.canProofread && page && (
-          <Link className="reader-proofread" to={`/OCRPage?imgid=${page.imageId}`}>
-            校对文字
-          </Link>
-        )}
+        <PageTools
+          notesButton={props.notesButton}
+          book={props.book}
+          volume={volume}
+          page={props.page}
+          pageNumber={pageNumber}
+          total={total}
+          signedIn={props.signedIn}
+          canProofread={props.canProofread}
+        />
       </div>
     </div>
-  );
-}
-
-/** A tool from another feature, shown as its icon on a wide screen, named by a tooltip there. */
-function ToolTip({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <HoverTip title={title}>
-      <span className="reader-tool">{children}</span>
-    </HoverTip>
   );
 }

@@ -43,26 +43,11 @@ export function TextPaneBar({ textView, simplified, onCopy, layoutZoom, onCorrec
           onChange={textView.setView}
         />
         {textView.view === 'layout' && (
-          <span className="text-pane-size">
-            <HoverTip title="缩小字号">
-              <Button
-                aria-label="A− 缩小字号"
-                disabled={layoutZoom.percent <= ZOOM_LEVELS[0]!}
-                onClick={() => layoutZoom.step('out')}
-              >
-                A−
-              </Button>
-            </HoverTip>
-            <HoverTip title="放大字号">
-              <Button
-                aria-label="A+ 放大字号"
-                disabled={layoutZoom.percent >= ZOOM_LEVELS[ZOOM_LEVELS.length - 1]!}
-                onClick={() => layoutZoom.step('in')}
-              >
-                A+
-              </Button>
-            </HoverTip>
-          </span>
+          <SizeSteps
+            atSmallest={layoutZoom.percent <= ZOOM_LEVELS[0]!}
+            atLargest={layoutZoom.percent >= ZOOM_LEVELS[ZOOM_LEVELS.length - 1]!}
+            onStep={(direction) => layoutZoom.step(direction < 0 ? 'out' : 'in')}
+          />
         )}
         {textView.view === 'reading' && (
           <>
@@ -72,26 +57,11 @@ export function TextPaneBar({ textView, simplified, onCopy, layoutZoom, onCorrec
               value={textView.writing}
               onChange={textView.setWriting}
             />
-            <span className="text-pane-size">
-              <HoverTip title="缩小字号">
-                <Button
-                  aria-label="A− 缩小字号"
-                  disabled={textView.size <= TEXT_SIZE.min}
-                  onClick={() => textView.stepSize(-1)}
-                >
-                  A−
-                </Button>
-              </HoverTip>
-              <HoverTip title="放大字号">
-                <Button
-                  aria-label="A+ 放大字号"
-                  disabled={textView.size >= TEXT_SIZE.max}
-                  onClick={() => textView.stepSize(1)}
-                >
-                  A+
-                </Button>
-              </HoverTip>
-            </span>
+            <SizeSteps
+              atSmallest={textView.size <= TEXT_SIZE.min}
+              atLargest={textView.size >= TEXT_SIZE.max}
+              onStep={textView.stepSize}
+            />
           </>
         )}
         <label className="text-pane-option">
@@ -112,5 +82,23 @@ export function TextPaneBar({ textView, simplified, onCopy, layoutZoom, onCorrec
         )}
       </div>
     </ConfigProvider>
+  );
+}
+
+/** A− and A+: one size step smaller (-1) or larger (+1), each off at its end of the range. */
+function SizeSteps(props: { atSmallest: boolean; atLargest: boolean; onStep: (direction: -1 | 1) => void }) {
+  return (
+    <span className="text-pane-size">
+      <HoverTip title="缩小字号">
+        <Button aria-label="A− 缩小字号" disabled={props.atSmallest} onClick={() => props.onStep(-1)}>
+          A−
+        </Button>
+      </HoverTip>
+      <HoverTip title="放大字号">
+        <Button aria-label="A+ 放大字号" disabled={props.atLargest} onClick={() => props.onStep(1)}>
+          A+
+        </Button>
+      </HoverTip>
+    </span>
   );
 }
