@@ -23,9 +23,11 @@ import zlib from 'node:zlib';
 import { CompiledQuery, sql } from 'kysely';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { createContext, type AppContext } from '../apps/server/src/context.ts';
+import type { Db, DbOrTx } from '../apps/server/src/db/database.ts';
 import type { Viewer } from '../apps/server/src/lib/viewer.ts';
 import {
   type BenchResult,
+  type Machine,
   type Summary,
   ROOT,
   fmtMs,
@@ -169,92 +171,121 @@ function makeTitle(s: Source, random: () => number): string {
   return title.slice(0, 60);
 }
 
-/** Inserts the books, their volumes and pages in large transactions; ids are 1..n in a fresh table. */
-async function populate(context: AppContext, sources: Source[]) {
-  const random = prng(100_000);
+/** Picks a leaf class at random, as often as its weight says. */
+function classPicker(random: () => number): () => string {
   const classLeaves = leaves(TREE);
   const totalWeight = classLeaves.reduce((s, l) => s + (l.weight ?? 1), 0);
-  const pickClass = () => {
+  return () => {
     let r = random() * totalWeight;
     for (const leaf of classLeaves) if ((r -= leaf.weight ?? 1) < 0) return leaf.code;
     return classLeaves[classLeaves.length - 1]!.code;
   };
+}
+
+/** What the generated rows are drawn from, and what has been generated so far. */
+interface Generation {
+  sources: Source[];
+  random: () => number;
+  pickClass: () => string;
+  now: string;
+  /** The last volume and page ids given. */
+  ids: { volume: number; page: number };
+  /** Every book's title, in id order. */
+  titles: string[];
+}
+
+/** The rows of books start+1..end, their volumes and their pages. */
+function bookRows(g: Generation, start: number, end: number) {
+  const { random, now } = g;
+  const books = [];
+  const volumes = [];
+  const pages = [];
+  for (let i = start; i < end; i++) {
+    const bookId = i + 1;
+    const source = g.sources[Math.floor(random() * g.sources.length)]!;
+    const title = makeTitle(source, random);
+    g.titles.push(title);
+    books.push({
+      title,
+      title_search: titleSearchKey(title),
+      author: source.author,
+      publish_dynasty: source.dynasty || null,
+      coverage_dynasty: '明刻本',
+      edition_type: null,
+      call_number: `善${String(bookId).padStart(6, '0')}`,
+      class_code: g.pickClass(),
+      is_visible: random() < 0.95 ? 1 : 0,
+      is_open: random() < 0.6 ? 1 : 0,
+      owner_id: null,
+      audit_status: random() < 0.97 ? '2' : '1',
+      actual_volume: 1,
+      book_number: 1,
+      source_key: null,
+      created_at: now,
+      updated_at: now,
+    });
+    const volumeCount = random() < 0.7 ? 1 : 2 + Math.floor(random() * 3);
+    for (let v = 0; v < volumeCount; v++) {
+      const volumeId = ++g.ids.volume;
+      volumes.push({ book_id: bookId, name: `卷${v + 1}`, introduction: null, sort: v, created_at: now });
+      for (let seq = 1; seq <= PAGES_PER_VOLUME; seq++) {
+        const pageCount = ++g.ids.page;
+        pages.push({
+          volume_id: volumeId,
+          book_id: bookId,
+          seq,
+          name: `第${seq}葉`,
+          width: 2000,
+          height: 1400,
+          master_key: `masters/bench/${bookId}/${volumeId}/${seq}.png`,
+          pyramid_key: `pyramids/${bookId}/${pageCount}.tif`,
+          status: 'ready',
+          ocr_json: null,
+          created_at: now,
+        });
+      }
+    }
+  }
+  return { books, volumes, pages };
+}
+
+/** Inserts the rows in statements of CHUNK rows each: books, then volumes, then pages. */
+async function insertRows(
+  trx: DbOrTx,
+  { books, volumes, pages }: ReturnType<typeof bookRows>,
+): Promise<void> {
+  const CHUNK = 500;
+  for (let i = 0; i < books.length; i += CHUNK)
+    await trx
+      .insertInto('books')
+      .values(books.slice(i, i + CHUNK))
+      .execute();
+  for (let i = 0; i < volumes.length; i += CHUNK)
+    await trx
+      .insertInto('volumes')
+      .values(volumes.slice(i, i + CHUNK))
+      .execute();
+  for (let i = 0; i < pages.length; i += CHUNK)
+    await trx
+      .insertInto('pages')
+      .values(pages.slice(i, i + CHUNK))
+      .execute();
+}
+
+/** Inserts the books, their volumes and pages in large transactions; ids are 1..n in a fresh table. */
+async function populate(context: AppContext, sources: Source[]) {
+  const random = prng(100_000);
+  const pickClass = classPicker(random);
   const now = new Date().toISOString();
   const db = context.database.db;
-  const CHUNK = 500;
-  const titles: string[] = [];
-  let volumeId = 0;
-  let pageCount = 0;
+  const g: Generation = { sources, random, pickClass, now, ids: { volume: 0, page: 0 }, titles: [] };
   for (let start = 0; start < BOOKS; start += 10_000) {
     await db.transaction().execute(async (trx) => {
-      const books = [];
-      const volumes = [];
-      const pages = [];
-      for (let i = start; i < Math.min(BOOKS, start + 10_000); i++) {
-        const bookId = i + 1;
-        const source = sources[Math.floor(random() * sources.length)]!;
-        const title = makeTitle(source, random);
-        titles.push(title);
-        books.push({
-          title,
-          title_search: titleSearchKey(title),
-          author: source.author,
-          publish_dynasty: source.dynasty || null,
-          coverage_dynasty: '明刻本',
-          edition_type: null,
-          call_number: `善${String(bookId).padStart(6, '0')}`,
-          class_code: pickClass(),
-          is_visible: random() < 0.95 ? 1 : 0,
-          is_open: random() < 0.6 ? 1 : 0,
-          owner_id: null,
-          audit_status: random() < 0.97 ? '2' : '1',
-          actual_volume: 1,
-          book_number: 1,
-          source_key: null,
-          created_at: now,
-          updated_at: now,
-        });
-        const volumeCount = random() < 0.7 ? 1 : 2 + Math.floor(random() * 3);
-        for (let v = 0; v < volumeCount; v++) {
-          volumeId++;
-          volumes.push({ book_id: bookId, name: `卷${v + 1}`, introduction: null, sort: v, created_at: now });
-          for (let seq = 1; seq <= PAGES_PER_VOLUME; seq++) {
-            pageCount++;
-            pages.push({
-              volume_id: volumeId,
-              book_id: bookId,
-              seq,
-              name: `第${seq}葉`,
-              width: 2000,
-              height: 1400,
-              master_key: `masters/bench/${bookId}/${volumeId}/${seq}.png`,
-              pyramid_key: `pyramids/${bookId}/${pageCount}.tif`,
-              status: 'ready',
-              ocr_json: null,
-              created_at: now,
-            });
-          }
-        }
-      }
-      for (let i = 0; i < books.length; i += CHUNK)
-        await trx
-          .insertInto('books')
-          .values(books.slice(i, i + CHUNK))
-          .execute();
-      for (let i = 0; i < volumes.length; i += CHUNK)
-        await trx
-          .insertInto('volumes')
-          .values(volumes.slice(i, i + CHUNK))
-          .execute();
-      for (let i = 0; i < pages.length; i += CHUNK)
-        await trx
-          .insertInto('pages')
-          .values(pages.slice(i, i + CHUNK))
-          .execute();
+      await insertRows(trx, bookRows(g, start, Math.min(BOOKS, start + 10_000)));
     });
   }
   await sql`analyze`.execute(db);
-  return { titles, volumes: volumeId, pages: pageCount };
+  return { titles: g.titles, volumes: g.ids.volume, pages: g.ids.page };
 }
 
 interface Term {
@@ -420,13 +451,10 @@ async function sketchSearch(context: AppContext, q: Query): Promise<number> {
   return Number(count.rows[0]?.n ?? 0);
 }
 
-export async function runCatalogSearch(): Promise<BenchResult> {
-  const started = new Date();
-  const t0 = performance.now();
-  const info = machine();
-  const dir = tempDir('guji-bench-catalog-');
+/** A fresh SQLite library in `dir`, made through the server's own createContext (migrations included). */
+function openCatalog(dir: string): Promise<AppContext> {
   const file = path.join(dir, 'catalog.sqlite');
-  const context = await createContext(
+  return createContext(
     loadConfig({
       DATA_DIR: dir,
       DATABASE_URL: `sqlite:${file}`,
@@ -435,188 +463,248 @@ export async function runCatalogSearch(): Promise<BenchResult> {
       DEMO_LIBRARY: 'false',
     }),
   );
-  try {
-    const loadStarted = performance.now();
-    const { sources, from } = await loadSources();
-    log(`${sources.length} title sources from ${from}`);
-    await addClassifications(context, TREE, null);
-    const { titles, volumes, pages } = await populate(context, sources);
-    const populateSeconds = (performance.now() - loadStarted) / 1000;
-    log(`${BOOKS} books, ${volumes} volumes, ${pages} pages in ${populateSeconds.toFixed(1)} s`);
+}
 
-    const terms = chooseTerms(titles);
-    const queries: Query[] = [];
-    for (const term of terms)
-      for (const classCode of CLASS_FILTERS)
-        for (const pageNum of PAGE_NUMS)
-          for (const viewer of ['visitor', 'staff'] as const)
-            queries.push({ term, classCode, pageNum, viewer });
+/** The classification tree and BOOKS books with their volumes and pages; how long that took. */
+async function fillCatalog(context: AppContext) {
+  const loadStarted = performance.now();
+  const { sources, from } = await loadSources();
+  log(`${sources.length} title sources from ${from}`);
+  await addClassifications(context, TREE, null);
+  const { titles, volumes, pages } = await populate(context, sources);
+  const populateSeconds = (performance.now() - loadStarted) / 1000;
+  log(`${BOOKS} books, ${volumes} volumes, ${pages} pages in ${populateSeconds.toFixed(1)} s`);
+  return { from, titles, volumes, pages, populateSeconds };
+}
+
+/** Every term with every class filter, page and viewer. */
+function allQueries(terms: Term[]): Query[] {
+  const queries: Query[] = [];
+  for (const term of terms)
+    for (const classCode of CLASS_FILTERS)
+      for (const pageNum of PAGE_NUMS)
+        for (const viewer of ['visitor', 'staff'] as const)
+          queries.push({ term, classCode, pageNum, viewer });
+  return queries;
+}
+
+/** The books a search reads, built with Kysely as CatalogRepository builds them (bound parameters). */
+function booksQuery(db: Db, term: string | undefined, visibleOnly: boolean, classCode?: string) {
+  let q = db.selectFrom('books');
+  if (visibleOnly) q = q.where('is_visible', '=', 1).where('audit_status', '=', '2');
+  if (term) q = q.where(sql<boolean>`lower(title) like ${`%${term}%`} escape '\\'`);
+  if (classCode)
+    q = q.where((eb) =>
+      eb.or([eb('class_code', '=', classCode), eb('class_code', 'like', `${classCode}.%`)]),
+    );
+  return q;
+}
+const countOf = (q: ReturnType<typeof booksQuery>) =>
+  q.select((eb) => eb.fn.countAll<number>().as('n')).compile();
+const firstRowsOf = (q: ReturnType<typeof booksQuery>) =>
+  q.selectAll().orderBy('id', 'asc').limit(PAGE_SIZE).offset(0).compile();
+
+/** The single-book cover lookup: book detail, and every IIIF request of ≤ 300 px (thumbnails). */
+async function coverPageMs(context: AppContext): Promise<number> {
+  const ms: number[] = [];
+  for (const id of [17, 20_011, 45_678, 77_777, 99_991]) {
+    const startedAt = performance.now();
+    await context.repos.catalog.coverPage(id);
+    ms.push(performance.now() - startedAt);
+  }
+  return summarize(ms).p50;
+}
+
+/**
+ * Diagnostics on this throw-away database: what each statement of a search costs, and its plan.
+ * Returns them with the cover lookup of a frequent term's result page, timed again later.
+ */
+async function statementDiagnostics(context: AppContext, terms: Term[]) {
+  const db = context.database.db;
+  const frequent = terms.find((t) => t.kind === '1 char, most frequent')!.text!;
+  const rare = terms.find((t) => t.kind === '4 chars, from a title')?.text ?? frequent;
+  const frequentPage = await context.services.catalog.search(
+    { title: frequent, pageNum: 1, pageSize: PAGE_SIZE },
+    VIEWERS.visitor,
+  );
+  const coverIds = frequentPage.records.map((r) => r.catalogId);
+  const cover = db
+    .selectFrom('pages')
+    .innerJoin('volumes', 'volumes.id', 'pages.volume_id')
+    .select(['pages.book_id', 'pages.id', 'volumes.sort', 'volumes.id as volume_id', 'pages.seq'])
+    .where('pages.book_id', 'in', coverIds)
+    .where('pages.seq', '=', 1)
+    .orderBy('volumes.sort')
+    .orderBy('volumes.id')
+    .compile();
+  const statements: Record<string, CompiledQuery> = {
+    [`count, visitor, 1 char «${frequent}»`]: countOf(booksQuery(db, frequent, true)),
+    [`rows page 1, visitor, 1 char «${frequent}»`]: firstRowsOf(booksQuery(db, frequent, true)),
+    [`count, visitor, 4 chars «${rare}»`]: countOf(booksQuery(db, rare, true)),
+    [`rows page 1, visitor, 4 chars «${rare}»`]: firstRowsOf(booksQuery(db, rare, true)),
+    [`rows page 1, staff, 4 chars «${rare}»`]: firstRowsOf(booksQuery(db, rare, false)),
+    'count, visitor, class JI, no title': countOf(booksQuery(db, undefined, true, 'JI')),
+    'count, visitor, no title, no class': countOf(booksQuery(db, undefined, true)),
+    'cover pages of a result page (coverPageIds)': cover,
+  };
+  const statementMs: Record<string, number> = {};
+  const plans: Record<string, string[]> = {};
+  for (const [name, statement] of Object.entries(statements)) {
+    statementMs[name] = await timeSql(context, statement);
+    plans[name] = await plan(context, statement);
+  }
+  statementMs['cover page of one book (coverPage, IIIF thumbnails)'] = await coverPageMs(context);
+  return { statementMs, plans, cover };
+}
+
+/** What an index on pages(book_id) would do (the cover lookup of every result page). */
+async function withPagesBookIndex(context: AppContext, queries: Query[], cover: CompiledQuery) {
+  log('the same mix with an index on pages(book_id, seq) (diagnostic, this database only)…');
+  await sql`create index bench_pages_book_idx on pages (book_id, seq)`.execute(context.database.db);
+  const withIndex = await timeQueries(context, queries, 1, 23);
+  const allWithIndex = summarize(withIndex.map((s) => s.ms));
+  const coverWithIndexMs = await timeSql(context, cover);
+  const coverPlanWithIndex = await plan(context, cover);
+  const coverPageWithIndexMs = await coverPageMs(context);
+  return { withIndex, allWithIndex, coverWithIndexMs, coverPlanWithIndex, coverPageWithIndexMs };
+}
+
+/**
+ * A sketch of the fix, on this database only: titles in an FTS5 index of single characters (as
+ * DESIGN.md §1 does for full text), the class filter as an index range, no visibility index
+ * hijacking the plan, and the pages(book_id) index above. Totals must equal the service's.
+ */
+async function ftsSketch(context: AppContext, queries: Query[], samples: Sample[]) {
+  log('the same mix through an FTS5 title index (diagnostic sketch of a fix)…');
+  await createTitleIndex(context);
+  const expected = new Map(samples.map((s) => [queryKey(s.query), s.total]));
+  const sketch: Sample[] = [];
+  let mismatches = 0;
+  for (const q of queries) await sketchSearch(context, q);
+  for (const q of shuffle(queries, prng(31))) {
+    const startedAt = performance.now();
+    const total = await sketchSearch(context, q);
+    sketch.push({ query: q, ms: performance.now() - startedAt, total });
+    if (total !== expected.get(queryKey(q))) mismatches++;
+  }
+  const allSketch = summarize(sketch.map((s) => s.ms));
+  const byTermSketch = breakdown(sketch, (q) => `${q.term.kind} «${q.term.text ?? ''}»`);
+  return { allSketch, byTermSketch, mismatches };
+}
+
+/** Everything the report shows. */
+interface CatalogFigures {
+  library: Awaited<ReturnType<typeof fillCatalog>>;
+  terms: Term[];
+  samples: Sample[];
+  all: Summary;
+  diagnostics: Awaited<ReturnType<typeof statementDiagnostics>>;
+  index: Awaited<ReturnType<typeof withPagesBookIndex>>;
+  sketch: Awaited<ReturnType<typeof ftsSketch>>;
+}
+
+const groupRow = (g: { group: string } & Summary): [string, string] => [
+  `  ${g.group}`,
+  `p50 ${g.p50} ms, p95 ${g.p95} ms`,
+];
+
+/** The result: the budget, the breakdowns of the measurement and the diagnostics. */
+function catalogReport(started: Date, t0: number, info: Machine, f: CatalogFigures): BenchResult {
+  const { from, volumes, pages, populateSeconds } = f.library;
+  const { samples, all } = f;
+  const { statementMs, plans } = f.diagnostics;
+  const { withIndex, allWithIndex, coverWithIndexMs, coverPlanWithIndex, coverPageWithIndexMs } = f.index;
+  const { allSketch, byTermSketch, mismatches } = f.sketch;
+  const byTerm = breakdown(samples, (q) => `${q.term.kind} «${q.term.text ?? ''}» (${q.term.books} books)`);
+  const byClass = breakdown(samples, (q) => `class ${q.classCode ?? 'none'}`);
+  const byPage = breakdown(samples, (q) => `page ${q.pageNum}`);
+  const byViewer = breakdown(samples, (q) => q.viewer);
+  const byTermWithIndex = breakdown(
+    withIndex,
+    (q) => `${q.term.kind} «${q.term.text ?? ''}» (${q.term.books} books)`,
+  );
+
+  const table: Array<[string, string]> = [
+    ['data', `${BOOKS} books, ${volumes} volumes, ${pages} pages; titles from ${from}`],
+    ['populated in', `${populateSeconds.toFixed(1)} s`],
+    ['all queries', fmtMs(all)],
+    ...[...byTerm, ...byClass, ...byPage, ...byViewer].map(groupRow),
+    ['diagnostic: statements (median ms)', ''],
+    ...Object.entries(statementMs).map(([name, ms]): [string, string] => [`  ${name}`, `${ms} ms`]),
+    ['  cover pages of a result page, with pages(book_id) index', `${coverWithIndexMs} ms`],
+    ['  cover page of one book, with pages(book_id) index', `${coverPageWithIndexMs} ms`],
+    ['diagnostic: all queries with pages(book_id) index', fmtMs(allWithIndex)],
+    ...byTermWithIndex.map(groupRow),
+    [
+      'diagnostic: FTS5 title index + class range + pages(book_id) index',
+      `${fmtMs(allSketch)}; totals differing from the service: ${mismatches}`,
+    ],
+    ...byTermSketch.map(groupRow),
+  ];
+  return {
+    name: 'catalog-search',
+    startedAt: started.toISOString(),
+    seconds: (performance.now() - t0) / 1000,
+    machine: info,
+    budgets: [
+      {
+        what: 'catalogue search, 100k books',
+        budget: `p95 ≤ ${BUDGET_P95_MS} ms`,
+        measured: `p95 ${all.p95} ms (p50 ${all.p50})`,
+        met: all.p95 <= BUDGET_P95_MS,
+      },
+    ],
+    table,
+    data: {
+      books: BOOKS,
+      volumes,
+      pages,
+      pageSize: PAGE_SIZE,
+      titlesFrom: from,
+      populateSeconds,
+      terms: f.terms,
+      all,
+      byTerm,
+      byClass,
+      byPage,
+      byViewer,
+      statementMs,
+      plans,
+      ftsSketch: { all: allSketch, byTerm: byTermSketch, mismatches },
+      withPagesBookIndex: {
+        all: allWithIndex,
+        byTerm: byTermWithIndex,
+        coverMs: coverWithIndexMs,
+        coverPageMs: coverPageWithIndexMs,
+        coverPlan: coverPlanWithIndex,
+      },
+      totals: Object.fromEntries(
+        samples
+          .filter((s) => s.query.viewer === 'visitor' && s.query.pageNum === 1)
+          .map((s) => [`${s.query.term.kind}|${s.query.classCode ?? ''}`, s.total]),
+      ),
+    },
+  };
+}
+
+/** Runs the catalogue search benchmark on a fresh library of BENCH_BOOKS books, then its diagnostics. */
+export async function runCatalogSearch(): Promise<BenchResult> {
+  const started = new Date();
+  const t0 = performance.now();
+  const info = machine();
+  const dir = tempDir('guji-bench-catalog-');
+  const context = await openCatalog(dir);
+  try {
+    const library = await fillCatalog(context);
+    const terms = chooseTerms(library.titles);
+    const queries = allQueries(terms);
     log(`${queries.length} distinct queries × 2 passes…`);
     const samples = await timeQueries(context, queries, 2, 11);
     const all = summarize(samples.map((s) => s.ms));
-
-    // Diagnostics on this throw-away database: what each statement of a search costs, and its plan.
-    // The statements are built with Kysely as CatalogRepository builds them (bound parameters).
-    const db = context.database.db;
-    const frequent = terms.find((t) => t.kind === '1 char, most frequent')!.text!;
-    const rare = terms.find((t) => t.kind === '4 chars, from a title')?.text ?? frequent;
-    const books = (term: string | undefined, visibleOnly: boolean, classCode?: string) => {
-      let q = db.selectFrom('books');
-      if (visibleOnly) q = q.where('is_visible', '=', 1).where('audit_status', '=', '2');
-      if (term) q = q.where(sql<boolean>`lower(title) like ${`%${term}%`} escape '\\'`);
-      if (classCode)
-        q = q.where((eb) =>
-          eb.or([eb('class_code', '=', classCode), eb('class_code', 'like', `${classCode}.%`)]),
-        );
-      return q;
-    };
-    const count = (q: ReturnType<typeof books>) =>
-      q.select((eb) => eb.fn.countAll<number>().as('n')).compile();
-    const firstRows = (q: ReturnType<typeof books>) =>
-      q.selectAll().orderBy('id', 'asc').limit(PAGE_SIZE).offset(0).compile();
-    const frequentPage = await context.services.catalog.search(
-      { title: frequent, pageNum: 1, pageSize: PAGE_SIZE },
-      VIEWERS.visitor,
-    );
-    const coverIds = frequentPage.records.map((r) => r.catalogId);
-    const cover = db
-      .selectFrom('pages')
-      .innerJoin('volumes', 'volumes.id', 'pages.volume_id')
-      .select(['pages.book_id', 'pages.id', 'volumes.sort', 'volumes.id as volume_id', 'pages.seq'])
-      .where('pages.book_id', 'in', coverIds)
-      .where('pages.seq', '=', 1)
-      .orderBy('volumes.sort')
-      .orderBy('volumes.id')
-      .compile();
-    const statements: Record<string, CompiledQuery> = {
-      [`count, visitor, 1 char «${frequent}»`]: count(books(frequent, true)),
-      [`rows page 1, visitor, 1 char «${frequent}»`]: firstRows(books(frequent, true)),
-      [`count, visitor, 4 chars «${rare}»`]: count(books(rare, true)),
-      [`rows page 1, visitor, 4 chars «${rare}»`]: firstRows(books(rare, true)),
-      [`rows page 1, staff, 4 chars «${rare}»`]: firstRows(books(rare, false)),
-      'count, visitor, class JI, no title': count(books(undefined, true, 'JI')),
-      'count, visitor, no title, no class': count(books(undefined, true)),
-      'cover pages of a result page (coverPageIds)': cover,
-    };
-    const statementMs: Record<string, number> = {};
-    const plans: Record<string, string[]> = {};
-    for (const [name, statement] of Object.entries(statements)) {
-      statementMs[name] = await timeSql(context, statement);
-      plans[name] = await plan(context, statement);
-    }
-
-    // The single-book cover lookup: book detail, and every IIIF request of ≤ 300 px (thumbnails).
-    const coverPageMs = async () => {
-      const ms: number[] = [];
-      for (const id of [17, 20_011, 45_678, 77_777, 99_991]) {
-        const startedAt = performance.now();
-        await context.repos.catalog.coverPage(id);
-        ms.push(performance.now() - startedAt);
-      }
-      return summarize(ms).p50;
-    };
-    statementMs['cover page of one book (coverPage, IIIF thumbnails)'] = await coverPageMs();
-
-    // What an index on pages(book_id) would do (the cover lookup of every result page).
-    log('the same mix with an index on pages(book_id, seq) (diagnostic, this database only)…');
-    await sql`create index bench_pages_book_idx on pages (book_id, seq)`.execute(db);
-    const withIndex = await timeQueries(context, queries, 1, 23);
-    const allWithIndex = summarize(withIndex.map((s) => s.ms));
-    const coverWithIndexMs = await timeSql(context, cover);
-    const coverPlanWithIndex = await plan(context, cover);
-    const coverPageWithIndexMs = await coverPageMs();
-
-    // A sketch of the fix, on this database only: titles in an FTS5 index of single characters (as
-    // DESIGN.md §1 does for full text), the class filter as an index range, no visibility index
-    // hijacking the plan, and the pages(book_id) index above. Totals must equal the service's.
-    log('the same mix through an FTS5 title index (diagnostic sketch of a fix)…');
-    await createTitleIndex(context);
-    const expected = new Map(samples.map((s) => [queryKey(s.query), s.total]));
-    const sketch: Sample[] = [];
-    let mismatches = 0;
-    for (const q of queries) await sketchSearch(context, q);
-    for (const q of shuffle(queries, prng(31))) {
-      const startedAt = performance.now();
-      const total = await sketchSearch(context, q);
-      sketch.push({ query: q, ms: performance.now() - startedAt, total });
-      if (total !== expected.get(queryKey(q))) mismatches++;
-    }
-    const allSketch = summarize(sketch.map((s) => s.ms));
-    const byTermSketch = breakdown(sketch, (q) => `${q.term.kind} «${q.term.text ?? ''}»`);
-
-    const byTerm = breakdown(samples, (q) => `${q.term.kind} «${q.term.text ?? ''}» (${q.term.books} books)`);
-    const byClass = breakdown(samples, (q) => `class ${q.classCode ?? 'none'}`);
-    const byPage = breakdown(samples, (q) => `page ${q.pageNum}`);
-    const byViewer = breakdown(samples, (q) => q.viewer);
-    const byTermWithIndex = breakdown(
-      withIndex,
-      (q) => `${q.term.kind} «${q.term.text ?? ''}» (${q.term.books} books)`,
-    );
-
-    const table: Array<[string, string]> = [
-      ['data', `${BOOKS} books, ${volumes} volumes, ${pages} pages; titles from ${from}`],
-      ['populated in', `${populateSeconds.toFixed(1)} s`],
-      ['all queries', fmtMs(all)],
-      ...[...byTerm, ...byClass, ...byPage, ...byViewer].map((g): [string, string] => [
-        `  ${g.group}`,
-        `p50 ${g.p50} ms, p95 ${g.p95} ms`,
-      ]),
-      ['diagnostic: statements (median ms)', ''],
-      ...Object.entries(statementMs).map(([name, ms]): [string, string] => [`  ${name}`, `${ms} ms`]),
-      ['  cover pages of a result page, with pages(book_id) index', `${coverWithIndexMs} ms`],
-      ['  cover page of one book, with pages(book_id) index', `${coverPageWithIndexMs} ms`],
-      ['diagnostic: all queries with pages(book_id) index', fmtMs(allWithIndex)],
-      ...byTermWithIndex.map((g): [string, string] => [`  ${g.group}`, `p50 ${g.p50} ms, p95 ${g.p95} ms`]),
-      [
-        'diagnostic: FTS5 title index + class range + pages(book_id) index',
-        `${fmtMs(allSketch)}; totals differing from the service: ${mismatches}`,
-      ],
-      ...byTermSketch.map((g): [string, string] => [`  ${g.group}`, `p50 ${g.p50} ms, p95 ${g.p95} ms`]),
-    ];
-    return {
-      name: 'catalog-search',
-      startedAt: started.toISOString(),
-      seconds: (performance.now() - t0) / 1000,
-      machine: info,
-      budgets: [
-        {
-          what: 'catalogue search, 100k books',
-          budget: `p95 ≤ ${BUDGET_P95_MS} ms`,
-          measured: `p95 ${all.p95} ms (p50 ${all.p50})`,
-          met: all.p95 <= BUDGET_P95_MS,
-        },
-      ],
-      table,
-      data: {
-        books: BOOKS,
-        volumes,
-        pages,
-        pageSize: PAGE_SIZE,
-        titlesFrom: from,
-        populateSeconds,
-        terms,
-        all,
-        byTerm,
-        byClass,
-        byPage,
-        byViewer,
-        statementMs,
-        plans,
-        ftsSketch: { all: allSketch, byTerm: byTermSketch, mismatches },
-        withPagesBookIndex: {
-          all: allWithIndex,
-          byTerm: byTermWithIndex,
-          coverMs: coverWithIndexMs,
-          coverPageMs: coverPageWithIndexMs,
-          coverPlan: coverPlanWithIndex,
-        },
-        totals: Object.fromEntries(
-          samples
-            .filter((s) => s.query.viewer === 'visitor' && s.query.pageNum === 1)
-            .map((s) => [`${s.query.term.kind}|${s.query.classCode ?? ''}`, s.total]),
-        ),
-      },
-    };
+    const diagnostics = await statementDiagnostics(context, terms);
+    const index = await withPagesBookIndex(context, queries, diagnostics.cover);
+    const sketch = await ftsSketch(context, queries, samples);
+    return catalogReport(started, t0, info, { library, terms, samples, all, diagnostics, index, sketch });
   } finally {
     await context.close();
     removeDir(dir);

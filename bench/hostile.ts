@@ -11,7 +11,8 @@
  * files with 30 comments before the root (preview and import) and 5,000 records. For each phase: request durations and statuses, /api/health latency (p50/p95/max)
  * while it ran, and the server's resident memory before and after (VmRSS) and its peak (VmHWM).
  */
-import http from 'node:http';
+import type { ChildProcess } from 'node:child_process';
+import http, { type Agent } from 'node:http';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
@@ -152,6 +153,331 @@ interface Phase {
   peakMb: number;
 }
 
+type Answer = { status: number; ms: number };
+
+/** The running server and what the phases share: the reader's session, the database, the samples. */
+interface Hostile {
+  origin: string;
+  dataDir: string;
+  secret: string;
+  server: ChildProcess;
+  /** The demo reader's session cookie. */
+  cookie: string;
+  db: BetterSqlite3.Database;
+  /** /api/health samples from the sampler thread. */
+  samples: Array<{ at: number; ms: number }>;
+  phases: Phase[];
+}
+
+/** Waits for the server, logs the demo reader in and opens the library database (read-only). */
+async function prepare(
+  origin: string,
+  dataDir: string,
+  secret: string,
+  server: ChildProcess,
+  agent: Agent,
+): Promise<Hostile> {
+  await waitFor(
+    'the server',
+    async () => (await get(`${origin}/api/health`, agent)).status === 200,
+    180_000,
+    server,
+  );
+  const cookie = `guji_session=${await loginCookie(origin, dataDir, secret, 'reader', 'Shuyuan#2026')}`;
+  const db = new BetterSqlite3(path.join(dataDir, 'library.sqlite'), { readonly: true, timeout: 5000 });
+  return { origin, dataDir, secret, server, cookie, db, samples: [], phases: [] };
+}
+
+const ocrJob = (h: Hostile, pageId: number) =>
+  h.db
+    .prepare("select status from jobs where name = 'ocr.page' and data = ?")
+    .get(JSON.stringify({ pageId })) as { status: string } | undefined;
+
+/** Uploads a file as a single image of the reader's. */
+async function upload(h: Hostile, name: string, data: Buffer, type: string): Promise<Answer> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(data)], { type }), name);
+  const t = performance.now();
+  const response = await fetch(`${h.origin}/api/own/singles`, {
+    method: 'POST',
+    headers: { cookie: h.cookie },
+    body: form,
+  });
+  await response.arrayBuffer();
+  return { status: response.status, ms: performance.now() - t };
+}
+
+const singles = async (h: Hostile) =>
+  (await (await fetch(`${h.origin}/api/own/singles`, { headers: { cookie: h.cookie } })).json()) as Array<{
+    imageId: number;
+  }>;
+
+/** Waits until the page's OCR job has ended; returns how. */
+async function waitForOcr(h: Hostile, pageId: number): Promise<string> {
+  for (;;) {
+    const status = ocrJob(h, pageId)?.status;
+    if (status === 'succeeded' || status === 'failed') return status;
+    await sleep(50);
+  }
+}
+
+/** A page the reader owns, recognised before the measurements begin; returns its id. */
+async function ownPage(h: Hostile): Promise<number> {
+  await upload(h, '頁.png', await pageImage(1, 600, 400), 'image/png');
+  const pageId = (await singles(h))[0]!.imageId;
+  await waitForOcr(h, pageId);
+  return pageId;
+}
+
+/**
+ * /api/health every 10 ms over its own connection, for the whole run, from a thread of its own:
+ * building and sending the large bodies here must not delay the samples.
+ */
+function startSampler(h: Hostile): Worker {
+  const sampler = new Worker(SAMPLER, { eval: true, workerData: { url: `${h.origin}/api/health` } });
+  sampler.on('message', (sample: { at: number; ms: number }) => h.samples.push(sample));
+  return sampler;
+}
+
+/** Runs one phase: its requests, /api/health meanwhile and the server's memory before and after. */
+async function phase(h: Hostile, name: string, run: () => Promise<Answer[]>): Promise<void> {
+  const rssBeforeMb = residentMb(h.server.pid!).rssMb;
+  const from = performance.timeOrigin + performance.now();
+  const requests = await run();
+  // A few more samples after the last answer, so a stall at the very end is seen too.
+  await sleep(100);
+  const to = performance.timeOrigin + performance.now();
+  const { rssMb, peakMb } = residentMb(h.server.pid!);
+  const health = summarize(h.samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.ms));
+  h.phases.push({ name, requests, health, rssBeforeMb, rssAfterMb: rssMb, peakMb });
+  log(
+    `${name}: ${requests.map((r) => `${r.status} in ${Math.round(r.ms)} ms`).join(', ')}; health ${fmtMs(health)}; RSS ${rssBeforeMb} → ${rssMb} MB (peak ${peakMb})`,
+  );
+}
+
+async function repeat(send: () => Promise<Answer>): Promise<Answer[]> {
+  const out = [];
+  for (let i = 0; i < REPEAT; i++) out.push(await send());
+  return out;
+}
+
+const body = (format: 'alto' | 'hocr', content: string) => Buffer.from(JSON.stringify({ format, content }));
+const importOcr = (h: Hostile, pageId: number, payload: Buffer, withCookie: boolean) =>
+  post(`${h.origin}/api/pages/${pageId}/ocr/import`, payload, {
+    'content-type': 'application/json',
+    ...(withCookie ? { cookie: h.cookie } : {}),
+  });
+
+/** The idle baseline, then the ALTO and hOCR imports of issue 13 item 1 into the reader's page. */
+async function markupPhases(h: Hostile, pageId: number): Promise<void> {
+  await phase(h, 'idle (baseline)', async () => {
+    await sleep(2000);
+    return [];
+  });
+  const hostileAlto = body('alto', HOSTILE_ALTO);
+  await phase(h, 'ALTO 700 KB unclosed TextBlocks, anonymous', () =>
+    repeat(() => importOcr(h, pageId, hostileAlto, false)),
+  );
+  await phase(h, 'ALTO 700 KB unclosed TextBlocks, owner', () =>
+    repeat(() => importOcr(h, pageId, hostileAlto, true)),
+  );
+  const flatAlto = body('alto', FLAT_ALTO);
+  await phase(h, 'ALTO 770 KB flat TextBlocks, owner (read to the end)', () =>
+    repeat(() => importOcr(h, pageId, flatAlto, true)),
+  );
+  const hostileHocr = body('hocr', HOSTILE_HOCR);
+  await phase(h, 'hOCR 600 KB paragraphs, owner (read to the end)', () =>
+    repeat(() => importOcr(h, pageId, hostileHocr, true)),
+  );
+  const largestHocr = body('hocr', LARGEST_HOCR);
+  await phase(h, 'hOCR 2 MB paragraphs, owner (element limit)', () =>
+    repeat(() => importOcr(h, pageId, largestHocr, true)),
+  );
+  const fiveMb = body('alto', FIVE_MB);
+  await phase(h, '5 MB of markup, owner (over the body limit)', () =>
+    repeat(() => importOcr(h, pageId, fiveMb, true)),
+  );
+}
+
+async function pixelBombPhase(h: Hostile): Promise<void> {
+  const bomb = oneBitPng(14_000, 14_000);
+  await phase(h, `pixel bomb: 14000×14000 1-bit PNG (${Math.round(bomb.length / 1024)} KB)`, () =>
+    repeat(() => upload(h, '大圖.png', bomb, 'image/png')),
+  );
+}
+
+/** A book of the reader's own with one volume; returns the volume's id. */
+async function ownVolume(h: Hostile): Promise<number> {
+  const { origin, cookie } = h;
+  const book = (await (
+    await fetch(`${origin}/api/own/books`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        title: '壓縮炸彈',
+        actualVolume: 1,
+        author: '佚名',
+        publishDynasty: '清',
+        editionType: '抄本',
+      }),
+    })
+  ).json()) as { catalogId: number };
+  await fetch(`${origin}/api/own/books/${book.catalogId}/volumes`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: '卷一' }),
+  });
+  const [volume] = (await (
+    await fetch(`${origin}/api/own/books/${book.catalogId}/volumes`, { headers: { cookie } })
+  ).json()) as Array<{ fascicleId: number }>;
+  return volume!.fascicleId;
+}
+
+async function uploadZip(h: Hostile, fascicleId: number, zip: Buffer): Promise<Answer> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'bomb.zip');
+  const t = performance.now();
+  const response = await fetch(`${h.origin}/api/own/volumes/${fascicleId}/zip`, {
+    method: 'POST',
+    headers: { cookie: h.cookie },
+    body: form,
+  });
+  await response.arrayBuffer();
+  return { status: response.status, ms: performance.now() - t };
+}
+
+/** Zip bombs (item 5) into a volume of the reader's own book, three at once as the probe sent them. */
+async function zipBombPhases(h: Hostile): Promise<void> {
+  const fascicleId = await ownVolume(h);
+  const zeros = await deflatedZeros(100);
+  const names = ['1.png', '2.png', '3.png', '4.png', '5.png'];
+  const zeroBomb = makeZip(Object.fromEntries(names.map((n) => [n, zeros.data])), {
+    deflated: Object.fromEntries(names.map((n) => [n, zeros])),
+  });
+  await phase(
+    h,
+    `zip bomb: ${Math.round(zeroBomb.length / 1024)} KB of 5 × 100 MB zeros named .png, 3 at once`,
+    () => Promise.all([0, 1, 2].map(() => uploadZip(h, fascicleId, zeroBomb))),
+  );
+  const signed = await deflatedZeros(300, PNG_SIGNATURE);
+  const signedBomb = makeZip(
+    { 'page.png': signed.data },
+    { deflated: { 'page.png': { ...signed, size: 4096 } } },
+  );
+  await phase(
+    h,
+    `zip bomb: ${Math.round(signedBomb.length / 1024)} KB, a PNG signature then 300 MB of zeros declared as 4 KB, 3 at once`,
+    () => Promise.all([0, 1, 2].map(() => uploadZip(h, fascicleId, signedBomb))),
+  );
+}
+
+/** Issue 30 item 3: small PNGs each followed by 95 MB, three at once in one request. */
+async function trailingDataPhase(h: Hostile): Promise<void> {
+  const trailing = Buffer.concat([await pageImage(4, 100, 150), Buffer.alloc(95 * 1024 ** 2, 0x41)]);
+  await phase(h, '3 × (100×150 PNG + 95 MB after its end) in one upload', async () => {
+    const form = new FormData();
+    for (const n of [1, 2, 3])
+      form.append('file', new Blob([new Uint8Array(trailing)], { type: 'image/png' }), `尾${n}.png`);
+    const t = performance.now();
+    const response = await fetch(`${h.origin}/api/own/singles`, {
+      method: 'POST',
+      headers: { cookie: h.cookie },
+      body: form,
+    });
+    await response.arrayBuffer();
+    return [{ status: response.status, ms: performance.now() - t }];
+  });
+}
+
+async function sendMarc(
+  h: Hostile,
+  staff: string,
+  what: 'preview' | 'import',
+  data: Buffer,
+  name: string,
+): Promise<Answer> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(data)], { type: 'application/xml' }), name);
+  const t = performance.now();
+  const response = await fetch(`${h.origin}/api/admin/marc/${what}?format=auto`, {
+    method: 'POST',
+    headers: { cookie: staff },
+    body: form,
+  });
+  await response.arrayBuffer();
+  return { status: response.status, ms: performance.now() - t };
+}
+
+/** MARC files as catalogue staff (issue 30 items 1 and 7). */
+async function marcPhases(h: Hostile): Promise<void> {
+  const staff = `guji_session=${await loginCookie(h.origin, h.dataDir, h.secret, 'catalogadmin', 'Bianmu#2026')}`;
+  const marc = (what: 'preview' | 'import', data: Buffer, name: string) =>
+    sendMarc(h, staff, what, data, name);
+  const comments = Buffer.from(`${'<!--a-->'.repeat(30)}X`);
+  await phase(h, 'MARC preview and import: 30 comments and a stray character (241 bytes)', async () => [
+    await marc('preview', comments, 'c.xml'),
+    await marc('import', comments, 'c.xml'),
+  ]);
+  const records = Buffer.from(marcRecords(5000));
+  await phase(
+    h,
+    `MARC preview: ${(records.length / 1024 ** 2).toFixed(1)} MB MARCXML, 5,000 records`,
+    async () => [await marc('preview', records, 'many.xml')],
+  );
+}
+
+/** A large page uploaded, then recognised: the upload's answer and the time until its OCR ended. */
+async function bigPagePhase(h: Hostile, pageWidth: number, pageHeight: number): Promise<void> {
+  const big = await pageImage(3, pageWidth, pageHeight, 'jpeg');
+  await phase(h, `upload and OCR of a ${pageWidth}×${pageHeight} page`, async () => {
+    const before = new Set((await singles(h)).map((p) => p.imageId));
+    const sent = await upload(h, '大葉.jpg', big, 'image/jpeg');
+    const t = performance.now();
+    const id = (await singles(h)).find((p) => !before.has(p.imageId))!.imageId;
+    const status = await waitForOcr(h, id);
+    return [sent, { status: status === 'succeeded' ? 200 : 500, ms: performance.now() - t }];
+  });
+}
+
+/** The result: the worst /api/health of the attack phases against the budget, every phase in the table. */
+function hostileReport(
+  started: Date,
+  t0: number,
+  phases: Phase[],
+  pageWidth: number,
+  pageHeight: number,
+): BenchResult {
+  const attack = phases.slice(1);
+  const worstMax = Math.max(...attack.map((p) => p.health.max));
+  const worstP95 = Math.max(...attack.map((p) => p.health.p95));
+  return {
+    name: 'hostile',
+    startedAt: started.toISOString(),
+    seconds: (performance.now() - t0) / 1000,
+    machine: machine(),
+    budgets: [
+      {
+        what: 'GET /api/health while hostile imports, a pixel bomb and a big OCR run (issue 13)',
+        budget: `≤ ${HEALTH_BUDGET_MS} ms`,
+        measured: `worst phase p95 ${worstP95} ms, max ${worstMax} ms`,
+        met: worstP95 <= HEALTH_BUDGET_MS,
+      },
+    ],
+    table: phases.flatMap((p): Array<[string, string]> => [
+      [
+        p.name,
+        p.requests.length === 0
+          ? '—'
+          : p.requests.map((r) => `${r.status} in ${Math.round(r.ms)} ms`).join(', '),
+      ],
+      ['  /api/health meanwhile', fmtMs(p.health)],
+      ['  server memory', `VmRSS ${p.rssBeforeMb} → ${p.rssAfterMb} MB, peak ${p.peakMb} MB`],
+    ]),
+    data: { page: { width: pageWidth, height: pageHeight }, phases },
+  };
+}
+
+/** Runs the hostile phases one after another against a fresh server, /api/health sampled throughout. */
 export async function runHostile(): Promise<BenchResult> {
   const started = new Date();
   const t0 = performance.now();
@@ -174,243 +500,18 @@ export async function runHostile(): Promise<BenchResult> {
     number,
   ];
   try {
-    await waitFor(
-      'the server',
-      async () => (await get(`${origin}/api/health`, agent)).status === 200,
-      180_000,
-      server,
-    );
-    const cookie = `guji_session=${await loginCookie(origin, dataDir, env.SESSION_SECRET!, 'reader', 'Shuyuan#2026')}`;
-    const db = new BetterSqlite3(path.join(dataDir, 'library.sqlite'), { readonly: true, timeout: 5000 });
-    const ocrJob = (pageId: number) =>
-      db
-        .prepare("select status from jobs where name = 'ocr.page' and data = ?")
-        .get(JSON.stringify({ pageId })) as { status: string } | undefined;
-
-    const upload = async (name: string, data: Buffer, type: string) => {
-      const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(data)], { type }), name);
-      const t = performance.now();
-      const response = await fetch(`${origin}/api/own/singles`, {
-        method: 'POST',
-        headers: { cookie },
-        body: form,
-      });
-      await response.arrayBuffer();
-      return { status: response.status, ms: performance.now() - t };
-    };
-    const singles = async () =>
-      (await (await fetch(`${origin}/api/own/singles`, { headers: { cookie } })).json()) as Array<{
-        imageId: number;
-      }>;
-    const waitForOcr = async (pageId: number) => {
-      for (;;) {
-        const status = ocrJob(pageId)?.status;
-        if (status === 'succeeded' || status === 'failed') return status;
-        await sleep(50);
-      }
-    };
-
-    // A page the reader owns, recognised before the measurements begin.
-    await upload('頁.png', await pageImage(1, 600, 400), 'image/png');
-    const pageId = (await singles())[0]!.imageId;
-    await waitForOcr(pageId);
-
-    const body = (format: 'alto' | 'hocr', content: string) =>
-      Buffer.from(JSON.stringify({ format, content }));
-    const importOcr = (payload: Buffer, withCookie: boolean) =>
-      post(`${origin}/api/pages/${pageId}/ocr/import`, payload, {
-        'content-type': 'application/json',
-        ...(withCookie ? { cookie } : {}),
-      });
-
-    // /api/health every 10 ms over its own connection, for the whole run, from a thread of its own:
-    // building and sending the large bodies here must not delay the samples.
-    const sampler = new Worker(SAMPLER, { eval: true, workerData: { url: `${origin}/api/health` } });
-    const samples: Array<{ at: number; ms: number }> = [];
-    sampler.on('message', (sample: { at: number; ms: number }) => samples.push(sample));
-    const phases: Phase[] = [];
-    const phase = async (name: string, run: () => Promise<Array<{ status: number; ms: number }>>) => {
-      const rssBeforeMb = residentMb(server.pid!).rssMb;
-      const from = performance.timeOrigin + performance.now();
-      const requests = await run();
-      // A few more samples after the last answer, so a stall at the very end is seen too.
-      await sleep(100);
-      const to = performance.timeOrigin + performance.now();
-      const { rssMb, peakMb } = residentMb(server.pid!);
-      const health = summarize(samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.ms));
-      phases.push({ name, requests, health, rssBeforeMb, rssAfterMb: rssMb, peakMb });
-      log(
-        `${name}: ${requests.map((r) => `${r.status} in ${Math.round(r.ms)} ms`).join(', ')}; health ${fmtMs(health)}; RSS ${rssBeforeMb} → ${rssMb} MB (peak ${peakMb})`,
-      );
-    };
-    const repeat = async (send: () => Promise<{ status: number; ms: number }>) => {
-      const out = [];
-      for (let i = 0; i < REPEAT; i++) out.push(await send());
-      return out;
-    };
-
-    await phase('idle (baseline)', async () => {
-      await sleep(2000);
-      return [];
-    });
-    const hostileAlto = body('alto', HOSTILE_ALTO);
-    await phase('ALTO 700 KB unclosed TextBlocks, anonymous', () =>
-      repeat(() => importOcr(hostileAlto, false)),
-    );
-    await phase('ALTO 700 KB unclosed TextBlocks, owner', () => repeat(() => importOcr(hostileAlto, true)));
-    const flatAlto = body('alto', FLAT_ALTO);
-    await phase('ALTO 770 KB flat TextBlocks, owner (read to the end)', () =>
-      repeat(() => importOcr(flatAlto, true)),
-    );
-    const hostileHocr = body('hocr', HOSTILE_HOCR);
-    await phase('hOCR 600 KB paragraphs, owner (read to the end)', () =>
-      repeat(() => importOcr(hostileHocr, true)),
-    );
-    const largestHocr = body('hocr', LARGEST_HOCR);
-    await phase('hOCR 2 MB paragraphs, owner (element limit)', () =>
-      repeat(() => importOcr(largestHocr, true)),
-    );
-    const fiveMb = body('alto', FIVE_MB);
-    await phase('5 MB of markup, owner (over the body limit)', () => repeat(() => importOcr(fiveMb, true)));
-    const bomb = oneBitPng(14_000, 14_000);
-    await phase(`pixel bomb: 14000×14000 1-bit PNG (${Math.round(bomb.length / 1024)} KB)`, () =>
-      repeat(() => upload('大圖.png', bomb, 'image/png')),
-    );
-    // Zip bombs (item 5) into a volume of the reader's own book, three at once as the probe sent them.
-    const book = (await (
-      await fetch(`${origin}/api/own/books`, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          title: '壓縮炸彈',
-          actualVolume: 1,
-          author: '佚名',
-          publishDynasty: '清',
-          editionType: '抄本',
-        }),
-      })
-    ).json()) as { catalogId: number };
-    await fetch(`${origin}/api/own/books/${book.catalogId}/volumes`, {
-      method: 'POST',
-      headers: { cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: '卷一' }),
-    });
-    const [volume] = (await (
-      await fetch(`${origin}/api/own/books/${book.catalogId}/volumes`, { headers: { cookie } })
-    ).json()) as Array<{ fascicleId: number }>;
-    const uploadZip = async (zip: Buffer) => {
-      const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'bomb.zip');
-      const t = performance.now();
-      const response = await fetch(`${origin}/api/own/volumes/${volume!.fascicleId}/zip`, {
-        method: 'POST',
-        headers: { cookie },
-        body: form,
-      });
-      await response.arrayBuffer();
-      return { status: response.status, ms: performance.now() - t };
-    };
-    const zeros = await deflatedZeros(100);
-    const names = ['1.png', '2.png', '3.png', '4.png', '5.png'];
-    const zeroBomb = makeZip(Object.fromEntries(names.map((n) => [n, zeros.data])), {
-      deflated: Object.fromEntries(names.map((n) => [n, zeros])),
-    });
-    await phase(
-      `zip bomb: ${Math.round(zeroBomb.length / 1024)} KB of 5 × 100 MB zeros named .png, 3 at once`,
-      () => Promise.all([0, 1, 2].map(() => uploadZip(zeroBomb))),
-    );
-    const signed = await deflatedZeros(300, PNG_SIGNATURE);
-    const signedBomb = makeZip(
-      { 'page.png': signed.data },
-      { deflated: { 'page.png': { ...signed, size: 4096 } } },
-    );
-    await phase(
-      `zip bomb: ${Math.round(signedBomb.length / 1024)} KB, a PNG signature then 300 MB of zeros declared as 4 KB, 3 at once`,
-      () => Promise.all([0, 1, 2].map(() => uploadZip(signedBomb))),
-    );
-
-    // Issue 30 item 3: small PNGs each followed by 95 MB, three at once in one request.
-    const trailing = Buffer.concat([await pageImage(4, 100, 150), Buffer.alloc(95 * 1024 ** 2, 0x41)]);
-    await phase('3 × (100×150 PNG + 95 MB after its end) in one upload', async () => {
-      const form = new FormData();
-      for (const n of [1, 2, 3])
-        form.append('file', new Blob([new Uint8Array(trailing)], { type: 'image/png' }), `尾${n}.png`);
-      const t = performance.now();
-      const response = await fetch(`${origin}/api/own/singles`, {
-        method: 'POST',
-        headers: { cookie },
-        body: form,
-      });
-      await response.arrayBuffer();
-      return [{ status: response.status, ms: performance.now() - t }];
-    });
-
-    // MARC files as catalogue staff (issue 30 items 1 and 7).
-    const staff = `guji_session=${await loginCookie(origin, dataDir, env.SESSION_SECRET!, 'catalogadmin', 'Bianmu#2026')}`;
-    const marc = async (what: 'preview' | 'import', data: Buffer, name: string) => {
-      const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(data)], { type: 'application/xml' }), name);
-      const t = performance.now();
-      const response = await fetch(`${origin}/api/admin/marc/${what}?format=auto`, {
-        method: 'POST',
-        headers: { cookie: staff },
-        body: form,
-      });
-      await response.arrayBuffer();
-      return { status: response.status, ms: performance.now() - t };
-    };
-    const comments = Buffer.from(`${'<!--a-->'.repeat(30)}X`);
-    await phase('MARC preview and import: 30 comments and a stray character (241 bytes)', async () => [
-      await marc('preview', comments, 'c.xml'),
-      await marc('import', comments, 'c.xml'),
-    ]);
-    const records = Buffer.from(marcRecords(5000));
-    await phase(
-      `MARC preview: ${(records.length / 1024 ** 2).toFixed(1)} MB MARCXML, 5,000 records`,
-      async () => [await marc('preview', records, 'many.xml')],
-    );
-
-    const big = await pageImage(3, pageWidth, pageHeight, 'jpeg');
-    await phase(`upload and OCR of a ${pageWidth}×${pageHeight} page`, async () => {
-      const before = new Set((await singles()).map((p) => p.imageId));
-      const sent = await upload('大葉.jpg', big, 'image/jpeg');
-      const t = performance.now();
-      const id = (await singles()).find((p) => !before.has(p.imageId))!.imageId;
-      const status = await waitForOcr(id);
-      return [sent, { status: status === 'succeeded' ? 200 : 500, ms: performance.now() - t }];
-    });
+    const h = await prepare(origin, dataDir, env.SESSION_SECRET!, server, agent);
+    const pageId = await ownPage(h);
+    const sampler = startSampler(h);
+    await markupPhases(h, pageId);
+    await pixelBombPhase(h);
+    await zipBombPhases(h);
+    await trailingDataPhase(h);
+    await marcPhases(h);
+    await bigPagePhase(h, pageWidth, pageHeight);
     await sampler.terminate();
-    db.close();
-
-    const attack = phases.slice(1);
-    const worstMax = Math.max(...attack.map((p) => p.health.max));
-    const worstP95 = Math.max(...attack.map((p) => p.health.p95));
-    return {
-      name: 'hostile',
-      startedAt: started.toISOString(),
-      seconds: (performance.now() - t0) / 1000,
-      machine: machine(),
-      budgets: [
-        {
-          what: 'GET /api/health while hostile imports, a pixel bomb and a big OCR run (issue 13)',
-          budget: `≤ ${HEALTH_BUDGET_MS} ms`,
-          measured: `worst phase p95 ${worstP95} ms, max ${worstMax} ms`,
-          met: worstP95 <= HEALTH_BUDGET_MS,
-        },
-      ],
-      table: phases.flatMap((p): Array<[string, string]> => [
-        [
-          p.name,
-          p.requests.length === 0
-            ? '—'
-            : p.requests.map((r) => `${r.status} in ${Math.round(r.ms)} ms`).join(', '),
-        ],
-        ['  /api/health meanwhile', fmtMs(p.health)],
-        ['  server memory', `VmRSS ${p.rssBeforeMb} → ${p.rssAfterMb} MB, peak ${p.peakMb} MB`],
-      ]),
-      data: { page: { width: pageWidth, height: pageHeight }, phases },
-    };
+    h.db.close();
+    return hostileReport(started, t0, h.phases, pageWidth, pageHeight);
   } finally {
     agent.destroy();
     await stopProcess(server);

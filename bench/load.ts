@@ -155,6 +155,197 @@ interface StepResult {
   benchCpuPercent: number;
 }
 
+/** The ramp's shared state: the readers running, their samples and the run's clock. */
+interface Ramp {
+  target: Target;
+  cookies: string[];
+  books: number[];
+  samples: Sample[];
+  /** Milliseconds since the ramp began. */
+  clock: () => number;
+  /** When every reader stops, on the ramp's clock. */
+  stopAt: number;
+  running: Array<Promise<void>>;
+}
+
+/** Starts simulated readers until `readers` are running. */
+function addReaders(r: Ramp, readers: number): void {
+  while (r.running.length < readers) {
+    const n = r.running.length;
+    const reader = new SimulatedReader(
+      r.target.origin,
+      r.cookies[n]!,
+      r.books,
+      prng(1000 + n),
+      (sample) => r.samples.push(sample),
+      r.clock,
+    );
+    // New readers arrive over the first seconds of the step, not all in the same millisecond.
+    r.running.push(
+      (async () => {
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 3000));
+        await reader.run(() => r.stopAt);
+      })(),
+    );
+  }
+}
+
+/** Each action's count, errors and latency of the successful ones, over a step's samples. */
+function stepActions(inStep: Sample[]): StepResult['actions'] {
+  const actions: StepResult['actions'] = {};
+  for (const action of [...ACTIONS, 'footprint' as const]) {
+    const mine = inStep.filter((s) => s.action === action);
+    const good = summarize(mine.filter((s) => s.ok).map((s) => s.ms));
+    actions[action] = {
+      n: mine.length,
+      errors: mine.filter((s) => !s.ok).length,
+      p50: good.p50,
+      p95: good.p95,
+      p99: good.p99,
+    };
+  }
+  return actions;
+}
+
+/** Waits for the end of step k; returns its throughput, latencies and the processes' CPU and memory. */
+async function measureStep(r: Ramp, k: number, readers: number): Promise<StepResult> {
+  const { target, samples, clock } = r;
+  const stepStart = k * STEP_SECONDS * 1000;
+  const cpuBefore = target.processes.map((p) => treeCpu(p.pid));
+  const benchBefore = process.cpuUsage();
+  const requestsBefore = sent.requests;
+  const wallBefore = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, stepStart + STEP_SECONDS * 1000 - clock()));
+  const seconds = (performance.now() - wallBefore) / 1000;
+  const bench = process.cpuUsage(benchBefore);
+  const inStep = samples.filter((s) => s.at >= stepStart && s.at < stepStart + STEP_SECONDS * 1000);
+  return {
+    readers,
+    seconds: Math.round(seconds),
+    requestsPerSecond: Math.round((sent.requests - requestsBefore) / seconds),
+    actionsPerSecond: Math.round((inStep.length / seconds) * 10) / 10,
+    errors: inStep.filter((s) => !s.ok).length,
+    actions: stepActions(inStep),
+    processes: target.processes.map((p, i) => ({
+      name: p.name,
+      cpuPercent: Math.round(((treeCpu(p.pid) - cpuBefore[i]!) / seconds) * 100),
+      rssMb: Math.round(treeRss(p.pid)),
+    })),
+    benchCpuPercent: Math.round(((bench.user + bench.system) / 1e6 / seconds) * 100),
+  };
+}
+
+/** Ramps the readers up step by step, measuring each step; waits for the last actions to end. */
+async function rampUp(target: Target, cookies: string[], books: number[]): Promise<StepResult[]> {
+  const runStart = performance.now();
+  const r: Ramp = {
+    target,
+    cookies,
+    books,
+    samples: [],
+    clock: () => performance.now() - runStart,
+    stopAt: STEPS.length * STEP_SECONDS * 1000,
+    running: [],
+  };
+  const steps: StepResult[] = [];
+  for (const [k, readers] of STEPS.entries()) {
+    addReaders(r, readers);
+    const step = await measureStep(r, k, readers);
+    steps.push(step);
+    log(
+      `${readers} readers: ${step.requestsPerSecond} req/s, turn p95 ${step.actions.turn?.p95} ms, errors ${step.errors}; ` +
+        step.processes.map((p) => `${p.name} ${p.cpuPercent}% ${p.rssMb} MB`).join(', '),
+    );
+  }
+  log('waiting for the readers to finish their last action…');
+  await Promise.all(r.running);
+  return steps;
+}
+
+/** Draws p95 against readers into docs/load-<stack>.svg; returns the file. */
+function writeChart(target: Target, steps: StepResult[]): string {
+  const chartFile = path.join(ROOT, 'docs', `load-${target.stack}.svg`);
+  fs.writeFileSync(
+    chartFile,
+    latencyChart({
+      title: `bench/load, ${target.stack === 'embedded' ? 'embedded default (SQLite, one serve)' : 'production-shaped stack (nginx, 2 serve, worker, PostgreSQL, S3)'}`,
+      readers: steps.map((s) => s.readers),
+      series: ACTIONS.map((action) => ({
+        name: action,
+        values: steps.map((s) => s.actions[action]?.p95 ?? NaN),
+      })),
+      budgetMs: TURN_BUDGET_MS,
+      budgetLabel: `page turn budget ${TURN_BUDGET_MS} ms`,
+    }),
+  );
+  return chartFile;
+}
+
+/** The table: each step with its actions and processes, the errors seen, tiles per page and the chart. */
+function loadTable(steps: StepResult[], chartFile: string): Array<[string, string]> {
+  const table: Array<[string, string]> = [];
+  for (const s of steps) {
+    table.push([
+      `${s.readers} readers (${s.seconds} s)`,
+      `${s.requestsPerSecond} req/s, ${s.actionsPerSecond} actions/s, errors ${s.errors}; client ${s.benchCpuPercent}% CPU`,
+    ]);
+    for (const action of [...ACTIONS, 'footprint']) {
+      const a = s.actions[action]!;
+      table.push([
+        `  ${action}`,
+        `p50 ${a.p50} / p95 ${a.p95} / p99 ${a.p99} ms (n=${a.n}, errors ${a.errors})`,
+      ]);
+    }
+    for (const p of s.processes) table.push([`  ${p.name}`, `${p.cpuPercent}% of a core, ${p.rssMb} MB`]);
+  }
+  for (const [action, examples] of errorsSeen.examples)
+    table.push([`errors of ${action}`, examples.join(' | ')]);
+  table.push(['tiles per page shown (fitted zoom)', (sent.tiles / Math.max(1, sent.pages)).toFixed(1)]);
+  table.push(['chart', path.relative(ROOT, chartFile)]);
+  return table;
+}
+
+/** The result: errors and the page turn at the last step against the budgets. */
+function loadReport(
+  started: Date,
+  t0: number,
+  target: Target,
+  steps: StepResult[],
+  table: Array<[string, string]>,
+): BenchResult {
+  const last = steps.at(-1)!;
+  const errors = steps.reduce((sum, s) => sum + s.errors, 0);
+  return {
+    name: `load-${target.stack}`,
+    startedAt: started.toISOString(),
+    seconds: (performance.now() - t0) / 1000,
+    machine: machine(),
+    budgets: [
+      {
+        what: `load (${target.stack}): errors while ramping to ${last.readers} readers`,
+        budget: '0',
+        measured: String(errors),
+        met: errors === 0,
+      },
+      {
+        what: `load (${target.stack}): page turn at ${last.readers} readers`,
+        budget: `p95 ≤ ${TURN_BUDGET_MS} ms`,
+        measured: `p95 ${last.actions.turn?.p95} ms (p50 ${last.actions.turn?.p50}, n=${last.actions.turn?.n})`,
+        met: (last.actions.turn?.p95 ?? Infinity) <= TURN_BUDGET_MS,
+      },
+    ],
+    table,
+    data: {
+      stack: target.stack,
+      origin: target.origin,
+      steps,
+      stepSeconds: STEP_SECONDS,
+      errors: Object.fromEntries(errorsSeen.examples),
+    },
+  };
+}
+
+/** Runs the load test: simulated readers ramped up step by step against the embedded or a running stack. */
 export async function runLoad(): Promise<BenchResult> {
   const started = new Date();
   const t0 = performance.now();
@@ -166,139 +357,9 @@ export async function runLoad(): Promise<BenchResult> {
     const books = await readableBooks(target.origin, cookies[0]!);
     if (books.length === 0) throw new Error('no readable book in the library');
     log(`${books.length} books to read; steps ${STEPS.join(' → ')} readers, ${STEP_SECONDS} s each`);
-
-    const samples: Sample[] = [];
-    const runStart = performance.now();
-    const clock = () => performance.now() - runStart;
-    const stopAt = STEPS.length * STEP_SECONDS * 1000;
-    const running: Array<Promise<void>> = [];
-    const steps: StepResult[] = [];
-    for (const [k, readers] of STEPS.entries()) {
-      const stepStart = k * STEP_SECONDS * 1000;
-      while (running.length < readers) {
-        const n = running.length;
-        const reader = new SimulatedReader(
-          target.origin,
-          cookies[n]!,
-          books,
-          prng(1000 + n),
-          (sample) => samples.push(sample),
-          clock,
-        );
-        // New readers arrive over the first seconds of the step, not all in the same millisecond.
-        running.push(
-          (async () => {
-            await new Promise((resolve) => setTimeout(resolve, Math.random() * 3000));
-            await reader.run(() => stopAt);
-          })(),
-        );
-      }
-      const cpuBefore = target.processes.map((p) => treeCpu(p.pid));
-      const benchBefore = process.cpuUsage();
-      const requestsBefore = sent.requests;
-      const wallBefore = performance.now();
-      await new Promise((resolve) => setTimeout(resolve, stepStart + STEP_SECONDS * 1000 - clock()));
-      const seconds = (performance.now() - wallBefore) / 1000;
-      const bench = process.cpuUsage(benchBefore);
-      const inStep = samples.filter((s) => s.at >= stepStart && s.at < stepStart + STEP_SECONDS * 1000);
-      const actions: StepResult['actions'] = {};
-      for (const action of [...ACTIONS, 'footprint' as const]) {
-        const mine = inStep.filter((s) => s.action === action);
-        const good = summarize(mine.filter((s) => s.ok).map((s) => s.ms));
-        actions[action] = {
-          n: mine.length,
-          errors: mine.filter((s) => !s.ok).length,
-          p50: good.p50,
-          p95: good.p95,
-          p99: good.p99,
-        };
-      }
-      const step: StepResult = {
-        readers,
-        seconds: Math.round(seconds),
-        requestsPerSecond: Math.round((sent.requests - requestsBefore) / seconds),
-        actionsPerSecond: Math.round((inStep.length / seconds) * 10) / 10,
-        errors: inStep.filter((s) => !s.ok).length,
-        actions,
-        processes: target.processes.map((p, i) => ({
-          name: p.name,
-          cpuPercent: Math.round(((treeCpu(p.pid) - cpuBefore[i]!) / seconds) * 100),
-          rssMb: Math.round(treeRss(p.pid)),
-        })),
-        benchCpuPercent: Math.round(((bench.user + bench.system) / 1e6 / seconds) * 100),
-      };
-      steps.push(step);
-      log(
-        `${readers} readers: ${step.requestsPerSecond} req/s, turn p95 ${actions.turn?.p95} ms, errors ${step.errors}; ` +
-          step.processes.map((p) => `${p.name} ${p.cpuPercent}% ${p.rssMb} MB`).join(', '),
-      );
-    }
-    log('waiting for the readers to finish their last action…');
-    await Promise.all(running);
-
-    const last = steps.at(-1)!;
-    const errors = steps.reduce((sum, s) => sum + s.errors, 0);
-    const chartFile = path.join(ROOT, 'docs', `load-${target.stack}.svg`);
-    fs.writeFileSync(
-      chartFile,
-      latencyChart({
-        title: `bench/load, ${target.stack === 'embedded' ? 'embedded default (SQLite, one serve)' : 'production-shaped stack (nginx, 2 serve, worker, PostgreSQL, S3)'}`,
-        readers: steps.map((s) => s.readers),
-        series: ACTIONS.map((action) => ({
-          name: action,
-          values: steps.map((s) => s.actions[action]?.p95 ?? NaN),
-        })),
-        budgetMs: TURN_BUDGET_MS,
-        budgetLabel: `page turn budget ${TURN_BUDGET_MS} ms`,
-      }),
-    );
-    const table: Array<[string, string]> = [];
-    for (const s of steps) {
-      table.push([
-        `${s.readers} readers (${s.seconds} s)`,
-        `${s.requestsPerSecond} req/s, ${s.actionsPerSecond} actions/s, errors ${s.errors}; client ${s.benchCpuPercent}% CPU`,
-      ]);
-      for (const action of [...ACTIONS, 'footprint']) {
-        const a = s.actions[action]!;
-        table.push([
-          `  ${action}`,
-          `p50 ${a.p50} / p95 ${a.p95} / p99 ${a.p99} ms (n=${a.n}, errors ${a.errors})`,
-        ]);
-      }
-      for (const p of s.processes) table.push([`  ${p.name}`, `${p.cpuPercent}% of a core, ${p.rssMb} MB`]);
-    }
-    for (const [action, examples] of errorsSeen.examples)
-      table.push([`errors of ${action}`, examples.join(' | ')]);
-    table.push(['tiles per page shown (fitted zoom)', (sent.tiles / Math.max(1, sent.pages)).toFixed(1)]);
-    table.push(['chart', path.relative(ROOT, chartFile)]);
-    return {
-      name: `load-${target.stack}`,
-      startedAt: started.toISOString(),
-      seconds: (performance.now() - t0) / 1000,
-      machine: machine(),
-      budgets: [
-        {
-          what: `load (${target.stack}): errors while ramping to ${last.readers} readers`,
-          budget: '0',
-          measured: String(errors),
-          met: errors === 0,
-        },
-        {
-          what: `load (${target.stack}): page turn at ${last.readers} readers`,
-          budget: `p95 ≤ ${TURN_BUDGET_MS} ms`,
-          measured: `p95 ${last.actions.turn?.p95} ms (p50 ${last.actions.turn?.p50}, n=${last.actions.turn?.n})`,
-          met: (last.actions.turn?.p95 ?? Infinity) <= TURN_BUDGET_MS,
-        },
-      ],
-      table,
-      data: {
-        stack: target.stack,
-        origin: target.origin,
-        steps,
-        stepSeconds: STEP_SECONDS,
-        errors: Object.fromEntries(errorsSeen.examples),
-      },
-    };
+    const steps = await rampUp(target, cookies, books);
+    const chartFile = writeChart(target, steps);
+    return loadReport(started, t0, target, steps, loadTable(steps, chartFile));
   } finally {
     await target.close();
   }

@@ -24,7 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { contentWords, pageText, type OcrJson } from '@guji/shared';
-import { loadDemoBooks } from '../apps/server/src/demo/books.ts';
+import { type DemoBook, loadDemoBooks } from '../apps/server/src/demo/books.ts';
 import { CLASSICS_DIR } from '../apps/server/src/demo/demo.ts';
 import { loadGlyphs } from '../apps/server/src/demo/fonts.ts';
 import { type LayoutChapter, layoutVolume, stripPunctuation } from '../apps/server/src/demo/layout.ts';
@@ -42,6 +42,7 @@ import { loadLanguageModel } from '../apps/server/src/ocr/language-model-loader.
 import { foldText } from '../apps/server/src/search/fold.ts';
 import {
   type BenchResult,
+  type Budget,
   machine,
   printResult,
   removeDir,
@@ -128,6 +129,305 @@ const VARIANTS: Variant[] = [
   },
 ];
 
+/** A typeset leaf with its ground truth, plain and with notes. */
+type Leaf = Typeset & { name: string; truth: OcrJson; notesTruth: OcrJson };
+
+/** What the engine read of every leaf under one variant. */
+interface VariantRow {
+  variant: string;
+  cer: number;
+  cerFolded: number;
+  seconds: number[];
+  pages: number;
+  perPage: Array<{ page: string; cer: number }>;
+  /** Small characters of notes in the ground truth, and how many the engine marked as notes. */
+  notes?: { typeset: number; marked: number };
+}
+
+/** The real pages read by another recogniser than the configured one. */
+type OtherRecogniser = { name: string; pages: RealPage[] };
+type LeaveOneWorkOut = Awaited<ReturnType<typeof leaveOneWorkOut>>;
+type RealSummary = NonNullable<ReturnType<typeof summarizeReal>>;
+
+/**
+ * Inserts double-line notes into chapters: after every 14th character from the 8th on, 5–8 characters
+ * of 中庸 (a book not among the pages read), continuing through 中庸 from one call to the next.
+ */
+function noteInserter(all: DemoBook[]): (chapters: LayoutChapter[]) => LayoutChapter[] {
+  // Note text: 中庸, a book not among the pages read, in runs of 5–8 characters.
+  const noteSource = [
+    ...stripPunctuation(
+      all
+        .find((b) => b.key === 'zhongyong')!
+        .volumes.flatMap((v) => v.chapters.flatMap((c) => c.paragraphs))
+        .join(''),
+    ),
+  ];
+  let noteAt = 0;
+  return (chapters) =>
+    chapters.map((chapter) => ({
+      title: chapter.title,
+      paragraphs: chapter.paragraphs.map((paragraph) =>
+        [...stripPunctuation(paragraph)]
+          .map((ch, i) => {
+            if (i % 14 !== 7) return ch;
+            const n = 5 + (i % 4);
+            const note = noteSource.slice(noteAt, noteAt + n).join('');
+            noteAt = (noteAt + n) % (noteSource.length - 8);
+            return `${ch}〔${note}〕`;
+          })
+          .join(''),
+      ),
+    }));
+}
+
+/** The first `count` leaves of a book's first volume, rendered in every typeset form. */
+async function typesetBook(
+  book: DemoBook,
+  count: number,
+  withNotes: (chapters: LayoutChapter[]) => LayoutChapter[],
+): Promise<Leaf[]> {
+  const leaves: Leaf[] = [];
+  const volume = book.volumes[0]!;
+  const noted = withNotes(volume.chapters);
+  const chars = new Set<string>();
+  for (const chapters of [volume.chapters, noted])
+    for (const leaf of layoutVolume(chapters).leaves.slice(0, count))
+      for (const ch of leafCharacters(leaf, book.title, volume.name)) chars.add(ch);
+  const glyphs = await loadGlyphs(chars);
+  const kaiGlyphs = await loadGlyphs(chars, KAI_FONT);
+  // Characters either typeface lacks are left out of every variant, so all read the same text.
+  const omitChars = [...glyphs.missing, ...kaiGlyphs.missing];
+  const plain = layoutVolume(volume.chapters, { omitChars }).leaves.slice(0, count);
+  const notes = layoutVolume(noted, { omitChars }).leaves.slice(0, count);
+  for (const [i, leaf] of plain.entries()) {
+    const options = {
+      bookTitle: book.title,
+      volumeName: volume.name,
+      glyphs,
+      seed: leaf.leafNumber * 31,
+    };
+    const rendered = await renderLeaf(leaf, options);
+    const notesRendered = await renderLeaf(notes[i]!, options);
+    leaves.push({
+      name: `${book.key}-${leaf.leafNumber}`,
+      png: rendered.png,
+      unruled: (await renderLeaf(leaf, { ...options, ruled: false })).png,
+      kai: (await renderLeaf(leaf, { ...options, glyphs: kaiGlyphs })).png,
+      notes: notesRendered.png,
+      truth: rendered.ocr,
+      notesTruth: notesRendered.ocr,
+    });
+  }
+  return leaves;
+}
+
+/** Leaves of 論語, 孟子 and 詩經 with known text, LEAVES in all. */
+async function typesetLeaves(): Promise<Leaf[]> {
+  log('typesetting leaves with known text…');
+  const all = loadDemoBooks(CLASSICS_DIR);
+  const books = all.filter((b) => ['lunyu', 'mengzi', 'shijing'].includes(b.key));
+  const withNotes = noteInserter(all);
+  const leaves: Leaf[] = [];
+  for (const book of books)
+    leaves.push(...(await typesetBook(book, Math.ceil(LEAVES / books.length), withNotes)));
+  return leaves;
+}
+
+const noteCount = (json: OcrJson) =>
+  json.ocr_res.content.flatMap((line) => line.words).filter((w) => w.type === 'note').length;
+
+/** Every leaf made into the variant and read: CER over the leaves, plain and folded, and seconds a page. */
+async function readVariant(
+  engine: VerticalPageEngine,
+  leaves: Leaf[],
+  work: string,
+  variant: Variant,
+): Promise<VariantRow> {
+  const seconds: number[] = [];
+  let errors = 0;
+  let errorsFolded = 0;
+  let total = 0;
+  const perPage: Array<{ page: string; cer: number }> = [];
+  const notes = { typeset: 0, marked: 0 };
+  for (const leaf of leaves) {
+    const file = path.join(work, `${leaf.name}-${variant.name.replace(/\W+/g, '_')}.png`);
+    fs.writeFileSync(file, await variant.make(leaf));
+    const start = performance.now();
+    const { ocr: read } = await engine.recognize(file);
+    seconds.push((performance.now() - start) / 1000);
+    const truthJson = variant.truth === 'notes' ? leaf.notesTruth : leaf.truth;
+    notes.typeset += noteCount(truthJson);
+    notes.marked += noteCount(read);
+    const truth = clean(pageText(truthJson));
+    const got = clean(pageText(read));
+    const length = [...truth].length;
+    errors += cer(truth, got) * length;
+    errorsFolded += cer(truth, got, true) * length;
+    total += length;
+    perPage.push({ page: leaf.name, cer: Math.round(cer(truth, got) * 1000) / 1000 });
+  }
+  log(`${variant.name}: CER ${(errors / total).toFixed(3)}`);
+  return {
+    variant: variant.name,
+    cer: Math.round((errors / total) * 1000) / 1000,
+    cerFolded: Math.round((errorsFolded / total) * 1000) / 1000,
+    seconds,
+    pages: leaves.length,
+    perPage,
+    ...(variant.truth === 'notes' ? { notes } : {}),
+  };
+}
+
+/** The other recognisers on the real pages (issue 29: both side by side), unless BENCH_OCR_BOTH=0. */
+async function readWithOthers(languageModel: CharLanguageModel | null): Promise<OtherRecogniser[]> {
+  const others: OtherRecogniser[] = [];
+  for (const recogniser of RECOGNISERS.filter((r) => r !== configuredRecogniser())) {
+    if (process.env.BENCH_OCR_BOTH === '0') break;
+    const other = await VerticalPageEngine.create({ languageModel, recogniser });
+    try {
+      log(`real pages with ${other.name}…`);
+      others.push({ name: other.name, pages: await readRealPages(other, true) });
+    } finally {
+      await other.close();
+    }
+  }
+  return others;
+}
+
+/** The table's rows of the engine, the language model and the rendered leaves' variants. */
+function variantRows(
+  engine: VerticalPageEngine,
+  languageModel: CharLanguageModel | null,
+  rows: VariantRow[],
+): Array<[string, string]> {
+  const table: Array<[string, string]> = [
+    ['engine', `${engine.name}: ${engine.description}`],
+    [
+      'language model',
+      languageModel
+        ? `${languageModel.tokens} characters of text, ${languageModel.size} distinct (without ${RENDERED_TEXTS.join(', ')})`
+        : 'none',
+    ],
+  ];
+  for (const row of rows) {
+    const s = summarize(row.seconds);
+    table.push([
+      `${row.variant} (${row.pages} leaves)`,
+      `CER ${row.cer}, folded ${row.cerFolded}; ${s.p50} s a page (p95 ${s.p95})` +
+        (row.notes ? `; ${row.notes.marked} characters marked as notes of ${row.notes.typeset} typeset` : ''),
+    ]);
+  }
+  return table;
+}
+
+/** The table's rows of each real page, the other recognisers' and the leave-one-work-out figure. */
+function realPageRows(
+  real: RealPage[],
+  others: OtherRecogniser[],
+  lowo: LeaveOneWorkOut | undefined,
+): Array<[string, string]> {
+  const table: Array<[string, string]> = [];
+  for (const page of real)
+    table.push([
+      `real: ${page.page}`,
+      `CER ${page.cer}, folded ${page.cerFolded}; read ${page.read} of ${page.truth} characters; ` +
+        `columns ${page.columns} of ${page.columnsTruth}; ${page.notes} typed note; ${page.seconds} s`,
+    ]);
+  for (const other of others) {
+    const summary = summarizeReal(other.pages);
+    if (!summary) continue;
+    for (const page of other.pages)
+      table.push([
+        `real (${other.name}): ${page.page}`,
+        `CER ${page.cer}, folded ${page.cerFolded}; read ${page.read} of ${page.truth}; columns ${page.columns} of ${page.columnsTruth}`,
+      ]);
+    table.push([
+      `real pages (${other.name})`,
+      `mean CER ${summary.meanCer} (folded ${summary.meanFolded}), worst ${summary.worst.cer}; ${summary.seconds.p50} s a page`,
+    ]);
+  }
+  if (lowo) {
+    table.push([
+      'leave-one-work-out (issue 28)',
+      `mean CER ${lowo.mean} with each work's constants chosen without it (plain mean of the same grid's default ${lowo.plain})`,
+    ]);
+    for (const work of lowo.works)
+      table.push([`  held out: ${work.work}`, `CER ${work.cer} with ${JSON.stringify(work.chosen)}`]);
+  }
+  return table;
+}
+
+/** The table's rows summing up the real pages, with the error rate of each confidence band. */
+function realSummaryRows(real: RealPage[], realSummary: RealSummary | undefined): Array<[string, string]> {
+  const table: Array<[string, string]> = [];
+  if (realSummary)
+    table.push([
+      `real pages (${real.length})`,
+      `mean CER ${realSummary.meanCer} (folded ${realSummary.meanFolded}), worst ${realSummary.worst.cer} ` +
+        `(${realSummary.worst.page}); ${realSummary.empty} empty; ${realSummary.seconds.p50} s a page (p95 ${realSummary.seconds.p95})`,
+    ]);
+  else table.push(['real pages', `none found under ${REAL_DIR}`]);
+  if (realSummary) {
+    const wrong = realSummary.bands.reduce((sum, b) => sum + b.wrong, 0);
+    for (const band of realSummary.bands)
+      table.push([
+        `real pages, confidence ${band.name}`,
+        `${band.read} characters, ${band.wrong} wrong (error rate ${
+          band.read ? (band.wrong / band.read).toFixed(3) : '–'
+        }); ${wrong ? Math.round((band.wrong / wrong) * 100) : 0} % of the wrong characters`,
+      ]);
+  }
+  return table;
+}
+
+/** The budgets of the rendered leaves (when read) and of the real pages (when found). */
+function ocrBudgets(rows: VariantRow[], realSummary: RealSummary | undefined): Budget[] {
+  const clean0 = rows[0];
+  const renderedSeconds = summarize(rows.flatMap((r) => r.seconds));
+  return [
+    ...(clean0
+      ? [
+          {
+            what: 'OCR CER on rendered pages (as rendered)',
+            budget: `≤ ${CER_TARGET}`,
+            measured: `${clean0.cer} (folded ${clean0.cerFolded})`,
+            met: clean0.cer <= CER_TARGET,
+          },
+          {
+            what: 'OCR seconds a page, one core',
+            budget: `≤ ${SECONDS_BUDGET} s`,
+            measured: `p50 ${renderedSeconds.p50} s`,
+            met: renderedSeconds.p95 <= SECONDS_BUDGET,
+          },
+        ]
+      : []),
+    ...(realSummary
+      ? [
+          {
+            what: 'OCR on real pages: mean CER (issue 14)',
+            budget: `≤ ${REAL_MEAN_TARGET}`,
+            measured: `${realSummary.meanCer} (folded ${realSummary.meanFolded})`,
+            met: realSummary.meanCer <= REAL_MEAN_TARGET,
+          },
+          {
+            what: 'OCR on real pages: worst page CER, no empty page (issue 14)',
+            budget: `≤ ${REAL_WORST_TARGET}, 0 empty`,
+            measured: `${realSummary.worst.cer} (${realSummary.worst.page}), ${realSummary.empty} empty`,
+            met: realSummary.worst.cer <= REAL_WORST_TARGET && realSummary.empty === 0,
+          },
+          {
+            what: 'OCR on real pages: seconds a page, one core (issue 14)',
+            budget: 'median ≤ 3 s, p95 ≤ 6 s',
+            measured: `median ${realSummary.seconds.p50} s, p95 ${realSummary.seconds.p95} s`,
+            met: realSummary.seconds.p50 <= 3 && realSummary.seconds.p95 <= 6,
+          },
+        ]
+      : []),
+  ];
+}
+
+/** Runs the OCR benchmark: rendered leaves under every variant, then the real pages. */
 export async function runOcr(): Promise<BenchResult> {
   const started = new Date();
   const t0 = performance.now();
@@ -139,247 +439,28 @@ export async function runOcr(): Promise<BenchResult> {
     process.env.BENCH_OCR_LM === '0' ? null : (loadLanguageModel({ exclude: RENDERED_TEXTS }) ?? null);
   const engine = await VerticalPageEngine.create({ languageModel });
   try {
-    log('typesetting leaves with known text…');
-    const all = loadDemoBooks(CLASSICS_DIR);
-    const books = all.filter((b) => ['lunyu', 'mengzi', 'shijing'].includes(b.key));
-    // Note text: 中庸, a book not among the pages read, in runs of 5–8 characters.
-    const noteSource = [
-      ...stripPunctuation(
-        all
-          .find((b) => b.key === 'zhongyong')!
-          .volumes.flatMap((v) => v.chapters.flatMap((c) => c.paragraphs))
-          .join(''),
-      ),
-    ];
-    let noteAt = 0;
-    const withNotes = (chapters: LayoutChapter[]): LayoutChapter[] =>
-      chapters.map((chapter) => ({
-        title: chapter.title,
-        paragraphs: chapter.paragraphs.map((paragraph) =>
-          [...stripPunctuation(paragraph)]
-            .map((ch, i) => {
-              if (i % 14 !== 7) return ch;
-              const n = 5 + (i % 4);
-              const note = noteSource.slice(noteAt, noteAt + n).join('');
-              noteAt = (noteAt + n) % (noteSource.length - 8);
-              return `${ch}〔${note}〕`;
-            })
-            .join(''),
-        ),
-      }));
-    const leaves: Array<Typeset & { name: string; truth: OcrJson; notesTruth: OcrJson }> = [];
-    for (const book of books) {
-      const volume = book.volumes[0]!;
-      const count = Math.ceil(LEAVES / books.length);
-      const noted = withNotes(volume.chapters);
-      const chars = new Set<string>();
-      for (const chapters of [volume.chapters, noted])
-        for (const leaf of layoutVolume(chapters).leaves.slice(0, count))
-          for (const ch of leafCharacters(leaf, book.title, volume.name)) chars.add(ch);
-      const glyphs = await loadGlyphs(chars);
-      const kaiGlyphs = await loadGlyphs(chars, KAI_FONT);
-      // Characters either typeface lacks are left out of every variant, so all read the same text.
-      const omitChars = [...glyphs.missing, ...kaiGlyphs.missing];
-      const plain = layoutVolume(volume.chapters, { omitChars }).leaves.slice(0, count);
-      const notes = layoutVolume(noted, { omitChars }).leaves.slice(0, count);
-      for (const [i, leaf] of plain.entries()) {
-        const options = {
-          bookTitle: book.title,
-          volumeName: volume.name,
-          glyphs,
-          seed: leaf.leafNumber * 31,
-        };
-        const rendered = await renderLeaf(leaf, options);
-        const notesRendered = await renderLeaf(notes[i]!, options);
-        leaves.push({
-          name: `${book.key}-${leaf.leafNumber}`,
-          png: rendered.png,
-          unruled: (await renderLeaf(leaf, { ...options, ruled: false })).png,
-          kai: (await renderLeaf(leaf, { ...options, glyphs: kaiGlyphs })).png,
-          notes: notesRendered.png,
-          truth: rendered.ocr,
-          notesTruth: notesRendered.ocr,
-        });
-      }
-    }
+    const leaves = await typesetLeaves();
     log(`${leaves.length} leaves; ${VARIANTS.length} variants; engine ${engine.name}`);
-
-    const rows: Array<{
-      variant: string;
-      cer: number;
-      cerFolded: number;
-      seconds: number[];
-      pages: number;
-      perPage: Array<{ page: string; cer: number }>;
-      /** Small characters of notes in the ground truth, and how many the engine marked as notes. */
-      notes?: { typeset: number; marked: number };
-    }> = [];
+    const rows: VariantRow[] = [];
     // BENCH_OCR_LEAVES=0: the real pages only.
-    for (const variant of leaves.length > 0 ? VARIANTS : []) {
-      const seconds: number[] = [];
-      let errors = 0;
-      let errorsFolded = 0;
-      let total = 0;
-      const perPage: Array<{ page: string; cer: number }> = [];
-      const notes = { typeset: 0, marked: 0 };
-      for (const leaf of leaves) {
-        const file = path.join(work, `${leaf.name}-${variant.name.replace(/\W+/g, '_')}.png`);
-        fs.writeFileSync(file, await variant.make(leaf));
-        const start = performance.now();
-        const { ocr: read } = await engine.recognize(file);
-        seconds.push((performance.now() - start) / 1000);
-        const truthJson = variant.truth === 'notes' ? leaf.notesTruth : leaf.truth;
-        const noteCount = (json: OcrJson) =>
-          json.ocr_res.content.flatMap((line) => line.words).filter((w) => w.type === 'note').length;
-        notes.typeset += noteCount(truthJson);
-        notes.marked += noteCount(read);
-        const truth = clean(pageText(truthJson));
-        const got = clean(pageText(read));
-        const length = [...truth].length;
-        errors += cer(truth, got) * length;
-        errorsFolded += cer(truth, got, true) * length;
-        total += length;
-        perPage.push({ page: leaf.name, cer: Math.round(cer(truth, got) * 1000) / 1000 });
-      }
-      rows.push({
-        variant: variant.name,
-        cer: Math.round((errors / total) * 1000) / 1000,
-        cerFolded: Math.round((errorsFolded / total) * 1000) / 1000,
-        seconds,
-        pages: leaves.length,
-        perPage,
-        ...(variant.truth === 'notes' ? { notes } : {}),
-      });
-      log(`${variant.name}: CER ${(errors / total).toFixed(3)}`);
-    }
+    for (const variant of leaves.length > 0 ? VARIANTS : [])
+      rows.push(await readVariant(engine, leaves, work, variant));
 
     const real = await readRealPages(engine);
-    // The other recogniser on the same pages (issue 29: both side by side), and the leave-one-work-out
-    // figure (issue 28) when asked for.
-    const others: Array<{ name: string; pages: RealPage[] }> = [];
-    for (const recogniser of RECOGNISERS.filter((r) => r !== configuredRecogniser())) {
-      if (process.env.BENCH_OCR_BOTH === '0') break;
-      const other = await VerticalPageEngine.create({ languageModel, recogniser });
-      try {
-        log(`real pages with ${other.name}…`);
-        others.push({ name: other.name, pages: await readRealPages(other, true) });
-      } finally {
-        await other.close();
-      }
-    }
+    // The other recogniser on the same pages, and the leave-one-work-out figure (issue 28) when asked for.
+    const others = await readWithOthers(languageModel);
     const lowo = process.env.BENCH_OCR_LOWO === '1' ? await leaveOneWorkOut(languageModel) : undefined;
 
-    const table: Array<[string, string]> = [
-      ['engine', `${engine.name}: ${engine.description}`],
-      [
-        'language model',
-        languageModel
-          ? `${languageModel.tokens} characters of text, ${languageModel.size} distinct (without ${RENDERED_TEXTS.join(', ')})`
-          : 'none',
-      ],
-    ];
-    for (const row of rows) {
-      const s = summarize(row.seconds);
-      table.push([
-        `${row.variant} (${row.pages} leaves)`,
-        `CER ${row.cer}, folded ${row.cerFolded}; ${s.p50} s a page (p95 ${s.p95})` +
-          (row.notes
-            ? `; ${row.notes.marked} characters marked as notes of ${row.notes.typeset} typeset`
-            : ''),
-      ]);
-    }
-    for (const page of real)
-      table.push([
-        `real: ${page.page}`,
-        `CER ${page.cer}, folded ${page.cerFolded}; read ${page.read} of ${page.truth} characters; ` +
-          `columns ${page.columns} of ${page.columnsTruth}; ${page.notes} typed note; ${page.seconds} s`,
-      ]);
-    for (const other of others) {
-      const summary = summarizeReal(other.pages);
-      if (!summary) continue;
-      for (const page of other.pages)
-        table.push([
-          `real (${other.name}): ${page.page}`,
-          `CER ${page.cer}, folded ${page.cerFolded}; read ${page.read} of ${page.truth}; columns ${page.columns} of ${page.columnsTruth}`,
-        ]);
-      table.push([
-        `real pages (${other.name})`,
-        `mean CER ${summary.meanCer} (folded ${summary.meanFolded}), worst ${summary.worst.cer}; ${summary.seconds.p50} s a page`,
-      ]);
-    }
-    if (lowo) {
-      table.push([
-        'leave-one-work-out (issue 28)',
-        `mean CER ${lowo.mean} with each work's constants chosen without it (plain mean of the same grid's default ${lowo.plain})`,
-      ]);
-      for (const work of lowo.works)
-        table.push([`  held out: ${work.work}`, `CER ${work.cer} with ${JSON.stringify(work.chosen)}`]);
-    }
+    const table = [...variantRows(engine, languageModel, rows), ...realPageRows(real, others, lowo)];
     const realSummary = summarizeReal(real);
-    if (realSummary)
-      table.push([
-        `real pages (${real.length})`,
-        `mean CER ${realSummary.meanCer} (folded ${realSummary.meanFolded}), worst ${realSummary.worst.cer} ` +
-          `(${realSummary.worst.page}); ${realSummary.empty} empty; ${realSummary.seconds.p50} s a page (p95 ${realSummary.seconds.p95})`,
-      ]);
-    else table.push(['real pages', `none found under ${REAL_DIR}`]);
-    if (realSummary) {
-      const wrong = realSummary.bands.reduce((sum, b) => sum + b.wrong, 0);
-      for (const band of realSummary.bands)
-        table.push([
-          `real pages, confidence ${band.name}`,
-          `${band.read} characters, ${band.wrong} wrong (error rate ${
-            band.read ? (band.wrong / band.read).toFixed(3) : '–'
-          }); ${wrong ? Math.round((band.wrong / wrong) * 100) : 0} % of the wrong characters`,
-        ]);
-    }
-    const clean0 = rows[0];
-    const renderedSeconds = summarize(rows.flatMap((r) => r.seconds));
+    table.push(...realSummaryRows(real, realSummary));
+    const budgets = ocrBudgets(rows, realSummary);
     return {
       name: 'ocr',
       startedAt: started.toISOString(),
       seconds: (performance.now() - t0) / 1000,
       machine: machine(),
-      budgets: [
-        ...(clean0
-          ? [
-              {
-                what: 'OCR CER on rendered pages (as rendered)',
-                budget: `≤ ${CER_TARGET}`,
-                measured: `${clean0.cer} (folded ${clean0.cerFolded})`,
-                met: clean0.cer <= CER_TARGET,
-              },
-              {
-                what: 'OCR seconds a page, one core',
-                budget: `≤ ${SECONDS_BUDGET} s`,
-                measured: `p50 ${renderedSeconds.p50} s`,
-                met: renderedSeconds.p95 <= SECONDS_BUDGET,
-              },
-            ]
-          : []),
-        ...(realSummary
-          ? [
-              {
-                what: 'OCR on real pages: mean CER (issue 14)',
-                budget: `≤ ${REAL_MEAN_TARGET}`,
-                measured: `${realSummary.meanCer} (folded ${realSummary.meanFolded})`,
-                met: realSummary.meanCer <= REAL_MEAN_TARGET,
-              },
-              {
-                what: 'OCR on real pages: worst page CER, no empty page (issue 14)',
-                budget: `≤ ${REAL_WORST_TARGET}, 0 empty`,
-                measured: `${realSummary.worst.cer} (${realSummary.worst.page}), ${realSummary.empty} empty`,
-                met: realSummary.worst.cer <= REAL_WORST_TARGET && realSummary.empty === 0,
-              },
-              {
-                what: 'OCR on real pages: seconds a page, one core (issue 14)',
-                budget: 'median ≤ 3 s, p95 ≤ 6 s',
-                measured: `median ${realSummary.seconds.p50} s, p95 ${realSummary.seconds.p95} s`,
-                met: realSummary.seconds.p50 <= 3 && realSummary.seconds.p95 <= 6,
-              },
-            ]
-          : []),
-      ],
+      budgets,
       table,
       data: { rows, real, others, lowo },
     };

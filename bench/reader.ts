@@ -9,6 +9,8 @@
  * (`data-drawn="true"` on the image pane, set when OpenSeadragon has every tile it needs). Cold: a new
  * browser context each time (no HTTP cache, page never seen); warm: page turns in an open reader.
  */
+import type { ChildProcess } from 'node:child_process';
+import type { Agent } from 'node:http';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
 import {
@@ -41,13 +43,77 @@ const READING_ROOM_CIDRS = '10.77.0.0/16';
 const READING_ROOM_HEADERS = { 'x-forwarded-for': '10.77.0.9' };
 const log = (line: string) => console.log(`[reader] ${line}`);
 
-export async function runReader(): Promise<BenchResult> {
-  const started = new Date();
-  const t0 = performance.now();
-  const work = tempDir('guji-bench-reader-');
-  const dataDir = path.join(work, 'data');
-  const port = await freePort();
-  const origin = `http://${LOOPBACK}:${port}`;
+type Cookies = Parameters<import('@playwright/test').BrowserContext['addCookies']>[0];
+type DrawnAt = (
+  page: import('@playwright/test').Page,
+  label?: string,
+) => Promise<{ drawn: number; visible: number; click: number }>;
+type Browser = import('@playwright/test').Browser;
+
+/** The reader's address of a page of 論語. */
+type PageUrl = (page: number) => string;
+
+/**
+ * Times are taken in the page, not by polling from here (Playwright's waits poll at up to 500 ms
+ * intervals, which added up to half a second to the first measurements): the navigation's own
+ * clock (performance.now() counts from its start) when the image pane first says
+ * data-drawn="true" for a page, and when a click happened.
+ */
+const clock = () => {
+  const w = window as unknown as {
+    __drawn: Record<string, number>;
+    __clicks: number[];
+    __early: number | null;
+  };
+  const h = window as unknown as { __hitWanted: string | null; __hitShown: number | null };
+  w.__drawn = {};
+  w.__clicks = [];
+  w.__early = null;
+  // index.html's early image of the page: when it was painted.
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries() as Array<
+      PerformanceEntry & { identifier?: string; renderTime?: number }
+    >)
+      if (entry.identifier === 'reader-preview') w.__early ??= entry.renderTime || entry.startTime;
+  }).observe({ type: 'element', buffered: true });
+  h.__hitWanted = null;
+  h.__hitShown = null;
+  document.addEventListener('click', () => w.__clicks.push(performance.now()), true);
+  new MutationObserver(() => {
+    for (const pane of document.querySelectorAll('[data-drawn="true"]')) {
+      const label = pane.getAttribute('aria-label') ?? '';
+      w.__drawn[label] ??= performance.now();
+    }
+    // A search hit is shown when its page is drawn with the occurrence framed on it.
+    const wanted = h.__hitWanted;
+    if (wanted && h.__hitShown === null) {
+      const pane = document.querySelector(`[aria-label="${wanted}"][data-drawn="true"]`);
+      if (pane?.querySelector('.osd-hit-current')) h.__hitShown = performance.now();
+    }
+  }).observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ['data-drawn', 'aria-label'],
+  });
+};
+
+/** When the page (or the page labelled `label`) was drawn and visible, and the last click, by the page's clock. */
+const drawnAt: DrawnAt = (page, label) =>
+  page.evaluate((name) => {
+    const w = window as unknown as {
+      __drawn: Record<string, number>;
+      __clicks: number[];
+      __early: number | null;
+    };
+    const times = Object.entries(w.__drawn);
+    const hit = name === undefined ? times[0] : times.find(([key]) => key === name);
+    const drawn = hit?.[1] ?? NaN;
+    return { drawn, visible: Math.min(drawn, w.__early ?? Infinity), click: w.__clicks.at(-1) ?? NaN };
+  }, label);
+
+/** Starts `serve` on a fresh demo library with this benchmark's reading room. */
+function startServer(work: string, dataDir: string, port: number) {
   const env: Record<string, string> = {
     ...serverEnv(dataDir, port),
     READING_ROOM_CIDRS,
@@ -57,8 +123,12 @@ export async function runReader(): Promise<BenchResult> {
     env,
     logFile: path.join(work, 'serve.log'),
   });
-  const agent = newAgent();
-  const browser = await chromium.launch({
+  return { env, server };
+}
+
+/** Debian's Chromium, headless, without a GPU or background traffic. */
+function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--no-sandbox',
@@ -69,202 +139,198 @@ export async function runReader(): Promise<BenchResult> {
       '--disable-sync',
     ],
   });
-  try {
-    await waitFor(
-      'the server',
-      async () => (await get(`${origin}/api/health`, agent)).status === 200,
-      180_000,
-      server,
-    );
-    await waitForIdleJobs(origin, agent, 600_000, server);
-    const cookie = await loginCookie(origin, dataDir, env.SESSION_SECRET ?? '', 'reader', 'Shuyuan#2026');
-    const cookies = [
-      {
-        name: 'guji_session',
-        value: cookie,
-        domain: LOOPBACK,
-        path: '/',
-        httpOnly: true,
-        sameSite: 'Lax' as const,
-      },
-    ];
-    const url = (page: number) => `${origin}/Book?catalogId=1&fascicleId=1&imageId=${page}`;
-    /**
-     * Times are taken in the page, not by polling from here (Playwright's waits poll at up to 500 ms
-     * intervals, which added up to half a second to the first measurements): the navigation's own
-     * clock (performance.now() counts from its start) when the image pane first says
-     * data-drawn="true" for a page, and when a click happened.
-     */
-    const clock = () => {
-      const w = window as unknown as {
-        __drawn: Record<string, number>;
-        __clicks: number[];
-        __early: number | null;
-      };
-      const h = window as unknown as { __hitWanted: string | null; __hitShown: number | null };
-      w.__drawn = {};
-      w.__clicks = [];
-      w.__early = null;
-      // index.html's early image of the page: when it was painted.
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as Array<
-          PerformanceEntry & { identifier?: string; renderTime?: number }
-        >)
-          if (entry.identifier === 'reader-preview') w.__early ??= entry.renderTime || entry.startTime;
-      }).observe({ type: 'element', buffered: true });
-      h.__hitWanted = null;
-      h.__hitShown = null;
-      document.addEventListener('click', () => w.__clicks.push(performance.now()), true);
-      new MutationObserver(() => {
-        for (const pane of document.querySelectorAll('[data-drawn="true"]')) {
-          const label = pane.getAttribute('aria-label') ?? '';
-          w.__drawn[label] ??= performance.now();
-        }
-        // A search hit is shown when its page is drawn with the occurrence framed on it.
-        const wanted = h.__hitWanted;
-        if (wanted && h.__hitShown === null) {
-          const pane = document.querySelector(`[aria-label="${wanted}"][data-drawn="true"]`);
-          if (pane?.querySelector('.osd-hit-current')) h.__hitShown = performance.now();
-        }
-      }).observe(document, {
-        subtree: true,
-        childList: true,
-        attributes: true,
-        attributeFilter: ['data-drawn', 'aria-label'],
-      });
-    };
-    const drawnAt = (page: import('@playwright/test').Page, label?: string) =>
-      page.evaluate((name) => {
-        const w = window as unknown as {
-          __drawn: Record<string, number>;
-          __clicks: number[];
-          __early: number | null;
-        };
-        const times = Object.entries(w.__drawn);
-        const hit = name === undefined ? times[0] : times.find(([key]) => key === name);
-        const drawn = hit?.[1] ?? NaN;
-        return { drawn, visible: Math.min(drawn, w.__early ?? Infinity), click: w.__clicks.at(-1) ?? NaN };
-      }, label);
+}
 
-    log('transfer size of a first visit (the JavaScript and CSS the reader loads)…');
-    const transfer = await firstVisitTransfer(browser, cookies, url(2));
-
-    log(`${RUNS} cold openings (new browser context each)…`);
-    const cold: number[] = [];
-    const coldDrawn: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      await context.addCookies(cookies);
-      await context.addInitScript(clock);
-      const page = await context.newPage();
-      await page.goto(url(2 + i));
-      await page.locator('[data-drawn="true"]').waitFor({ timeout: 15_000 });
-      const times = await drawnAt(page);
-      cold.push(times.visible);
-      coldDrawn.push(times.drawn);
-      await context.close();
-    }
-
-    log(`${RUNS} openings in a browser that has the site's files cached…`);
-    const cached: number[] = [];
-    const cachedDrawn: number[] = [];
+/** Waits for the server and its demo library, logs the reader in; returns the browser's session cookies. */
+async function readerCookies(
+  origin: string,
+  dataDir: string,
+  secret: string,
+  server: ChildProcess,
+  agent: Agent,
+): Promise<Cookies> {
+  await waitFor(
+    'the server',
+    async () => (await get(`${origin}/api/health`, agent)).status === 200,
+    180_000,
+    server,
+  );
+  await waitForIdleJobs(origin, agent, 600_000, server);
+  const cookie = await loginCookie(origin, dataDir, secret, 'reader', 'Shuyuan#2026');
+  return [
     {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-      await context.addCookies(cookies);
-      await context.addInitScript(clock);
-      const page = await context.newPage();
-      await page.goto(url(1));
-      await page.locator('[data-drawn="true"]').waitFor({ timeout: 15_000 });
-      for (let i = 0; i < RUNS; i++) {
-        await page.goto('about:blank');
-        await page.goto(url(20 + i));
-        await page.locator('[data-drawn="true"]').waitFor({ timeout: 15_000 });
-        const times = await drawnAt(page);
-        cached.push(times.visible);
-        cachedDrawn.push(times.drawn);
-      }
-      await context.close();
-    }
+      name: 'guji_session',
+      value: cookie,
+      domain: LOOPBACK,
+      path: '/',
+      httpOnly: true,
+      sameSite: 'Lax' as const,
+    },
+  ];
+}
 
-    log(`${RUNS} page turns in an open reader…`);
-    const warm: number[] = [];
+/** RUNS openings, each in a new browser context (empty HTTP cache, page never seen). */
+async function timeColdOpenings(browser: Browser, cookies: Cookies, url: PageUrl) {
+  log(`${RUNS} cold openings (new browser context each)…`);
+  const cold: number[] = [];
+  const coldDrawn: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await context.addCookies(cookies);
     await context.addInitScript(clock);
     const page = await context.newPage();
-    await page.goto(url(1));
+    await page.goto(url(2 + i));
     await page.locator('[data-drawn="true"]').waitFor({ timeout: 15_000 });
-    for (let i = 0; i < RUNS; i++) {
-      const label = `第 ${i + 2} 页图像`;
-      await page.getByRole('button', { name: '下一页' }).click();
-      await page.getByRole('region', { name: label }).and(page.locator('[data-drawn="true"]')).waitFor({
-        timeout: 15_000,
-      });
-      const { drawn, click } = await drawnAt(page, label);
-      warm.push(drawn - click);
-    }
+    const times = await drawnAt(page);
+    cold.push(times.visible);
+    coldDrawn.push(times.drawn);
     await context.close();
+  }
+  return { cold, coldDrawn };
+}
 
+/** RUNS openings in one context that has the site's files cached (navigating from about:blank). */
+async function timeCachedOpenings(browser: Browser, cookies: Cookies, url: PageUrl) {
+  log(`${RUNS} openings in a browser that has the site's files cached…`);
+  const cached: number[] = [];
+  const cachedDrawn: number[] = [];
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addCookies(cookies);
+  await context.addInitScript(clock);
+  const page = await context.newPage();
+  await page.goto(url(1));
+  await page.locator('[data-drawn="true"]').waitFor({ timeout: 15_000 });
+  for (let i = 0; i < RUNS; i++) {
+    await page.goto('about:blank');
+    await page.goto(url(20 + i));
+    await page.locator('[data-drawn="true"]').waitFor({ timeout: 15_000 });
+    const times = await drawnAt(page);
+    cached.push(times.visible);
+    cachedDrawn.push(times.drawn);
+  }
+  await context.close();
+  return { cached, cachedDrawn };
+}
+
+/** RUNS page turns with the 下一页 button in an open reader: from the click to the next page drawn. */
+async function timePageTurns(browser: Browser, cookies: Cookies, url: PageUrl): Promise<number[]> {
+  log(`${RUNS} page turns in an open reader…`);
+  const warm: number[] = [];
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addCookies(cookies);
+  await context.addInitScript(clock);
+  const page = await context.newPage();
+  await page.goto(url(1));
+  await page.locator('[data-drawn="true"]').waitFor({ timeout: 15_000 });
+  for (let i = 0; i < RUNS; i++) {
+    const label = `第 ${i + 2} 页图像`;
+    await page.getByRole('button', { name: '下一页' }).click();
+    await page.getByRole('region', { name: label }).and(page.locator('[data-drawn="true"]')).waitFor({
+      timeout: 15_000,
+    });
+    const { drawn, click } = await drawnAt(page, label);
+    warm.push(drawn - click);
+  }
+  await context.close();
+  return warm;
+}
+
+/** Every time measured, in ms, and the first visit's transfer. */
+interface ReaderTimes {
+  cold: number[];
+  coldDrawn: number[];
+  cached: number[];
+  cachedDrawn: number[];
+  warm: number[];
+  hits: number[];
+  transfer: Transfer;
+}
+
+/** The result: the budgets of the openings, the transfer, page turns and hits, and the table. */
+function readerReport(started: Date, t0: number, times: ReaderTimes): BenchResult {
+  const { cold, coldDrawn, cached, cachedDrawn, warm, hits, transfer } = times;
+  const coldSummary = summarize(cold);
+  const warmSummary = summarize(warm);
+  const cachedSummary = summarize(cached);
+  const coldDrawnSummary = summarize(coldDrawn);
+  const cachedDrawnSummary = summarize(cachedDrawn);
+  const hitSummary = summarize(hits);
+  return {
+    name: 'reader',
+    startedAt: started.toISOString(),
+    seconds: (performance.now() - t0) / 1000,
+    machine: machine(),
+    budgets: [
+      {
+        what: 'reader: first page visible after navigation (site files cached)',
+        budget: `≤ ${BUDGET_MS} ms`,
+        measured: fmtMs(cachedSummary),
+        met: cachedSummary.p95 <= BUDGET_MS,
+      },
+      {
+        what: 'reader: first page visible after navigation (empty browser cache)',
+        budget: `≤ ${BUDGET_MS} ms`,
+        measured: fmtMs(coldSummary),
+        met: coldSummary.p95 <= BUDGET_MS,
+      },
+      {
+        what: 'reader: first visit JS+CSS sent compressed, ≥ 60 % smaller than the files (issue 17)',
+        budget: '≤ 40 % of the files',
+        measured: `${kB(transfer.wire)} sent for ${kB(transfer.files)} of files (${percent(transfer)})`,
+        met: transfer.wire <= 0.4 * transfer.files,
+      },
+      {
+        what: 'reader: page turn in an open reader (click → next page drawn)',
+        budget: `p95 ≤ ${TURN_BUDGET_MS} ms`,
+        measured: fmtMs(warmSummary),
+        met: warmSummary.p95 <= TURN_BUDGET_MS,
+      },
+      {
+        what: 'reader: in-book search hit opened from the list (click → page drawn, occurrence framed)',
+        budget: `p95 ≤ ${HIT_BUDGET_MS} ms`,
+        measured: fmtMs(hitSummary),
+        met: hitSummary.p95 <= HIT_BUDGET_MS,
+      },
+    ],
+    table: [
+      ['opening, empty browser cache (navigation → page visible)', fmtMs(coldSummary)],
+      ['opening, empty browser cache (navigation → viewer drew the page)', fmtMs(coldDrawnSummary)],
+      ['opening, site files cached (→ page visible)', fmtMs(cachedSummary)],
+      ['opening, site files cached (→ viewer drew the page)', fmtMs(cachedDrawnSummary)],
+      ['page turn in an open reader', fmtMs(warmSummary)],
+      ['in-book search hit opened from the list', fmtMs(hitSummary)],
+      [
+        `first visit: ${transfer.count} JS and CSS files, bytes sent / file bytes`,
+        `${kB(transfer.wire)} / ${kB(transfer.files)} (${percent(transfer)}; ${transfer.encodings})`,
+      ],
+    ],
+    data: { cold, coldDrawn, cached, cachedDrawn, warm, hits, transfer },
+  };
+}
+
+/** Runs the reader benchmark: first visit transfer, cold and cached openings, page turns, search hits. */
+export async function runReader(): Promise<BenchResult> {
+  const started = new Date();
+  const t0 = performance.now();
+  const work = tempDir('guji-bench-reader-');
+  const dataDir = path.join(work, 'data');
+  const port = await freePort();
+  const origin = `http://${LOOPBACK}:${port}`;
+  const { env, server } = startServer(work, dataDir, port);
+  const agent = newAgent();
+  const browser = await launchBrowser();
+  try {
+    const cookies = await readerCookies(origin, dataDir, env.SESSION_SECRET ?? '', server, agent);
+    const url = (page: number) => `${origin}/Book?catalogId=1&fascicleId=1&imageId=${page}`;
+
+    log('transfer size of a first visit (the JavaScript and CSS the reader loads)…');
+    const transfer = await firstVisitTransfer(browser, cookies, url(2));
+    const { cold, coldDrawn } = await timeColdOpenings(browser, cookies, url);
+    const { cached, cachedDrawn } = await timeCachedOpenings(browser, cookies, url);
+    const warm = await timePageTurns(browser, cookies, url);
     log(`${RUNS} in-book search hits opened from the hit list (reading room)…`);
     const hits = await timeHits(browser, cookies, url(1), clock, drawnAt);
-
-    const coldSummary = summarize(cold);
-    const warmSummary = summarize(warm);
-    const cachedSummary = summarize(cached);
-    const coldDrawnSummary = summarize(coldDrawn);
-    const cachedDrawnSummary = summarize(cachedDrawn);
-    const hitSummary = summarize(hits);
-    return {
-      name: 'reader',
-      startedAt: started.toISOString(),
-      seconds: (performance.now() - t0) / 1000,
-      machine: machine(),
-      budgets: [
-        {
-          what: 'reader: first page visible after navigation (site files cached)',
-          budget: `≤ ${BUDGET_MS} ms`,
-          measured: fmtMs(cachedSummary),
-          met: cachedSummary.p95 <= BUDGET_MS,
-        },
-        {
-          what: 'reader: first page visible after navigation (empty browser cache)',
-          budget: `≤ ${BUDGET_MS} ms`,
-          measured: fmtMs(coldSummary),
-          met: coldSummary.p95 <= BUDGET_MS,
-        },
-        {
-          what: 'reader: first visit JS+CSS sent compressed, ≥ 60 % smaller than the files (issue 17)',
-          budget: '≤ 40 % of the files',
-          measured: `${kB(transfer.wire)} sent for ${kB(transfer.files)} of files (${percent(transfer)})`,
-          met: transfer.wire <= 0.4 * transfer.files,
-        },
-        {
-          what: 'reader: page turn in an open reader (click → next page drawn)',
-          budget: `p95 ≤ ${TURN_BUDGET_MS} ms`,
-          measured: fmtMs(warmSummary),
-          met: warmSummary.p95 <= TURN_BUDGET_MS,
-        },
-        {
-          what: 'reader: in-book search hit opened from the list (click → page drawn, occurrence framed)',
-          budget: `p95 ≤ ${HIT_BUDGET_MS} ms`,
-          measured: fmtMs(hitSummary),
-          met: hitSummary.p95 <= HIT_BUDGET_MS,
-        },
-      ],
-      table: [
-        ['opening, empty browser cache (navigation → page visible)', fmtMs(coldSummary)],
-        ['opening, empty browser cache (navigation → viewer drew the page)', fmtMs(coldDrawnSummary)],
-        ['opening, site files cached (→ page visible)', fmtMs(cachedSummary)],
-        ['opening, site files cached (→ viewer drew the page)', fmtMs(cachedDrawnSummary)],
-        ['page turn in an open reader', fmtMs(warmSummary)],
-        ['in-book search hit opened from the list', fmtMs(hitSummary)],
-        [
-          `first visit: ${transfer.count} JS and CSS files, bytes sent / file bytes`,
-          `${kB(transfer.wire)} / ${kB(transfer.files)} (${percent(transfer)}; ${transfer.encodings})`,
-        ],
-      ],
-      data: { cold, coldDrawn, cached, cachedDrawn, warm, hits, transfer },
-    };
+    return readerReport(started, t0, { cold, coldDrawn, cached, cachedDrawn, warm, hits, transfer });
   } finally {
     agent.destroy();
     await browser.close();
@@ -272,12 +338,6 @@ export async function runReader(): Promise<BenchResult> {
     removeDir(work);
   }
 }
-
-type Cookies = Parameters<import('@playwright/test').BrowserContext['addCookies']>[0];
-type DrawnAt = (
-  page: import('@playwright/test').Page,
-  label?: string,
-) => Promise<{ drawn: number; visible: number; click: number }>;
 
 /**
  * Searches 子曰 in 論語 from the reader's toolbar (reading room), then opens RUNS hits from the list in the

@@ -143,15 +143,13 @@ async function startPostgres(dir: string): Promise<{ url: string; stop: () => Pr
   return { url: `postgres://postgres:postgres@127.0.0.1:${port}`, stop: () => server.stop() };
 }
 
-async function measure(
+/** A fresh library for one run: a SQLite file, or a new database on the PostgreSQL server. */
+async function openLibrary(
   dialect: Dialect,
   scale: number,
-  pages: string[],
-  queries: Query[],
-  work: string,
+  dataDir: string,
   pgUrl: string | undefined,
-): Promise<Run> {
-  const dataDir = path.join(work, `${dialect}-x${scale}`);
+): Promise<AppContext> {
   let databaseUrl = `sqlite:${path.join(dataDir, 'search.sqlite')}`;
   if (dialect === 'postgres') {
     const name = `guji_search_x${scale}`;
@@ -169,61 +167,96 @@ async function measure(
     JOBS_IN_PROCESS: 'false',
     DEMO_LIBRARY: 'false',
   });
-  const context: AppContext = await createContext(config);
-  try {
-    const { db } = context.database;
-    const all = Array.from({ length: scale }, () => pages).flat();
-    log(`${dialect} ×${scale}: inserting ${all.length} pages…`);
-    const indexed: IndexedPage[] = [];
-    for (let b = 0; b * PAGES_PER_BOOK < all.length; b++) {
-      const texts = all.slice(b * PAGES_PER_BOOK, (b + 1) * PAGES_PER_BOOK);
-      indexed.push(...(await addBook(context, texts, b)));
-    }
-    const sizeBefore = await databaseBytes(context, dialect, dataDir);
-    log(`${dialect} ×${scale}: building the index…`);
-    const t0 = performance.now();
-    await context.textIndex.rebuild(byBook(indexed));
-    const buildSeconds = (performance.now() - t0) / 1000;
-    const indexMb =
-      ((await databaseBytes(context, dialect, dataDir)) - (dialect === 'sqlite' ? sizeBefore : 0)) / 1e6;
+  return createContext(config);
+}
 
-    log(`${dialect} ×${scale}: timing ${queries.length} queries × ${RUNS}…`);
-    const search = (text: string) => context.textIndex.search({ text, offset: 0, limit: 8 });
-    for (const q of queries) await search(q.text); // warm-up
-    const samples = new Map<string, number[]>(queries.map((q) => [q.text, []]));
-    const totals = new Map<string, number>();
-    const order = shuffle(
-      queries.flatMap((q) => Array.from({ length: RUNS }, () => q)),
-      prng(scale * 7 + (dialect === 'sqlite' ? 1 : 2)),
-    );
-    for (const q of order) {
-      const start = performance.now();
-      const result = await search(q.text);
-      samples.get(q.text)!.push(performance.now() - start);
-      totals.set(q.text, result.total);
-    }
-    // PostgreSQL's plans for a rare two-character query, for the record (what the planner chose): the
-    // count from the gram counts, the first hits from the GIN index.
-    const plans: string[] = [];
-    if (dialect === 'postgres') {
-      const rare = tokenChars(queries.find((q) => q.label.startsWith('2 chars, rare'))!.text).join('');
-      const lexeme = `'${rare}'`;
-      for (const statement of [
-        sql`explain analyze select pages from text_gram_counts where gram = ${rare}`,
-        sql`explain analyze with hits as materialized (select page_id from page_texts where tsv @@ ${lexeme}::tsquery) select page_id from hits order by page_id limit 8`,
-      ]) {
-        const result = await statement.execute(db);
-        plans.push(
-          (result.rows as Array<Record<string, string>>).map((row) => Object.values(row)[0]).join('\n'),
-        );
-      }
-      log(`plans:\n${plans.join('\n---\n')}`);
-    }
-    // Adding one more book of PAGES_PER_BOOK pages to a library of this size, as a recognised book is.
-    const added = await addBook(context, pages.slice(0, PAGES_PER_BOOK), indexed.length);
-    const t1 = performance.now();
-    await db.transaction().execute((tx) => context.textIndex.upsert(added, tx));
-    const addMsPerPage = Math.round(((performance.now() - t1) / added.length) * 100) / 100;
+/** Inserts the corpus `scale` times over, then times building the index and measures its size. */
+async function buildIndex(
+  context: AppContext,
+  dialect: Dialect,
+  scale: number,
+  pages: string[],
+  dataDir: string,
+) {
+  const all = Array.from({ length: scale }, () => pages).flat();
+  log(`${dialect} ×${scale}: inserting ${all.length} pages…`);
+  const indexed: IndexedPage[] = [];
+  for (let b = 0; b * PAGES_PER_BOOK < all.length; b++) {
+    const texts = all.slice(b * PAGES_PER_BOOK, (b + 1) * PAGES_PER_BOOK);
+    indexed.push(...(await addBook(context, texts, b)));
+  }
+  const sizeBefore = await databaseBytes(context, dialect, dataDir);
+  log(`${dialect} ×${scale}: building the index…`);
+  const t0 = performance.now();
+  await context.textIndex.rebuild(byBook(indexed));
+  const buildSeconds = (performance.now() - t0) / 1000;
+  const indexMb =
+    ((await databaseBytes(context, dialect, dataDir)) - (dialect === 'sqlite' ? sizeBefore : 0)) / 1e6;
+  return { indexed, buildSeconds, indexMb };
+}
+
+/** Every query RUNS times after a warm-up, in a shuffled order: times and total of each. */
+async function timeSearches(context: AppContext, dialect: Dialect, scale: number, queries: Query[]) {
+  log(`${dialect} ×${scale}: timing ${queries.length} queries × ${RUNS}…`);
+  const search = (text: string) => context.textIndex.search({ text, offset: 0, limit: 8 });
+  for (const q of queries) await search(q.text); // warm-up
+  const samples = new Map<string, number[]>(queries.map((q) => [q.text, []]));
+  const totals = new Map<string, number>();
+  const order = shuffle(
+    queries.flatMap((q) => Array.from({ length: RUNS }, () => q)),
+    prng(scale * 7 + (dialect === 'sqlite' ? 1 : 2)),
+  );
+  for (const q of order) {
+    const start = performance.now();
+    const result = await search(q.text);
+    samples.get(q.text)!.push(performance.now() - start);
+    totals.set(q.text, result.total);
+  }
+  return { samples, totals };
+}
+
+/**
+ * PostgreSQL's plans for a rare two-character query, for the record (what the planner chose): the
+ * count from the gram counts, the first hits from the GIN index.
+ */
+async function postgresPlans(context: AppContext, queries: Query[]): Promise<string[]> {
+  const plans: string[] = [];
+  const rare = tokenChars(queries.find((q) => q.label.startsWith('2 chars, rare'))!.text).join('');
+  const lexeme = `'${rare}'`;
+  for (const statement of [
+    sql`explain analyze select pages from text_gram_counts where gram = ${rare}`,
+    sql`explain analyze with hits as materialized (select page_id from page_texts where tsv @@ ${lexeme}::tsquery) select page_id from hits order by page_id limit 8`,
+  ]) {
+    const result = await statement.execute(context.database.db);
+    plans.push((result.rows as Array<Record<string, string>>).map((row) => Object.values(row)[0]).join('\n'));
+  }
+  log(`plans:\n${plans.join('\n---\n')}`);
+  return plans;
+}
+
+/** Adding one more book of PAGES_PER_BOOK pages to a library of this size, as a recognised book is: ms a page. */
+async function timeOneMoreBook(context: AppContext, pages: string[], n: number): Promise<number> {
+  const added = await addBook(context, pages.slice(0, PAGES_PER_BOOK), n);
+  const t1 = performance.now();
+  await context.database.db.transaction().execute((tx) => context.textIndex.upsert(added, tx));
+  return Math.round(((performance.now() - t1) / added.length) * 100) / 100;
+}
+
+async function measure(
+  dialect: Dialect,
+  scale: number,
+  pages: string[],
+  queries: Query[],
+  work: string,
+  pgUrl: string | undefined,
+): Promise<Run> {
+  const dataDir = path.join(work, `${dialect}-x${scale}`);
+  const context = await openLibrary(dialect, scale, dataDir, pgUrl);
+  try {
+    const { indexed, buildSeconds, indexMb } = await buildIndex(context, dialect, scale, pages, dataDir);
+    const { samples, totals } = await timeSearches(context, dialect, scale, queries);
+    const plans = dialect === 'postgres' ? await postgresPlans(context, queries) : [];
+    const addMsPerPage = await timeOneMoreBook(context, pages, indexed.length);
     log(`${dialect} ×${scale}: build ${buildSeconds.toFixed(1)} s; one more book ${addMsPerPage} ms a page`);
     return {
       addMsPerPage,

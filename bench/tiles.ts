@@ -12,7 +12,9 @@
  * the number of CPUs), BENCH_IIPSRV (path of iipsrv.fcgi), BENCH_IIP_TIFF=vips (give IIPImage TIFFs made by `vips tiffsave` from the masters
  * instead of our own pyramids), BENCH_NO_INSTALL=1 (never run apt-get), BENCH_KEEP=1 (keep the folder).
  */
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import type { Agent } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -21,6 +23,7 @@ import {
   type Budget,
   type HttpResult,
   type LoadResult,
+  type Machine,
   type RequestSet,
   type Summary,
   LOOPBACK,
@@ -172,12 +175,8 @@ async function ensureIipImage(work: string): Promise<string | undefined> {
   return missing() ? 'apt-get ran but iipsrv.fcgi or lighttpd is still missing' : undefined;
 }
 
-/** Starts iipsrv processes and lighttpd in front of them; returns lighttpd's origin and every pid. */
-async function startIipImage(
-  work: string,
-  pages: Page[],
-  dataDir: string,
-): Promise<{ origin: string; pids: Array<number | undefined> }> {
+/** The TIFFs IIPImage reads, one per page: our own pyramids linked, or (BENCH_IIP_TIFF=vips) made by vips. */
+async function prepareIipImages(work: string, pages: Page[], dataDir: string): Promise<string> {
   const images = path.join(work, 'iip-images');
   fs.mkdirSync(images, { recursive: true });
   if (process.env.BENCH_IIP_TIFF === 'vips') {
@@ -210,7 +209,14 @@ async function startIipImage(
     for (const page of pages)
       fs.symlinkSync(path.join(dataDir, page.pyramid_key), path.join(images, `p${page.id}.tif`));
   }
+  return images;
+}
 
+/** Starts BENCH_IIP_PROCS iipsrv FastCGI processes on free ports; returns their ports and pids. */
+async function startIipsrv(
+  work: string,
+  images: string,
+): Promise<{ fcgiPorts: number[]; pids: Array<number | undefined> }> {
   const procs = Number(process.env.BENCH_IIP_PROCS ?? os.availableParallelism());
   const fcgiPorts: number[] = [];
   const pids: Array<number | undefined> = [];
@@ -229,7 +235,11 @@ async function startIipImage(
     });
     pids.push(iipsrv.pid);
   }
-  const port = await freePort();
+  return { fcgiPorts, pids };
+}
+
+/** Writes lighttpd's configuration: /iiif on `port`, balanced over the iipsrv processes. */
+function writeLighttpdConf(work: string, port: number, fcgiPorts: number[]): string {
   const conf = path.join(work, 'lighttpd.conf');
   fs.writeFileSync(
     conf,
@@ -251,6 +261,19 @@ async function startIipImage(
       '',
     ].join('\n'),
   );
+  return conf;
+}
+
+/** Starts iipsrv processes and lighttpd in front of them; returns lighttpd's origin and every pid. */
+async function startIipImage(
+  work: string,
+  pages: Page[],
+  dataDir: string,
+): Promise<{ origin: string; pids: Array<number | undefined> }> {
+  const images = await prepareIipImages(work, pages, dataDir);
+  const { fcgiPorts, pids } = await startIipsrv(work, images);
+  const port = await freePort();
+  const conf = writeLighttpdConf(work, port, fcgiPorts);
   const lighttpd = startProcess('lighttpd', ['-D', '-f', conf], { logFile: path.join(work, 'lighttpd.log') });
   const origin = `http://${LOOPBACK}:${port}`;
   const agent = newAgent();
@@ -273,6 +296,530 @@ interface Timed {
 
 type Load = LoadResult & { cpuMsPerRequest: number };
 
+/** Both servers as the measurements use them; `iip` is undefined when IIPImage is unavailable. */
+interface Servers {
+  work: string;
+  ours: string;
+  server: ChildProcess;
+  agentOurs: Agent;
+  iip: string | undefined;
+  iipPids: Array<number | undefined>;
+  /** Why IIPImage is not measured, when it is not. */
+  iipUnavailable: string | undefined;
+  agentIip: Agent;
+}
+
+/** Makes the demo library (`demo`) in dataDir; returns how long that took and its public pages. */
+async function makeDemoLibrary(
+  work: string,
+  dataDir: string,
+): Promise<{ demoSeconds: number; pages: Page[] }> {
+  log(`making the demo library in ${dataDir} (about 20 s)…`);
+  const demoStarted = performance.now();
+  await runToEnd(process.execPath, [...SERVER_MAIN, 'demo'], {
+    env: { ...serverEnv(dataDir, 0), LOG_LEVEL: 'warn' },
+    logFile: path.join(work, 'demo.log'),
+  });
+  const demoSeconds = (performance.now() - demoStarted) / 1000;
+  const pages = publicPages(dataDir);
+  if (pages.length <= WARMUP_PAGES) throw new Error(`only ${pages.length} public pages with pyramids`);
+  return { demoSeconds, pages };
+}
+
+/** Starts `serve` on the library and waits until it is up with no background job left. */
+async function startOurServer(
+  work: string,
+  dataDir: string,
+): Promise<{ ours: string; server: ChildProcess; agentOurs: Agent }> {
+  const port = await freePort();
+  const ours = `http://${LOOPBACK}:${port}`;
+  const server = startProcess(process.execPath, [...SERVER_MAIN, 'serve'], {
+    env: serverEnv(dataDir, port),
+    logFile: path.join(work, 'serve.log'),
+  });
+  const agentOurs = newAgent();
+  await waitFor(
+    'our server',
+    async () => (await get(`${ours}/api/health`, agentOurs)).status === 200,
+    60_000,
+    server,
+  );
+  // No background job may compete with the measurements.
+  await waitForIdleJobs(ours, agentOurs, 120_000, server);
+  log(`our server is up on ${ours}`);
+  return { ours, server, agentOurs };
+}
+
+/** Installs and starts IIPImage when it can; otherwise says why it is left out. */
+async function startIipSide(
+  work: string,
+  pages: Page[],
+  dataDir: string,
+): Promise<{
+  iip: string | undefined;
+  iipPids: Array<number | undefined>;
+  iipUnavailable: string | undefined;
+}> {
+  let iip: string | undefined;
+  let iipPids: Array<number | undefined> = [];
+  let iipUnavailable = await ensureIipImage(work);
+  if (!iipUnavailable) {
+    try {
+      ({ origin: iip, pids: iipPids } = await startIipImage(work, pages, dataDir));
+      log(`IIPImage is up on ${iip}`);
+    } catch (error) {
+      iipUnavailable = `IIPImage did not start: ${error instanceof Error ? error.message : String(error)}`;
+    }
+  }
+  if (iipUnavailable) log(`IIPImage unavailable: ${iipUnavailable}; measuring our server only`);
+  return { iip, iipPids, iipUnavailable };
+}
+
+/** Starts our server, then IIPImage beside it when available. */
+async function startServers(work: string, dataDir: string, pages: Page[]): Promise<Servers> {
+  const { ours, server, agentOurs } = await startOurServer(work, dataDir);
+  const { iip, iipPids, iipUnavailable } = await startIipSide(work, pages, dataDir);
+  const agentIip = newAgent();
+  return { work, ours, server, agentOurs, iip, iipPids, iipUnavailable, agentIip };
+}
+
+/**
+ * Warms both servers up on pages kept out of the measurements, then checks that both answer with a
+ * 512×512 JPEG; IIPImage is dropped (s.iip undefined, s.iipUnavailable why) when its answer is wrong.
+ */
+async function warmUpAndProbe(s: Servers, warmupPages: Page[]): Promise<void> {
+  // Warm-up on pages kept out of the measurements: JIT, thread pools, connections.
+  for (const page of warmupPages) {
+    for (const region of gridRegions(page)) {
+      await get(s.ours + oursPath(page.id, region, '256,'), s.agentOurs);
+      if (s.iip) await get(s.iip + iipPath(page.id, region, '256,'), s.agentIip);
+    }
+  }
+  // Both answer 200 with a 512×512 JPEG before anything is timed.
+  const probe = warmupPages[0]!;
+  const probeRegion = gridRegions(probe)[0]!;
+  const oursProblem = checkTile(await get(s.ours + oursPath(probe.id, probeRegion), s.agentOurs), TILE, TILE);
+  if (oursProblem) throw new Error(`our server: ${oursPath(probe.id, probeRegion)}: ${oursProblem}`);
+  if (s.iip) {
+    const iipProblem = checkTile(await get(s.iip + iipPath(probe.id, probeRegion), s.agentIip), TILE, TILE);
+    if (iipProblem) {
+      s.iipUnavailable = `IIPImage answered ${iipPath(probe.id, probeRegion)} with ${iipProblem}`;
+      s.iip = undefined;
+      log(s.iipUnavailable);
+    }
+  }
+}
+
+/** The requests of a list in a shuffled order, each marked when it is the first of its page. */
+function toTargets(
+  list: Array<{ id: number; region: string; size: string; width: number; height: number }>,
+  seed: number,
+): Target[] {
+  const seen = new Set<number>();
+  return shuffle(list, prng(seed)).map(({ id, region, size, width, height }) => {
+    const firstOnPage = !seen.has(id);
+    seen.add(id);
+    const ours = oursPath(id, region, size);
+    return { id, region, ours, iip: iipPath(id, region, size), firstOnPage, width, height };
+  });
+}
+
+/**
+ * Two cold sets on different pages, each in a shuffled order: every whole 512² region at full
+ * resolution of half the pages, and every tile a viewer asks for (all scale factors, edges included)
+ * of the other half.
+ */
+function coldSets(measured: Page[]): { targets: Target[]; viewerTargets: Target[] } {
+  const half = Math.ceil(measured.length / 2);
+  const targets = toTargets(
+    measured.slice(0, half).flatMap((page) =>
+      gridRegions(page).map((region) => ({
+        id: page.id,
+        region,
+        size: `${TILE},`,
+        width: TILE,
+        height: TILE,
+      })),
+    ),
+    20_260_101,
+  );
+  const viewerTargets = toTargets(
+    measured.slice(half).flatMap((page) => viewerTiles(page).map((tile) => ({ id: page.id, ...tile }))),
+    20_260_102,
+  );
+  log(
+    `${targets.length} cold whole regions on ${half} pages; ${viewerTargets.length} viewer tiles on ${measured.length - half} pages`,
+  );
+  return { targets, viewerTargets };
+}
+
+/** What the sequential passes recorded. */
+interface Passes {
+  results: Record<'oursCold' | 'oursWarm' | 'iipCold' | 'iipWarm' | 'oursViewer' | 'iipViewer', Timed>;
+  /** For each request of the cold pass, whether it was the first of its page. */
+  firstFlags: boolean[];
+  /**
+   * Where each of our answers came from (x-image-source): `tile` (a stored pyramid tile sent as it
+   * is), `render` (decoded and encoded) or `cache` (our disk cache of rendered answers).
+   */
+  sources: Map<Timed, Record<string, number>>;
+}
+
+/** One checked request, its time and size recorded into `into`. */
+async function timeTile(
+  passes: Passes,
+  origin: string,
+  url: string,
+  agent: Agent,
+  into: Timed,
+  target: Target,
+): Promise<void> {
+  const response = await get(origin + url, agent);
+  const problem = checkTile(response, target.width, target.height);
+  if (problem) throw new Error(`${origin}${url}: ${problem}`);
+  into.ms.push(response.ms);
+  into.bytes.push(response.body.length);
+  const source = response.headers['x-image-source'];
+  if (typeof source === 'string') {
+    const counts = passes.sources.get(into) ?? {};
+    counts[source] = (counts[source] ?? 0) + 1;
+    passes.sources.set(into, counts);
+  }
+}
+
+/** One sequential pass over the list, alternating between the servers, with their CPU per request. */
+async function pass(
+  s: Servers,
+  passes: Passes,
+  list: Target[],
+  oursInto: Timed,
+  iipInto: Timed,
+  recordFirst: boolean,
+): Promise<void> {
+  const cpuBefore = { ours: cpuSeconds([s.server.pid]), iip: cpuSeconds(s.iipPids) };
+  for (const [i, target] of list.entries()) {
+    // Alternate which server goes first so neither always follows the other's work.
+    if (i % 2 === 0 || !s.iip) await timeTile(passes, s.ours, target.ours, s.agentOurs, oursInto, target);
+    if (s.iip) await timeTile(passes, s.iip, target.iip, s.agentIip, iipInto, target);
+    if (i % 2 === 1 && s.iip) await timeTile(passes, s.ours, target.ours, s.agentOurs, oursInto, target);
+    if (recordFirst) passes.firstFlags.push(target.firstOnPage);
+  }
+  oursInto.cpuMs = ((cpuSeconds([s.server.pid]) - cpuBefore.ours) * 1000) / list.length;
+  iipInto.cpuMs = ((cpuSeconds(s.iipPids) - cpuBefore.iip) * 1000) / list.length;
+}
+
+/** The cold, warm and viewer-tile passes; none of our cold answers may come from our cache. */
+async function timedPasses(
+  s: Servers,
+  targets: Target[],
+  viewerTargets: Target[],
+): Promise<Passes & { coldSources: Record<string, number>; viewerSources: Record<string, number> }> {
+  const timed = (): Timed => ({ ms: [], bytes: [], cpuMs: 0 });
+  const passes: Passes = {
+    results: {
+      oursCold: timed(),
+      oursWarm: timed(),
+      iipCold: timed(),
+      iipWarm: timed(),
+      oursViewer: timed(),
+      iipViewer: timed(),
+    },
+    firstFlags: [],
+    sources: new Map(),
+  };
+  const { results } = passes;
+  log('cold pass…');
+  await pass(s, passes, targets, results.oursCold, results.iipCold, true);
+  // Cold means never answered before: from the pyramid, not from our cache of rendered answers.
+  const coldSources = passes.sources.get(results.oursCold) ?? {};
+  if (coldSources.cache) throw new Error(`${coldSources.cache} cold requests were answered from our cache`);
+  log(`our cold answers: ${JSON.stringify(coldSources)}`);
+  log('warm pass (the same URLs again)…');
+  await pass(s, passes, targets, results.oursWarm, results.iipWarm, false);
+  log('viewer tiles pass (cold)…');
+  await pass(s, passes, viewerTargets, results.oursViewer, results.iipViewer, false);
+  const viewerSources = passes.sources.get(results.oursViewer) ?? {};
+  if (viewerSources.cache)
+    throw new Error(`${viewerSources.cache} cold viewer tiles were answered from our cache`);
+  return { ...passes, coldSources, viewerSources };
+}
+
+const sourceText = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([source, n]) => `${n} ${source}`)
+    .join(', ');
+
+/** Never-seen random 512² regions of the measured pages, for the load tests. */
+const randomSet = (measured: Page[], prefix: (id: number) => string): RequestSet => ({
+  kind: 'random',
+  prefixes: measured.map((p) => prefix(p.id)),
+  suffix: `/${TILE},/0/default.jpg`,
+  width: Math.min(...measured.map((p) => p.width)),
+  height: Math.min(...measured.map((p) => p.height)),
+  tile: TILE,
+});
+
+/** A load test of one server, with the CPU its processes used per request. */
+async function load(
+  work: string,
+  origin: string,
+  set: RequestSet,
+  pids: Array<number | undefined>,
+  seed: number,
+): Promise<Load> {
+  const before = cpuSeconds(pids);
+  const result = await loadTest(origin, set, {
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    workDir: work,
+    seed,
+  });
+  const cpuMs = ((cpuSeconds(pids) - before) * 1000) / Math.max(1, result.requests);
+  return { ...result, cpuMsPerRequest: Math.round(cpuMs * 100) / 100 };
+}
+
+/** Requests per second of both servers: a fixed URL set repeated, and never-seen random regions. */
+async function loadTests(s: Servers, fixed: Target[], measured: Page[]) {
+  log(`requests per second, ${CONNECTIONS} clients, ${SECONDS} s each…`);
+  const oursFixed = await load(
+    s.work,
+    s.ours,
+    { kind: 'fixed', paths: fixed.map((t) => t.ours) },
+    [s.server.pid],
+    1,
+  );
+  const iipFixed = s.iip
+    ? await load(s.work, s.iip, { kind: 'fixed', paths: fixed.map((t) => t.iip) }, s.iipPids, 2)
+    : undefined;
+  const oursRandom = await load(
+    s.work,
+    s.ours,
+    randomSet(measured, (id) => `/iiif/3/${id}/`),
+    [s.server.pid],
+    3,
+  );
+  const iipRandom = s.iip
+    ? await load(
+        s.work,
+        s.iip,
+        randomSet(measured, (id) => `/iiif/p${id}.tif/`),
+        s.iipPids,
+        4,
+      )
+    : undefined;
+  return { oursFixed, iipFixed, oursRandom, iipRandom };
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;
+const mean = (xs: number[]) => Math.round(xs.reduce((sum, x) => sum + x, 0) / Math.max(1, xs.length));
+
+/** One server's figures: its cold requests split by first region of a page or not, warm, bytes, load. */
+function figures(
+  firstFlags: boolean[],
+  cold: Timed,
+  warm: Timed,
+  rpsFixed: Load,
+  rpsNeverSeen: Load,
+): ServerFigures {
+  const split = (t: Timed, first: boolean) => summarize(t.ms.filter((_, i) => firstFlags[i] === first));
+  return {
+    cold: summarize(cold.ms),
+    coldFirstOnPage: split(cold, true),
+    coldOtherRegions: split(cold, false),
+    warm: summarize(warm.ms),
+    coldCpuMsPerRequest: round2(cold.cpuMs),
+    warmCpuMsPerRequest: round2(warm.cpuMs),
+    meanBytes: mean(cold.bytes),
+    rpsFixed,
+    rpsNeverSeen,
+  };
+}
+
+/** Everything the report of a run shows. */
+interface TileFigures {
+  demoSeconds: number;
+  pages: number;
+  loadAverageAfter: number;
+  coldRegions: number;
+  viewerTiles: number;
+  coldSources: Record<string, number>;
+  viewerSources: Record<string, number>;
+  oursViewer: Timed;
+  iipViewer: Timed;
+  ours: ServerFigures;
+  iip: ServerFigures | undefined;
+  iipUnavailable: string | undefined;
+}
+
+/** The table's rows of our server. */
+function oursRows(f: TileFigures, info: Machine): Array<[string, string]> {
+  const oursFig = f.ours;
+  return [
+    ['demo library made in', `${f.demoSeconds.toFixed(1)} s (${f.pages} public pages with pyramids)`],
+    ['load average 1 min, start / end', `${info.loadAverage1m} / ${f.loadAverageAfter} (${info.cpus} CPUs)`],
+    ['ours: cold 512² region', `${fmtMs(oursFig.cold)}; CPU ${oursFig.coldCpuMsPerRequest} ms/req`],
+    ['ours: cold, first region of a page', fmtMs(oursFig.coldFirstOnPage)],
+    ['ours: cold, other regions', fmtMs(oursFig.coldOtherRegions)],
+    ['ours: cold answers came from', sourceText(f.coldSources)],
+    [
+      'ours: viewer tiles (cold, all scale factors)',
+      `${fmtMs(summarize(f.oursViewer.ms))}; CPU ${round2(f.oursViewer.cpuMs)} ms/req; ${sourceText(f.viewerSources)}`,
+    ],
+    ['ours: warm (the same URLs again)', `${fmtMs(oursFig.warm)}; CPU ${oursFig.warmCpuMsPerRequest} ms/req`],
+    ['ours: mean JPEG bytes', String(oursFig.meanBytes)],
+    ['ours: rps, fixed 64 URLs (repeated)', rpsText(oursFig.rpsFixed)],
+    ['ours: rps, never-seen regions', rpsText(oursFig.rpsNeverSeen)],
+  ];
+}
+
+/** The table's rows of IIPImage and of the two side by side. */
+function iipRows(f: TileFigures, iipFig: ServerFigures): Array<[string, string]> {
+  const oursFig = f.ours;
+  return [
+    ['IIPImage: first request', `${fmtMs(iipFig.cold)}; CPU ${iipFig.coldCpuMsPerRequest} ms/req`],
+    ['IIPImage: first request, first region of a page', fmtMs(iipFig.coldFirstOnPage)],
+    [
+      'IIPImage: viewer tiles (first request)',
+      `${fmtMs(summarize(f.iipViewer.ms))}; CPU ${round2(f.iipViewer.cpuMs)} ms/req`,
+    ],
+    ['IIPImage: repeated request', `${fmtMs(iipFig.warm)}; CPU ${iipFig.warmCpuMsPerRequest} ms/req`],
+    ['IIPImage: mean JPEG bytes', String(iipFig.meanBytes)],
+    ['IIPImage: rps, fixed 64 URLs', rpsText(iipFig.rpsFixed)],
+    ['IIPImage: rps, never-seen regions', rpsText(iipFig.rpsNeverSeen)],
+    ['ratio cold p50 (IIPImage / ours)', String(ratio(iipFig.cold.p50, oursFig.cold.p50))],
+    [
+      'ratio viewer tiles p50 (IIPImage / ours)',
+      String(ratio(summarize(f.iipViewer.ms).p50, summarize(f.oursViewer.ms).p50)),
+    ],
+    ['ratio cold p95 (IIPImage / ours)', String(ratio(iipFig.cold.p95, oursFig.cold.p95))],
+    ['ratio warm p50 (IIPImage / ours)', String(ratio(iipFig.warm.p50, oursFig.warm.p50))],
+    [
+      'ratio cold CPU/req (IIPImage / ours)',
+      String(ratio(iipFig.coldCpuMsPerRequest, oursFig.coldCpuMsPerRequest)),
+    ],
+    ['ratio rps fixed (ours / IIPImage)', String(ratio(oursFig.rpsFixed.rps, iipFig.rpsFixed.rps))],
+    [
+      'ratio rps never-seen (ours / IIPImage)',
+      String(ratio(oursFig.rpsNeverSeen.rps, iipFig.rpsNeverSeen.rps)),
+    ],
+  ];
+}
+
+/** The budgets comparing our server with IIPImage side by side. */
+function iipBudgets(f: TileFigures, iipFig: ServerFigures): Budget[] {
+  const oursFig = f.ours;
+  return [
+    {
+      what: 'tile faster than IIPImage: cold p50',
+      budget: '< IIPImage first request',
+      measured: `${oursFig.cold.p50} vs ${iipFig.cold.p50} ms`,
+      met: oursFig.cold.p50 < iipFig.cold.p50,
+    },
+    {
+      what: 'tile faster than IIPImage: viewer tiles p50',
+      budget: '< IIPImage first request',
+      measured: `${summarize(f.oursViewer.ms).p50} vs ${summarize(f.iipViewer.ms).p50} ms`,
+      met: summarize(f.oursViewer.ms).p50 < summarize(f.iipViewer.ms).p50,
+    },
+    {
+      what: 'tile faster than IIPImage: rps, fixed URLs',
+      budget: '> IIPImage',
+      measured: `${oursFig.rpsFixed.rps} vs ${iipFig.rpsFixed.rps}/s`,
+      met: oursFig.rpsFixed.rps > iipFig.rpsFixed.rps,
+    },
+    {
+      what: 'tile faster than IIPImage: rps, never-seen',
+      budget: '> IIPImage',
+      measured: `${oursFig.rpsNeverSeen.rps} vs ${iipFig.rpsNeverSeen.rps}/s`,
+      met: oursFig.rpsNeverSeen.rps > iipFig.rpsNeverSeen.rps,
+    },
+  ];
+}
+
+/** The report's table and budgets: our figures, then IIPImage's beside them or why it is missing. */
+function tilesReport(f: TileFigures, info: Machine): { table: Array<[string, string]>; budgets: Budget[] } {
+  const table = oursRows(f, info);
+  const budgets: Budget[] = [
+    {
+      what: 'IIIF tile cold p50',
+      budget: '≤ 15 ms',
+      measured: `${f.ours.cold.p50} ms`,
+      met: f.ours.cold.p50 <= 15,
+    },
+  ];
+  if (f.iip) {
+    table.push(...iipRows(f, f.iip));
+    budgets.push(...iipBudgets(f, f.iip));
+  } else {
+    table.push(['IIPImage', `unavailable: ${f.iipUnavailable}`]);
+    budgets.push({
+      what: 'tile faster than IIPImage',
+      budget: 'side by side',
+      measured: 'IIPImage unavailable',
+      met: null,
+    });
+  }
+  return { table, budgets };
+}
+
+/** The result's data: every figure, IIPImage's with how it was run. */
+function tilesData(f: TileFigures): Record<string, unknown> {
+  return {
+    loadAverageAfter: f.loadAverageAfter,
+    pages: f.pages,
+    coldRegions: f.coldRegions,
+    coldSources: f.coldSources,
+    viewerTiles: f.viewerTiles,
+    viewerSources: f.viewerSources,
+    oursViewer: summarize(f.oursViewer.ms),
+    iipViewer: summarize(f.iipViewer.ms),
+    tile: TILE,
+    iipImage: f.iip
+      ? {
+          processes: Number(process.env.BENCH_IIP_PROCS ?? os.availableParallelism()),
+          tiff: process.env.BENCH_IIP_TIFF === 'vips' ? 'vips tiffsave from the masters' : 'our pyramids',
+          ...f.iip,
+        }
+      : { unavailable: f.iipUnavailable },
+    ours: f.ours,
+  };
+}
+
+/** Everything measured on both servers: the sequential passes, then the load tests. */
+async function measureTiles(s: Servers, demoSeconds: number, pages: Page[]): Promise<TileFigures> {
+  await warmUpAndProbe(s, pages.slice(0, WARMUP_PAGES));
+  const measured = pages.slice(WARMUP_PAGES);
+  const { targets, viewerTargets } = coldSets(measured);
+  const passes = await timedPasses(s, targets, viewerTargets);
+  const { results, firstFlags } = passes;
+  const { oursFixed, iipFixed, oursRandom, iipRandom } = await loadTests(
+    s,
+    targets.slice(0, FIXED_SET),
+    measured,
+  );
+  const oursFig = figures(firstFlags, results.oursCold, results.oursWarm, oursFixed, oursRandom);
+  const iipFig =
+    s.iip && iipFixed && iipRandom
+      ? figures(firstFlags, results.iipCold, results.iipWarm, iipFixed, iipRandom)
+      : undefined;
+  const loadAverageAfter = Math.round(os.loadavg()[0]! * 100) / 100;
+  return {
+    demoSeconds,
+    pages: pages.length,
+    loadAverageAfter,
+    coldRegions: targets.length,
+    viewerTiles: viewerTargets.length,
+    coldSources: passes.coldSources,
+    viewerSources: passes.viewerSources,
+    oursViewer: results.oursViewer,
+    iipViewer: results.iipViewer,
+    ours: oursFig,
+    iip: iipFig,
+    iipUnavailable: s.iipUnavailable,
+  };
+}
+
+/** Runs the tile benchmark: our server and IIPImage side by side on the demo library's pyramids. */
 export async function runTiles(): Promise<BenchResult> {
   const started = new Date();
   const t0 = performance.now();
@@ -280,324 +827,12 @@ export async function runTiles(): Promise<BenchResult> {
   const work = tempDir('guji-bench-tiles-');
   const dataDir = path.join(work, 'data');
   try {
-    log(`making the demo library in ${dataDir} (about 20 s)…`);
-    const demoStarted = performance.now();
-    await runToEnd(process.execPath, [...SERVER_MAIN, 'demo'], {
-      env: { ...serverEnv(dataDir, 0), LOG_LEVEL: 'warn' },
-      logFile: path.join(work, 'demo.log'),
-    });
-    const demoSeconds = (performance.now() - demoStarted) / 1000;
-    const pages = publicPages(dataDir);
-    if (pages.length <= WARMUP_PAGES) throw new Error(`only ${pages.length} public pages with pyramids`);
-
-    const port = await freePort();
-    const ours = `http://${LOOPBACK}:${port}`;
-    const server = startProcess(process.execPath, [...SERVER_MAIN, 'serve'], {
-      env: serverEnv(dataDir, port),
-      logFile: path.join(work, 'serve.log'),
-    });
-    const agentOurs = newAgent();
-    await waitFor(
-      'our server',
-      async () => (await get(`${ours}/api/health`, agentOurs)).status === 200,
-      60_000,
-      server,
-    );
-    // No background job may compete with the measurements.
-    await waitForIdleJobs(ours, agentOurs, 120_000, server);
-    log(`our server is up on ${ours}`);
-
-    let iip: string | undefined;
-    let iipPids: Array<number | undefined> = [];
-    let iipUnavailable = await ensureIipImage(work);
-    if (!iipUnavailable) {
-      try {
-        ({ origin: iip, pids: iipPids } = await startIipImage(work, pages, dataDir));
-        log(`IIPImage is up on ${iip}`);
-      } catch (error) {
-        iipUnavailable = `IIPImage did not start: ${error instanceof Error ? error.message : String(error)}`;
-      }
-    }
-    if (iipUnavailable) log(`IIPImage unavailable: ${iipUnavailable}; measuring our server only`);
-    const agentIip = newAgent();
-
-    // Warm-up on pages kept out of the measurements: JIT, thread pools, connections.
-    const warmupPages = pages.slice(0, WARMUP_PAGES);
-    for (const page of warmupPages) {
-      for (const region of gridRegions(page)) {
-        await get(ours + oursPath(page.id, region, '256,'), agentOurs);
-        if (iip) await get(iip + iipPath(page.id, region, '256,'), agentIip);
-      }
-    }
-    // Both answer 200 with a 512×512 JPEG before anything is timed.
-    const probe = warmupPages[0]!;
-    const probeRegion = gridRegions(probe)[0]!;
-    const oursProblem = checkTile(await get(ours + oursPath(probe.id, probeRegion), agentOurs), TILE, TILE);
-    if (oursProblem) throw new Error(`our server: ${oursPath(probe.id, probeRegion)}: ${oursProblem}`);
-    if (iip) {
-      const iipProblem = checkTile(await get(iip + iipPath(probe.id, probeRegion), agentIip), TILE, TILE);
-      if (iipProblem) {
-        iipUnavailable = `IIPImage answered ${iipPath(probe.id, probeRegion)} with ${iipProblem}`;
-        iip = undefined;
-        log(iipUnavailable);
-      }
-    }
-
-    // Two cold sets on different pages, each in a shuffled order: every whole 512² region at full
-    // resolution of half the pages, and every tile a viewer asks for (all scale factors, edges
-    // included) of the other half.
-    const measured = pages.slice(WARMUP_PAGES);
-    const half = Math.ceil(measured.length / 2);
-    const toTargets = (
-      list: Array<{ id: number; region: string; size: string; width: number; height: number }>,
-      seed: number,
-    ): Target[] => {
-      const seen = new Set<number>();
-      return shuffle(list, prng(seed)).map(({ id, region, size, width, height }) => {
-        const firstOnPage = !seen.has(id);
-        seen.add(id);
-        const ours = oursPath(id, region, size);
-        return { id, region, ours, iip: iipPath(id, region, size), firstOnPage, width, height };
-      });
-    };
-    const targets = toTargets(
-      measured.slice(0, half).flatMap((page) =>
-        gridRegions(page).map((region) => ({
-          id: page.id,
-          region,
-          size: `${TILE},`,
-          width: TILE,
-          height: TILE,
-        })),
-      ),
-      20_260_101,
-    );
-    const viewerTargets = toTargets(
-      measured.slice(half).flatMap((page) => viewerTiles(page).map((tile) => ({ id: page.id, ...tile }))),
-      20_260_102,
-    );
-    log(
-      `${targets.length} cold whole regions on ${half} pages; ${viewerTargets.length} viewer tiles on ${measured.length - half} pages`,
-    );
-
-    const timed = (): Timed => ({ ms: [], bytes: [], cpuMs: 0 });
-    const results = {
-      oursCold: timed(),
-      oursWarm: timed(),
-      iipCold: timed(),
-      iipWarm: timed(),
-      oursViewer: timed(),
-      iipViewer: timed(),
-    };
-    const firstFlags: boolean[] = [];
-    // Where each of our answers came from (x-image-source): `tile` (a stored pyramid tile sent as
-    // it is), `render` (decoded and encoded) or `cache` (our disk cache of rendered answers).
-    const sources = new Map<Timed, Record<string, number>>();
-    const measure = async (
-      origin: string,
-      url: string,
-      agent: typeof agentOurs,
-      into: Timed,
-      target: Target,
-    ) => {
-      const response = await get(origin + url, agent);
-      const problem = checkTile(response, target.width, target.height);
-      if (problem) throw new Error(`${origin}${url}: ${problem}`);
-      into.ms.push(response.ms);
-      into.bytes.push(response.body.length);
-      const source = response.headers['x-image-source'];
-      if (typeof source === 'string') {
-        const counts = sources.get(into) ?? {};
-        counts[source] = (counts[source] ?? 0) + 1;
-        sources.set(into, counts);
-      }
-    };
-    const pass = async (list: Target[], oursInto: Timed, iipInto: Timed, recordFirst: boolean) => {
-      const cpuBefore = { ours: cpuSeconds([server.pid]), iip: cpuSeconds(iipPids) };
-      for (const [i, target] of list.entries()) {
-        // Alternate which server goes first so neither always follows the other's work.
-        if (i % 2 === 0 || !iip) await measure(ours, target.ours, agentOurs, oursInto, target);
-        if (iip) await measure(iip, target.iip, agentIip, iipInto, target);
-        if (i % 2 === 1 && iip) await measure(ours, target.ours, agentOurs, oursInto, target);
-        if (recordFirst) firstFlags.push(target.firstOnPage);
-      }
-      oursInto.cpuMs = ((cpuSeconds([server.pid]) - cpuBefore.ours) * 1000) / list.length;
-      iipInto.cpuMs = ((cpuSeconds(iipPids) - cpuBefore.iip) * 1000) / list.length;
-    };
-    log('cold pass…');
-    await pass(targets, results.oursCold, results.iipCold, true);
-    // Cold means never answered before: from the pyramid, not from our cache of rendered answers.
-    const coldSources = sources.get(results.oursCold) ?? {};
-    if (coldSources.cache) throw new Error(`${coldSources.cache} cold requests were answered from our cache`);
-    log(`our cold answers: ${JSON.stringify(coldSources)}`);
-    log('warm pass (the same URLs again)…');
-    await pass(targets, results.oursWarm, results.iipWarm, false);
-    log('viewer tiles pass (cold)…');
-    await pass(viewerTargets, results.oursViewer, results.iipViewer, false);
-    const viewerSources = sources.get(results.oursViewer) ?? {};
-    if (viewerSources.cache)
-      throw new Error(`${viewerSources.cache} cold viewer tiles were answered from our cache`);
-    const sourceText = (counts: Record<string, number>) =>
-      Object.entries(counts)
-        .map(([source, n]) => `${n} ${source}`)
-        .join(', ');
-
-    const split = (t: Timed, first: boolean) => summarize(t.ms.filter((_, i) => firstFlags[i] === first));
-    const mean = (xs: number[]) => Math.round(xs.reduce((sum, x) => sum + x, 0) / Math.max(1, xs.length));
-    const fixed = targets.slice(0, FIXED_SET);
-    const randomSet = (prefix: (id: number) => string): RequestSet => ({
-      kind: 'random',
-      prefixes: measured.map((p) => prefix(p.id)),
-      suffix: `/${TILE},/0/default.jpg`,
-      width: Math.min(...measured.map((p) => p.width)),
-      height: Math.min(...measured.map((p) => p.height)),
-      tile: TILE,
-    });
-    const load = async (origin: string, set: RequestSet, pids: Array<number | undefined>, seed: number) => {
-      const before = cpuSeconds(pids);
-      const result = await loadTest(origin, set, {
-        connections: CONNECTIONS,
-        seconds: SECONDS,
-        workDir: work,
-        seed,
-      });
-      const cpuMs = ((cpuSeconds(pids) - before) * 1000) / Math.max(1, result.requests);
-      return { ...result, cpuMsPerRequest: Math.round(cpuMs * 100) / 100 };
-    };
-
-    log(`requests per second, ${CONNECTIONS} clients, ${SECONDS} s each…`);
-    const oursFixed = await load(ours, { kind: 'fixed', paths: fixed.map((t) => t.ours) }, [server.pid], 1);
-    const iipFixed = iip
-      ? await load(iip, { kind: 'fixed', paths: fixed.map((t) => t.iip) }, iipPids, 2)
-      : undefined;
-    const oursRandom = await load(
-      ours,
-      randomSet((id) => `/iiif/3/${id}/`),
-      [server.pid],
-      3,
-    );
-    const iipRandom = iip
-      ? await load(
-          iip,
-          randomSet((id) => `/iiif/p${id}.tif/`),
-          iipPids,
-          4,
-        )
-      : undefined;
-
-    const round2 = (x: number) => Math.round(x * 100) / 100;
-    const figures = (cold: Timed, warm: Timed, rpsFixed: Load, rpsNeverSeen: Load): ServerFigures => ({
-      cold: summarize(cold.ms),
-      coldFirstOnPage: split(cold, true),
-      coldOtherRegions: split(cold, false),
-      warm: summarize(warm.ms),
-      coldCpuMsPerRequest: round2(cold.cpuMs),
-      warmCpuMsPerRequest: round2(warm.cpuMs),
-      meanBytes: mean(cold.bytes),
-      rpsFixed,
-      rpsNeverSeen,
-    });
-    const oursFig = figures(results.oursCold, results.oursWarm, oursFixed, oursRandom);
-    const iipFig =
-      iip && iipFixed && iipRandom
-        ? figures(results.iipCold, results.iipWarm, iipFixed, iipRandom)
-        : undefined;
-    const loadAverageAfter = Math.round(os.loadavg()[0]! * 100) / 100;
-
-    agentOurs.destroy();
-    agentIip.destroy();
-
-    const table: Array<[string, string]> = [
-      ['demo library made in', `${demoSeconds.toFixed(1)} s (${pages.length} public pages with pyramids)`],
-      ['load average 1 min, start / end', `${info.loadAverage1m} / ${loadAverageAfter} (${info.cpus} CPUs)`],
-      ['ours: cold 512² region', `${fmtMs(oursFig.cold)}; CPU ${oursFig.coldCpuMsPerRequest} ms/req`],
-      ['ours: cold, first region of a page', fmtMs(oursFig.coldFirstOnPage)],
-      ['ours: cold, other regions', fmtMs(oursFig.coldOtherRegions)],
-      ['ours: cold answers came from', sourceText(coldSources)],
-      [
-        'ours: viewer tiles (cold, all scale factors)',
-        `${fmtMs(summarize(results.oursViewer.ms))}; CPU ${round2(results.oursViewer.cpuMs)} ms/req; ${sourceText(viewerSources)}`,
-      ],
-      [
-        'ours: warm (the same URLs again)',
-        `${fmtMs(oursFig.warm)}; CPU ${oursFig.warmCpuMsPerRequest} ms/req`,
-      ],
-      ['ours: mean JPEG bytes', String(oursFig.meanBytes)],
-      ['ours: rps, fixed 64 URLs (repeated)', rpsText(oursFig.rpsFixed)],
-      ['ours: rps, never-seen regions', rpsText(oursFig.rpsNeverSeen)],
-    ];
-    const budgets: Budget[] = [
-      {
-        what: 'IIIF tile cold p50',
-        budget: '≤ 15 ms',
-        measured: `${oursFig.cold.p50} ms`,
-        met: oursFig.cold.p50 <= 15,
-      },
-    ];
-    if (iipFig) {
-      table.push(
-        ['IIPImage: first request', `${fmtMs(iipFig.cold)}; CPU ${iipFig.coldCpuMsPerRequest} ms/req`],
-        ['IIPImage: first request, first region of a page', fmtMs(iipFig.coldFirstOnPage)],
-        [
-          'IIPImage: viewer tiles (first request)',
-          `${fmtMs(summarize(results.iipViewer.ms))}; CPU ${round2(results.iipViewer.cpuMs)} ms/req`,
-        ],
-        ['IIPImage: repeated request', `${fmtMs(iipFig.warm)}; CPU ${iipFig.warmCpuMsPerRequest} ms/req`],
-        ['IIPImage: mean JPEG bytes', String(iipFig.meanBytes)],
-        ['IIPImage: rps, fixed 64 URLs', rpsText(iipFig.rpsFixed)],
-        ['IIPImage: rps, never-seen regions', rpsText(iipFig.rpsNeverSeen)],
-        ['ratio cold p50 (IIPImage / ours)', String(ratio(iipFig.cold.p50, oursFig.cold.p50))],
-        [
-          'ratio viewer tiles p50 (IIPImage / ours)',
-          String(ratio(summarize(results.iipViewer.ms).p50, summarize(results.oursViewer.ms).p50)),
-        ],
-        ['ratio cold p95 (IIPImage / ours)', String(ratio(iipFig.cold.p95, oursFig.cold.p95))],
-        ['ratio warm p50 (IIPImage / ours)', String(ratio(iipFig.warm.p50, oursFig.warm.p50))],
-        [
-          'ratio cold CPU/req (IIPImage / ours)',
-          String(ratio(iipFig.coldCpuMsPerRequest, oursFig.coldCpuMsPerRequest)),
-        ],
-        ['ratio rps fixed (ours / IIPImage)', String(ratio(oursFig.rpsFixed.rps, iipFig.rpsFixed.rps))],
-        [
-          'ratio rps never-seen (ours / IIPImage)',
-          String(ratio(oursFig.rpsNeverSeen.rps, iipFig.rpsNeverSeen.rps)),
-        ],
-      );
-      budgets.push(
-        {
-          what: 'tile faster than IIPImage: cold p50',
-          budget: '< IIPImage first request',
-          measured: `${oursFig.cold.p50} vs ${iipFig.cold.p50} ms`,
-          met: oursFig.cold.p50 < iipFig.cold.p50,
-        },
-        {
-          what: 'tile faster than IIPImage: viewer tiles p50',
-          budget: '< IIPImage first request',
-          measured: `${summarize(results.oursViewer.ms).p50} vs ${summarize(results.iipViewer.ms).p50} ms`,
-          met: summarize(results.oursViewer.ms).p50 < summarize(results.iipViewer.ms).p50,
-        },
-        {
-          what: 'tile faster than IIPImage: rps, fixed URLs',
-          budget: '> IIPImage',
-          measured: `${oursFig.rpsFixed.rps} vs ${iipFig.rpsFixed.rps}/s`,
-          met: oursFig.rpsFixed.rps > iipFig.rpsFixed.rps,
-        },
-        {
-          what: 'tile faster than IIPImage: rps, never-seen',
-          budget: '> IIPImage',
-          measured: `${oursFig.rpsNeverSeen.rps} vs ${iipFig.rpsNeverSeen.rps}/s`,
-          met: oursFig.rpsNeverSeen.rps > iipFig.rpsNeverSeen.rps,
-        },
-      );
-    } else {
-      table.push(['IIPImage', `unavailable: ${iipUnavailable}`]);
-      budgets.push({
-        what: 'tile faster than IIPImage',
-        budget: 'side by side',
-        measured: 'IIPImage unavailable',
-        met: null,
-      });
-    }
+    const { demoSeconds, pages } = await makeDemoLibrary(work, dataDir);
+    const servers = await startServers(work, dataDir, pages);
+    const measured = await measureTiles(servers, demoSeconds, pages);
+    servers.agentOurs.destroy();
+    servers.agentIip.destroy();
+    const { table, budgets } = tilesReport(measured, info);
     await stopAll();
     return {
       name: 'tiles',
@@ -606,25 +841,7 @@ export async function runTiles(): Promise<BenchResult> {
       machine: info,
       budgets,
       table,
-      data: {
-        loadAverageAfter,
-        pages: pages.length,
-        coldRegions: targets.length,
-        coldSources,
-        viewerTiles: viewerTargets.length,
-        viewerSources,
-        oursViewer: summarize(results.oursViewer.ms),
-        iipViewer: summarize(results.iipViewer.ms),
-        tile: TILE,
-        iipImage: iipFig
-          ? {
-              processes: Number(process.env.BENCH_IIP_PROCS ?? os.availableParallelism()),
-              tiff: process.env.BENCH_IIP_TIFF === 'vips' ? 'vips tiffsave from the masters' : 'our pyramids',
-              ...iipFig,
-            }
-          : { unavailable: iipUnavailable },
-        ours: oursFig,
-      },
+      data: tilesData(measured),
     };
   } finally {
     await stopAll();

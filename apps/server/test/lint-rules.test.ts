@@ -242,7 +242,7 @@ describe('folder rules (eslint.config.js)', () => {
       ).toEqual([]);
   });
 
-  it('a server function is 80 lines at most, blank lines and comments aside', async () => {
+  it('a function is 80 lines at most, blank lines and comments aside, in the server, web, shared package and bench', async () => {
     const body = (lines: number) =>
       `export function probe(): number {\n  let n = 0;\n${'  n += 1;\n'.repeat(lines - 4)}  return n;\n}\n`;
     expect(await problems('apps/server/src/features/catalog/probe.ts', body(80))).toEqual([]);
@@ -250,6 +250,14 @@ describe('folder rules (eslint.config.js)', () => {
       expect.stringContaining('max-lines-per-function'),
     ]);
     expect(await problems('packages/shared/src/probe.ts', body(81))).toHaveLength(1);
+    expect(await problems('bench/probe.ts', body(81))).toHaveLength(1);
+    expect(await problems('apps/web/src/features/catalog/probe.ts', body(81))).toHaveLength(1);
+    const component = (lines: number) =>
+      `export function Probe() {\n  return (\n    <ul>\n${'      <li>一</li>\n'.repeat(lines - 6)}    </ul>\n  );\n}\n`;
+    expect(await problems('apps/web/src/features/catalog/probe.tsx', component(80))).toEqual([]);
+    expect(await problems('apps/web/src/features/catalog/probe.tsx', component(81))).toEqual([
+      expect.stringContaining('max-lines-per-function'),
+    ]);
   });
 
   it("web: a feature's components call the API through its queries.ts, with named query keys", async () => {
