@@ -145,7 +145,10 @@ describe('comments', () => {
     expect(store.audit).toEqual([]);
 
     await service.setCommentHidden(STAFF, staff.roles, comment.id, true);
-    expect(store.tables.comments[0]).toMatchObject({ hidden_by: STAFF, hidden_at: '2026-06-01T08:00:00.000Z' });
+    expect(store.tables.comments[0]).toMatchObject({
+      hidden_by: STAFF,
+      hidden_at: '2026-06-01T08:00:00.000Z',
+    });
     expect(store.audit).toEqual([
       {
         actorId: STAFF,
