@@ -8,6 +8,10 @@ import { alipayConfigOf, wechatConfigOf, type AlipayConfig, type WechatPayConfig
  * All configuration, read from the environment in this one module (STYLE.md: no process.env elsewhere).
  * Every variable is documented in docs/configuration.md.
  */
+/** pino's levels, for LOG_LEVEL and IMAGE_LOG_LEVEL. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
@@ -72,7 +76,8 @@ const EnvSchema = z.object({
   OCR_ON_INGEST: z.enum(['true', 'false']).default('true'),
   OCR_RECOGNISER: z.enum(['own', 'ppocrv4']).default('own'),
   UPLOAD_MAX_PIXELS: z.coerce.number().int().positive().default(60_000_000),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  IMAGE_LOG_LEVEL: z.enum(LOG_LEVELS).default('warn'),
   SMS_PROVIDER: z.enum(['outbox', 'aliyun', 'tencent']).default('outbox'),
   SMS_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(30).default(5),
   SMS_TEST_ENDPOINT: z.string().optional(),
@@ -187,6 +192,11 @@ export interface Config {
    */
   uploadMaxPixels: number;
   logLevel: string;
+  /**
+   * The log level of IIIF image requests (tiles and regions): a page view makes dozens, and logging
+   * each is a third of a cached tile's cost (issue 34); the proxy's access log has them.
+   */
+  imageLogLevel: LogLevel;
   smsProvider: SmsConfig['provider'];
   /** The SMS provider's credentials, timeout and (tests only) stand-in address; see docs/sms.md. */
   sms: SmsConfig;
@@ -225,21 +235,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.DATA_DIR);
-  const url = e.DATABASE_URL;
-  let database: Config['database'];
-  if (url && /^postgres(ql)?:\/\//.test(url)) database = { dialect: 'postgres', url };
-  else if (url && url.startsWith('sqlite:'))
-    database = { dialect: 'sqlite', file: path.resolve(url.slice(7)) };
-  else if (url) throw new Error('Invalid configuration: DATABASE_URL must start with postgres:// or sqlite:');
-  else database = { dialect: 'sqlite', file: path.join(dataDir, 'library.sqlite') };
+  const database = databaseOf(e.DATABASE_URL, dataDir);
   const storage = storageOf(e);
-  const site: Config['siteDefaults'] = {};
-  if (e.SITE_NAME) site.siteName = e.SITE_NAME;
-  if (e.SITE_COPYRIGHT) site.copyright = e.SITE_COPYRIGHT;
-  if (e.SITE_FILING_NUMBER) site.filingNumber = e.SITE_FILING_NUMBER;
-  if (e.SITE_FUNDING_NOTE) site.fundingNote = e.SITE_FUNDING_NOTE;
-  if (e.SITE_REQUIRE_REAL_NAME) site.requireRealName = e.SITE_REQUIRE_REAL_NAME === 'true';
-  if (e.SITE_TIME_ZONE) site.timeZone = e.SITE_TIME_ZONE;
   const trust = e.TRUST_PROXY;
   const production = e.NODE_ENV === 'production';
   // The sandbox marks orders paid without any money: never live in production by accident.
@@ -285,6 +282,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ocrRecogniser: e.OCR_RECOGNISER,
     uploadMaxPixels: e.UPLOAD_MAX_PIXELS,
     logLevel: e.LOG_LEVEL,
+    imageLogLevel: e.IMAGE_LOG_LEVEL,
     smsProvider: e.SMS_PROVIDER,
     sms: smsConfigOf(e),
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
@@ -294,9 +292,29 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     writeRateLimitPerMinute: e.WRITE_RATE_LIMIT_PER_MINUTE,
     publicApiAnonymousRateLimitPerMinute: e.PUBLIC_API_ANONYMOUS_RATE_LIMIT_PER_MINUTE,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.join(repoRoot, 'apps/web/dist'),
-    siteDefaults: site,
+    siteDefaults: siteDefaultsOf(e),
     production,
   };
+}
+
+/** DATABASE_URL as a database choice: PostgreSQL, a SQLite file, or the SQLite file in DATA_DIR. */
+function databaseOf(url: string | undefined, dataDir: string): Config['database'] {
+  if (url && /^postgres(ql)?:\/\//.test(url)) return { dialect: 'postgres', url };
+  if (url && url.startsWith('sqlite:')) return { dialect: 'sqlite', file: path.resolve(url.slice(7)) };
+  if (url) throw new Error('Invalid configuration: DATABASE_URL must start with postgres:// or sqlite:');
+  return { dialect: 'sqlite', file: path.join(dataDir, 'library.sqlite') };
+}
+
+/** The SITE_* variables: the site settings a new library starts with. */
+function siteDefaultsOf(e: z.infer<typeof EnvSchema>): Config['siteDefaults'] {
+  const site: Config['siteDefaults'] = {};
+  if (e.SITE_NAME) site.siteName = e.SITE_NAME;
+  if (e.SITE_COPYRIGHT) site.copyright = e.SITE_COPYRIGHT;
+  if (e.SITE_FILING_NUMBER) site.filingNumber = e.SITE_FILING_NUMBER;
+  if (e.SITE_FUNDING_NOTE) site.fundingNote = e.SITE_FUNDING_NOTE;
+  if (e.SITE_REQUIRE_REAL_NAME) site.requireRealName = e.SITE_REQUIRE_REAL_NAME === 'true';
+  if (e.SITE_TIME_ZONE) site.timeZone = e.SITE_TIME_ZONE;
+  return site;
 }
 
 /** Bucket names S3 accepts (the strictest common rule: 3–63 lowercase letters, digits, dots, hyphens). */

@@ -196,6 +196,8 @@ function imageRequestRoute({
   r.get(
     '/iiif/3/:imageId/:region/:size/:rotation/:qualityFormat',
     {
+      // Tiles are most of the traffic: their requests are logged at IMAGE_LOG_LEVEL (warn by default).
+      logLevel: context.config.imageLogLevel,
       schema: {
         tags: ['iiif'],
         summary: 'IIIF Image API 3.0 image request: {region}/{size}/{rotation}/{quality}.{format}',

@@ -4,6 +4,7 @@ import { createHttpHarness, GOOD_PASSWORD, type HttpHarness } from '../../../tes
 import { DIALECTS } from '../../../test/helpers.ts';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { makeReader } from '../../../test/factories.ts';
+import { buildApp } from '../../app.ts';
 
 const OUTSIDE = '203.0.113.9';
 const READING_ROOM = '10.8.0.5';
@@ -238,6 +239,29 @@ describe.each(DIALECTS)('IIIF over HTTP on %s', (dialect) => {
         type: 'Collection',
       },
     ]);
+  });
+
+  it('logs image requests at IMAGE_LOG_LEVEL (warn by default) and the rest at LOG_LEVEL', async () => {
+    const logOf = async (imageLogLevel: 'warn' | 'info') => {
+      const lines: string[] = [];
+      const config = { ...h.context.config, logLevel: 'info', imageLogLevel };
+      const app = await buildApp(
+        { ...h.context, config },
+        { logStream: { write: (line) => lines.push(line) } },
+      );
+      try {
+        const tile = await app.inject({ url: `/iiif/3/${open.pageIds[0]}/0,0,512,512/512,/0/default.jpg` });
+        expect(tile.statusCode).toBe(200);
+        await app.inject({ url: `/iiif/3/${open.pageIds[0]}/info.json` });
+      } finally {
+        await app.close();
+      }
+      return lines.join('');
+    };
+    const quiet = await logOf('warn');
+    expect(quiet).not.toContain('/0,0,512,512/');
+    expect(quiet).toContain('/info.json');
+    expect(await logOf('info')).toContain('/0,0,512,512/');
   });
 
   it('gives a multi-volume book a Collection and lists only public books at the top', async () => {
