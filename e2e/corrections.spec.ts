@@ -96,8 +96,12 @@ test('a reader proposes corrections from the reader; staff accept one and refuse
     await expect(flag).toContainText('标记有误');
     await flag.getByRole('button', { name: '不予采纳' }).click();
     const refuse = staffPage.getByRole('dialog');
-    await refuse.getByRole('button', { name: /确\s*定/ }).click();
-    await expect(refuse.getByRole('alert')).toHaveText(MSG.refuseReasonRequired);
+    // A click while the dialog is still zooming in can miss (seen once in a loaded CI run); an empty
+    // reason changes nothing, so the click is simply tried again until the message shows.
+    await expect(async () => {
+      await refuse.getByRole('button', { name: /确\s*定/ }).click();
+      await expect(refuse.getByRole('alert')).toHaveText(MSG.refuseReasonRequired, { timeout: 1000 });
+    }).toPass();
     await refuse.getByLabel('原因').fill('原刻即作鉅');
     await refuse.getByRole('button', { name: /确\s*定/ }).click();
     await expectToast(staffPage, MSG.correctionRefused);
