@@ -92,6 +92,7 @@ export async function createContext(config: Config, overrides: ContextOverrides 
     close: async () => {
       // Counted page views and searches not yet written (UsageService keeps them a few seconds).
       await context.services.usage.close().catch(() => undefined);
+      context.iiifImages.close();
       storage.close?.();
       await database.destroy();
     },

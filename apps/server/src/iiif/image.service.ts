@@ -6,6 +6,7 @@ import type { ImagePage } from '../db/schema.ts';
 import { THUMBNAIL_REQUEST } from './addresses.ts';
 import { MAX_PAGE_PIXELS } from '../lib/image-limits.ts';
 import { DiskCache } from './disk-cache.ts';
+import { OpenFiles } from './open-files.ts';
 import {
   canonicalPath,
   isGridRequest,
@@ -20,7 +21,6 @@ import {
 import { RenderGate } from './render-gate.ts';
 import { LocalFileStorage, type FileStorage } from '../storage/storage.ts';
 import {
-  fileSource,
   readJpegTile,
   readTiffLevels,
   servesJpegTiles,
@@ -109,6 +109,8 @@ interface TileMatch {
  */
 export class IiifImageService {
   private readonly levels = new Map<string, Promise<Level[]>>();
+  /** Pyramids on local disk stay open between tile reads. */
+  private readonly files = new OpenFiles();
   private readonly cacheDir: string;
   private readonly storage: FileStorage;
   readonly cache: DiskCache;
@@ -259,15 +261,23 @@ export class IiifImageService {
   /** Forgets cached responses and the pyramid structure of a page (its image changed). */
   async invalidate(pageId: number): Promise<void> {
     for (const key of this.levels.keys()) {
-      if (path.posix.basename(key) === `${pageId}.tif`) this.levels.delete(key);
+      if (path.posix.basename(key) !== `${pageId}.tif`) continue;
+      this.levels.delete(key);
+      const local = this.storage.localPath(key);
+      if (local) this.files.forget(local);
     }
     await this.cache.removeFolder(String(pageId));
+  }
+
+  /** Closes the pyramid files kept open (the process is shutting down). */
+  close(): void {
+    this.files.close();
   }
 
   /** Byte ranges of a stored file: read from disk directly, or ranged GETs from an object store. */
   private sourceOf(key: string): ByteSource {
     const local = this.storage.localPath(key);
-    if (local) return fileSource(local);
+    if (local) return this.files.source(local);
     return async (position, length) => {
       const data = await this.storage.getRange(key, position, length);
       if (!data) throw new Error(`Stored file missing: ${key}`);
