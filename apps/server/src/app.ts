@@ -2,7 +2,6 @@ import { requestForLog } from './http/log-redact.ts';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -17,6 +16,7 @@ import type { AppContext } from './context.ts';
 import { assertContractRoutes } from './http/contract-route.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerSession } from './http/session.ts';
 import type { RouteDeps, RouteModule } from './http/route-module.ts';
 import type { JobWorker } from './jobs/worker.ts';
@@ -172,26 +172,7 @@ async function registerPlugins(
   context: AppContext,
   scriptHashes: string[],
 ): Promise<void> {
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        // antd writes its styles at run time.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        // The page's own inline script (the reader's early page image), by its hash.
-        scriptSrc: ["'self'", ...scriptHashes],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'self'"],
-        objectSrc: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-    // IIIF viewers of other libraries load our images.
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-    strictTransportSecurity: context.config.production,
-  });
+  registerSecurityHeaders(app, { scriptHashes, production: context.config.production });
   await app.register(cookie);
   // Counted in the database: every process behind the proxy sees the same counts.
   await app.register(rateLimit, { global: false, store: databaseRateLimitStore(context.repos.rateLimits) });
