@@ -8,7 +8,7 @@
  * stack (scripts/prod-like.sh: nginx, two `serve`, a `worker`, PostgreSQL, the S3 server), whose database
  * (BENCH_LOAD_DATABASE_URL), session secret (BENCH_LOAD_SECRET) and processes (BENCH_LOAD_PIDS,
  * `name:pid,…`) it is told. Reports per step and action p50/p95/p99 and errors, throughput, and each
- * process's CPU and memory; draws p95 against readers into docs/load-<stack>.svg.
+ * process's CPU and memory; draws p95 against readers into docs/load-<stack>.svg (see writeChart).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -25,6 +25,7 @@ import {
   prng,
   removeDir,
   residentMb,
+  RESULTS_DIR,
   ROOT,
   SERVER_MAIN,
   serverEnv,
@@ -262,9 +263,16 @@ async function rampUp(target: Target, cookies: string[], books: number[]): Promi
   return steps;
 }
 
-/** Draws p95 against readers into docs/load-<stack>.svg; returns the file. */
+/**
+ * Draws p95 against readers into docs/load-<stack>.svg — only for a run of the documented steps; a run with
+ * BENCH_LOAD_STEPS or BENCH_LOAD_STEP_SECONDS (a quick check) draws into the results folder instead, so the
+ * chart docs/benchmarks.md shows is not replaced by it. Returns the file.
+ */
 function writeChart(target: Target, steps: StepResult[]): string {
-  const chartFile = path.join(ROOT, 'docs', `load-${target.stack}.svg`);
+  const documented = !process.env.BENCH_LOAD_STEPS && !process.env.BENCH_LOAD_STEP_SECONDS;
+  const folder = documented ? path.join(ROOT, 'docs') : RESULTS_DIR;
+  fs.mkdirSync(folder, { recursive: true });
+  const chartFile = path.join(folder, `load-${target.stack}.svg`);
   fs.writeFileSync(
     chartFile,
     latencyChart({
