@@ -221,7 +221,10 @@ test('mode, page and zoom are kept in the address: a reload or a shared link ope
   // PageDown and PageUp turn pages as ← and → do (issue 32).
   await page.keyboard.press('PageDown');
   await expect(pageBox).toHaveValue('2');
+  // Each key's page is awaited: a PageUp pressed straight after a PageDown once left page 1 in a loaded CI
+  // run (not reproduced in 16 runs under load here; see the session notes).
   await page.keyboard.press('PageDown');
+  await expect(pageBox).toHaveValue('3');
   await page.keyboard.press('PageUp');
   await expect(pageBox).toHaveValue('2');
   await chooseMode(page, '图文', false);
