@@ -1,5 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
-import { dbRun, DEMO, expectAccessible, expectToast, login, registerViaApi, ALONE } from './support.ts';
+import {
+  ALONE,
+  animationsDone,
+  dbRun,
+  DEMO,
+  expectAccessible,
+  expectToast,
+  login,
+  registerViaApi,
+} from './support.ts';
 
 /** A section link of the console's navigation. */
 const section = (page: Page, name: string) =>
@@ -276,6 +285,8 @@ test('console catalogue (catalogue staff): a new book, its volume, pages and dir
   // The directory: a heading without a page, two entries under it pointing at pages 2 and 3.
   await page.getByRole('button', { name: /目\s*录/ }).click();
   const editor = page.getByRole('dialog', { name: '编辑目录：卷一' });
+  await expect(editor.getByRole('button', { name: '添加目录条目' })).toBeVisible();
+  await animationsDone(page);
   await editor.getByRole('button', { name: '添加目录条目' }).click();
   await editor.getByLabel('第 1 条目录名称').fill('序');
   await editor.getByRole('button', { name: '添加目录条目' }).click();

@@ -77,8 +77,11 @@ export function uniqueUser(): { loginName: string; phone: string } {
   return { loginName: `u${seq}`, phone: `135${String(seq).padStart(8, '0')}` };
 }
 
-/** Waits until no finite animation runs: what is judged is what stays on screen. */
-async function animationsDone(page: Page): Promise<void> {
+/**
+ * Waits until no finite animation runs: what is judged is what stays on screen. Also before the first
+ * click in a dialog just opened: a click during antd's zoom-in was lost twice in loaded CI runs.
+ */
+export async function animationsDone(page: Page): Promise<void> {
   await page.evaluate(() =>
     Promise.all(
       document
