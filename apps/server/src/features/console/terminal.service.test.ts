@@ -1,52 +1,25 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { DbOrTx } from '../../db/database.ts';
-import type { Transact } from '../../db/query.ts';
 import { FakeClock } from '../../../test/helpers.ts';
-import type { Auditor } from '../../audit/auditor.ts';
+import { fakeRepository, MemoryStore } from '../../../test/fakes/memory-store.ts';
 import type { TerminalRepository, TerminalRow } from './terminal.repository.ts';
 import { TerminalService } from './terminal.service.ts';
 
-interface AuditRecord {
-  actorId: number | null;
-  action: string;
-  target: string;
-  before: unknown;
-  after: unknown;
-}
-
 /**
- * In-memory stand-ins: a terminal table and an audit log that both join the fake transaction, which
- * keeps what was written on success and puts everything back when its work throws.
+ * In-memory stand-ins (test/fakes/): a terminal table and the audit log, both inside the fake
+ * transaction, which keeps what was written on success and puts everything back when its work throws;
+ * every write must be made in the transaction it was handed.
  */
-class Store {
-  terminals: Array<TerminalRow & { token_hash: string }> = [];
-  audit: AuditRecord[] = [];
-  /** Makes the next audit write fail (an audit log that cannot be written). */
-  failNextAudit = false;
-  readonly tx = {} as DbOrTx;
-  private inTransaction = false;
-
-  readonly transact: Transact = async (work) => {
-    const saved = { terminals: structuredClone(this.terminals), audit: structuredClone(this.audit) };
-    this.inTransaction = true;
-    try {
-      return await work(this.tx);
-    } catch (error) {
-      this.terminals = saved.terminals;
-      this.audit = saved.audit;
-      throw error;
-    } finally {
-      this.inTransaction = false;
-    }
-  };
-
-  /** Every write must be in the transaction it was handed. */
-  check(tx: DbOrTx | undefined): void {
-    if (!this.inTransaction || tx !== this.tx) throw new Error('written outside the transaction');
+class Store extends MemoryStore<{ terminals: Array<TerminalRow & { token_hash: string }> }> {
+  constructor() {
+    super({ terminals: [] });
   }
 
-  readonly repository = {
-    create: (entry: { name: string; tokenHash: string; createdAt: string }, tx?: DbOrTx) => {
+  get terminals() {
+    return this.tables.terminals;
+  }
+
+  readonly repository = fakeRepository<TerminalRepository>('terminals', {
+    create: (entry, tx) => {
       this.check(tx);
       const row = {
         id: this.terminals.length + 1,
@@ -59,25 +32,13 @@ class Store {
       this.terminals.push(row);
       return Promise.resolve(row);
     },
-    revoke: (id: number, now: string, tx?: DbOrTx) => {
+    revoke: (id, now, tx) => {
       this.check(tx);
       const row = this.terminals.find((t) => t.id === id);
       if (row) row.revoked_at ??= now;
       return Promise.resolve(row && { ...row });
     },
-  } as unknown as TerminalRepository;
-
-  readonly auditor: Auditor = {
-    record: (actorId, action, target, before, after, tx) => {
-      this.check(tx);
-      if (this.failNextAudit) {
-        this.failNextAudit = false;
-        return Promise.reject(new Error('audit log unavailable'));
-      }
-      this.audit.push({ actorId, action, target, before, after });
-      return Promise.resolve();
-    },
-  };
+  });
 }
 
 describe('reading-room terminals: each change and its audit record are one transaction', () => {
