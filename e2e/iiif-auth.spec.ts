@@ -3,7 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { MSG } from '@guji/shared';
-import { ALONE, dbGet, dbRun, registerViaApi, settled, solveCaptcha } from './support.ts';
+import { ALONE, animationsDone, dbGet, dbRun, registerViaApi, settled, solveCaptcha } from './support.ts';
 
 /**
  * IIIF Authorization (issue 18) in an outside viewer: Mirador 4 (npm `mirador`, its packaged build) on a
@@ -118,10 +118,16 @@ async function openAndLogIn(page: Page, user: { loginName: string; password: str
   await expect(page.getByText('本书需登录后阅读')).toBeVisible();
   await expect(page.getByText(MSG.loginRequiredNotice)).toBeVisible();
   await page.screenshot({ path: 'test-results/iiif-auth-login-bar.png' });
-  const [popup] = await Promise.all([
-    page.context().waitForEvent('page'),
-    page.getByRole('button', { name: '登录', exact: true }).click(),
-  ]);
+  // The bar's login button opens the login window. In a loaded CI run one click, made while the bar was
+  // still unfolding, opened nothing: wait for the bar's animation, and click again if no window came.
+  await animationsDone(page);
+  let popup: Page | undefined;
+  await expect(async () => {
+    const opened = page.context().waitForEvent('page', { timeout: 10_000 });
+    await page.getByRole('button', { name: '登录', exact: true }).click();
+    popup = await opened;
+  }).toPass({ timeout: 60_000 });
+  if (!popup) throw new Error('Mirador opened no login window');
   // The site's own login page, in the viewer's login window.
   await expect(popup.getByRole('heading', { name: '用户登录' })).toBeVisible({ timeout: 30_000 });
   expect(popup.url()).toContain(`${server}/Login?redirect=`);
