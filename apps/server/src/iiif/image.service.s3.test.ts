@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3Server, type TestS3Server } from '../../test/s3-server.ts';
 import type { PageRow } from '../db/schema.ts';
 import { S3FileStorage } from '../storage/s3-storage.ts';
-import { IiifImageService, makePyramid } from './image.service.ts';
+import { IiifImageService } from './image.service.ts';
+import { makePyramid } from './pyramid.ts';
 import { parseImageRequest } from './image-request.ts';
 
 /** An S3FileStorage that counts what it is asked (the real store answers every call). */

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { ImagePage } from '../db/schema.ts';
@@ -21,6 +20,7 @@ import {
 import { RenderGate } from './render-gate.ts';
 import { LocalFileStorage, type FileStorage } from '../storage/storage.ts';
 import {
+  isStoredExactly,
   readJpegTile,
   readTiffLevels,
   servesJpegTiles,
@@ -32,17 +32,21 @@ import {
 export const TILE_SIZE = 512;
 
 /**
- * The sizes info.json lists for an image (each level half the last, rounding down, down to 64 px)
- * and the tiles' scale factors, smallest size first.
+ * The sizes info.json lists for an image and the tiles' scale factors, smallest size first: one per
+ * power of two while the image is still at least 64 px wide, each `ceil(size / scale factor)` — the
+ * levels of the page's pyramid (iiif/pyramid.ts), so a listed size is sent as stored.
  */
 export function imageSizes(
   width: number,
   height: number,
 ): { sizes: Array<{ width: number; height: number }>; scaleFactors: number[] } {
   const sizes = [];
-  for (let w = width, h = height; w >= 64; w = Math.floor(w / 2), h = Math.floor(h / 2))
-    sizes.unshift({ width: w, height: h });
-  return { sizes, scaleFactors: sizes.map((_, i) => 2 ** i) };
+  const scaleFactors = [];
+  for (let scale = 1; Math.floor(width / scale) >= 64; scale *= 2) {
+    sizes.unshift({ width: Math.ceil(width / scale), height: Math.ceil(height / scale) });
+    scaleFactors.push(scale);
+  }
+  return { sizes, scaleFactors };
 }
 
 const THUMBNAIL = parseImageRequest(...THUMBNAIL_REQUEST);
@@ -187,7 +191,7 @@ export class IiifImageService {
     // A whole stored tile is sent as it is: from local disk as fast as a cache file, and nothing to
     // keep; from an object store one ranged GET, kept in the disk cache for the next time.
     const remote = this.storage.kind !== 'local';
-    if (tile && tile.width === tile.level.tiff.tileWidth) {
+    if (tile && isStoredExactly(tile.level.tiff, tile.column, tile.row, tile.width)) {
       const cached = remote ? await this.cache.read(cacheFile) : undefined;
       if (cached) return { data: cached, contentType, etag, source: 'cache' };
       const data = await readJpegTile(file, tile.level.tiff, tile.column, tile.row, tile.height);
@@ -196,8 +200,9 @@ export class IiifImageService {
     }
     const cached = keep ? await this.cache.read(cacheFile) : undefined;
     if (cached) return { data: cached, contentType, etag, source: 'cache' };
-    // A tile at the right edge is stored padded: decode only that tile (one 512² JPEG, as cheap as a
-    // file read, so it does not wait for renders) and cut it to size.
+    // A tile at the right edge of an older pyramid (made before iiif/pyramid.ts kept exact edge tiles)
+    // is stored padded: decode only that tile (one 512² JPEG, as cheap as a file read, so it does not
+    // wait for renders) and cut it to size.
     const stored = tile && (await readJpegTile(file, tile.level.tiff, tile.column, tile.row, tile.height));
     const data = stored
       ? await sharp(stored)
@@ -309,9 +314,9 @@ export class IiifImageService {
 /**
  * The stored tile a request asks for, if it asks for exactly one: format jpg, quality default or
  * color, no rotation or mirroring, the region aligned to the tile grid of the level whose scale
- * factor (a power of two) it uses, and the size that level holds for it. libvips makes each level
- * `floor(previous / 2)`: at an odd right or bottom edge the level holds one pixel less than
- * `ceil(region / scale)`, so a client asking for that ceiling gets a rendered answer.
+ * factor (a power of two) it uses, and the size that level holds for it. Pyramids made by
+ * iiif/pyramid.ts hold `ceil(size / scale)` at each level, the size IIIF gives an edge tile; older
+ * ones (libvips) hold `floor`, so a client asking for the ceiling at an odd edge gets a rendered answer.
  */
 function matchTile(
   resolved: ResolvedRequest,
@@ -326,8 +331,8 @@ function matchTile(
     const tiff = level.tiff;
     if (!tiff) continue;
     const scale = 2 ** Math.round(Math.log2(page.width / level.width));
-    if (Math.floor(page.width / scale) !== level.width || Math.floor(page.height / scale) !== level.height)
-      continue;
+    const round = levelRounding(page, level, scale);
+    if (!round) continue;
     const spanX = tiff.tileWidth * scale;
     const spanY = tiff.tileHeight * scale;
     if (region.x % spanX !== 0 || region.y % spanY !== 0) continue;
@@ -339,13 +344,21 @@ function matchTile(
     // At the right and bottom edges a level pixel stands for the full-resolution pixels that remain.
     const coversX =
       region.w === tileWidth * scale ||
-      (region.x + region.w === page.width && Math.floor(region.w / scale) === tileWidth);
+      (region.x + region.w === page.width && round(region.w / scale) === tileWidth);
     const coversY =
       region.h === tileHeight * scale ||
-      (region.y + region.h === page.height && Math.floor(region.h / scale) === tileHeight);
+      (region.y + region.h === page.height && round(region.h / scale) === tileHeight);
     if (!coversX || !coversY) continue;
     return { level: { ...level, tiff }, column, row, width, height };
   }
+  return undefined;
+}
+
+/** How a level's size was rounded from the page's at this scale factor; undefined if it is no such level. */
+function levelRounding(page: ImagePage, level: Level, scale: number): ((x: number) => number) | undefined {
+  for (const round of [Math.ceil, Math.floor])
+    if (round(page.width / scale) === level.width && round(page.height / scale) === level.height)
+      return round;
   return undefined;
 }
 
@@ -377,24 +390,4 @@ async function readLevels(
     }
   }
   return levels;
-}
-
-/**
- * Makes the tiled pyramidal TIFF of a page master: 512² JPEG tiles, the tile size info.json
- * advertises, so a viewer's tile request is one stored tile; each level half the last.
- */
-export async function makePyramid(masterFile: string, pyramidFile: string): Promise<void> {
-  await fs.mkdir(path.dirname(pyramidFile), { recursive: true });
-  const temp = `${pyramidFile}.${process.pid}.tmp`;
-  await sharp(masterFile, { limitInputPixels: MAX_PAGE_PIXELS })
-    .tiff({
-      tile: true,
-      pyramid: true,
-      compression: 'jpeg',
-      quality: 88,
-      tileWidth: TILE_SIZE,
-      tileHeight: TILE_SIZE,
-    })
-    .toFile(temp);
-  await fs.rename(temp, pyramidFile);
 }

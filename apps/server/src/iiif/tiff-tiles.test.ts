@@ -3,8 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makePyramid, TILE_SIZE } from './image.service.ts';
-import { readJpegTile, readTiffLevels, servesJpegTiles, TiffFormatError } from './tiff-tiles.ts';
+import { TILE_SIZE } from './image.service.ts';
+import { makePyramid } from './pyramid.ts';
+import {
+  isStoredExactly,
+  readJpegTile,
+  readTiffLevels,
+  servesJpegTiles,
+  TiffFormatError,
+} from './tiff-tiles.ts';
 
 /**
  * A one-level tiled TIFF written field by field: classic or BigTIFF, either byte order, JPEG tiles
@@ -138,7 +145,7 @@ describe('tiled TIFF reader', () => {
     await expect(readTiffLevels(cut)).rejects.toThrow(new TiffFormatError('TIFF 文件不完整'));
   });
 
-  it('reads our own pyramids: every level half the last, tiles with shared tables, decoded as the master', async () => {
+  it('reads our own pyramids: a level per scale factor, shared tables, exact edge tiles, decoded as the master', async () => {
     const width = 1300;
     const height = 900;
     const pixels = Buffer.alloc(width * height * 3);
@@ -157,21 +164,27 @@ describe('tiled TIFF reader', () => {
     const pyramid = path.join(dir, 'pyramid.tif');
     await makePyramid(master, pyramid);
     const levels = await readTiffLevels(pyramid);
+    // 1300 → 650 → 325 → 162 → 81: every size info.json lists (down to 64 px wide), rounded up.
     expect(levels.map((l) => [l.width, l.height])).toEqual(
-      levels.map((_, i) => [
-        Math.max(1, Math.floor(width / 2 ** i)),
-        Math.max(1, Math.floor(height / 2 ** i)),
-      ]),
+      [1, 2, 4, 8, 16].map((s) => [Math.ceil(width / s), Math.ceil(height / s)]),
     );
-    expect(levels.length).toBeGreaterThanOrEqual(3);
+    // A standard TIFF: libvips reads every level (the edge block after the header is skipped).
+    for (const [page, level] of levels.entries()) {
+      const meta = await sharp(pyramid, { page }).metadata();
+      expect([meta.width, meta.height, meta.pages]).toEqual([level.width, level.height, levels.length]);
+    }
     const full = levels[0]!;
     expect(servesJpegTiles(full)).toBe(true);
     expect(full.jpegTables?.length).toBeGreaterThan(0);
     expect(full.offsets).toHaveLength(Math.ceil(width / TILE_SIZE) * Math.ceil(height / TILE_SIZE));
-    // The bottom-right tile holds 1300 − 1024 = 276 columns and 900 − 512 = 388 rows of the page.
+    // The bottom-right tile holds 1300 − 1024 = 276 columns and 900 − 512 = 388 rows of the page: the
+    // pyramid keeps it at exactly that size beside the padded TIFF tile.
+    expect(full.edges?.size).toBe(2);
+    expect(isStoredExactly(full, 2, 1, width - 2 * TILE_SIZE)).toBe(true);
+    expect(isStoredExactly(full, 1, 1, width - 2 * TILE_SIZE)).toBe(false);
     const corner = await readJpegTile(pyramid, full, 2, 1, height - TILE_SIZE);
     const decoded = await sharp(corner).raw().toBuffer({ resolveWithObject: true });
-    expect(decoded.info.height).toBe(height - TILE_SIZE);
+    expect([decoded.info.width, decoded.info.height]).toEqual([width - 2 * TILE_SIZE, height - TILE_SIZE]);
     const expected = await sharp(master)
       .extract({
         left: 2 * TILE_SIZE,
@@ -181,7 +194,6 @@ describe('tiled TIFF reader', () => {
       })
       .raw()
       .toBuffer();
-    // Compare the part of the stored tile that is the page (tiles are padded to the full width).
     let sum = 0;
     const w = width - 2 * TILE_SIZE;
     for (let y = 0; y < height - TILE_SIZE; y++)

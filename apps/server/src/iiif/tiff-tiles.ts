@@ -19,6 +19,20 @@ export interface TiffLevel {
   offsets: number[];
   byteCounts: number[];
   jpegTables: Buffer | undefined;
+  /**
+   * Tiles of the last column kept a second time at their exact size (iiif/pyramid.ts), by tile index
+   * (row × columns + column): sent instead of the padded TIFF tile.
+   */
+  edges?: Map<number, { offset: number; length: number }>;
+}
+
+/** Marks the block after a pyramid's TIFF header that locates its exact edge tiles (iiif/pyramid.ts). */
+export const EDGE_MAGIC = 'GUJIEDGE';
+
+/** The index of a pyramid's exact edge tiles: per level, [column, row, offset, length] of each. */
+export interface EdgeIndex {
+  version: 1;
+  levels: Array<{ level: number; tiles: Array<[number, number, number, number]> }>;
 }
 
 const TAG = {
@@ -159,7 +173,25 @@ export async function readTiffLevels(input: string | ByteSource): Promise<TiffLe
     });
   }
   if (levels.length === 0 || levels[0]!.width === 0) throw new TiffFormatError('TIFF 文件没有图像');
+  if (!big && u32(header, 4) >= 24) await readEdges(read, levels);
   return levels;
+}
+
+/** Attaches a pyramid's exact edge tiles to its levels, when the file has them. */
+async function readEdges(read: (position: number, length: number) => Promise<Buffer>, levels: TiffLevel[]) {
+  const block = await read(8, 16);
+  if (block.toString('latin1', 0, 8) !== EDGE_MAGIC) return;
+  const json = await read(block.readUInt32LE(8), block.readUInt32LE(12));
+  const index = JSON.parse(json.toString('utf8')) as EdgeIndex;
+  if (index.version !== 1) return;
+  for (const { level, tiles } of index.levels) {
+    const target = levels[level];
+    if (!target || target.tileWidth === 0) continue;
+    const across = Math.ceil(target.width / target.tileWidth);
+    target.edges = new Map(
+      tiles.map(([column, row, offset, length]) => [row * across + column, { offset, length }]),
+    );
+  }
 }
 
 /** Whether the level's tiles are JPEG streams a browser decodes as they are. */
@@ -177,8 +209,17 @@ export function servesJpegTiles(level: TiffLevel): boolean {
 const SOI = 0xd8;
 const EOI = 0xd9;
 
+/** Whether the stored tile (column, row) is sent as it is for a tile `width` pixels wide. */
+export function isStoredExactly(level: TiffLevel, column: number, row: number, width: number): boolean {
+  return (
+    width === level.tileWidth ||
+    Boolean(level.edges?.has(row * Math.ceil(level.width / level.tileWidth) + column))
+  );
+}
+
 /**
- * The stored tile (column, row) of a level as a standalone JPEG. A tile at the bottom edge is stored
+ * The stored tile (column, row) of a level as a standalone JPEG: its exact copy when the pyramid keeps
+ * one (a last-column tile, iiif/pyramid.ts), else the TIFF tile. A tile at the bottom edge is stored
  * padded to the full tile height; `height` (the image rows it really holds) is written into the frame
  * header, so decoders stop after those rows. Returns undefined for a tile that is not there.
  */
@@ -191,10 +232,16 @@ export async function readJpegTile(
 ): Promise<Buffer | undefined> {
   const across = Math.ceil(level.width / level.tileWidth);
   const index = row * across + column;
+  const source = typeof input === 'string' ? fileSource(input) : input;
+  const edge = level.edges?.get(index);
+  if (edge) {
+    const exact = await source(edge.offset, edge.length);
+    return exact.length === edge.length ? exact : undefined;
+  }
   const offset = level.offsets[index];
   const length = level.byteCounts[index];
   if (offset === undefined || !length) return undefined;
-  const tile = await (typeof input === 'string' ? fileSource(input) : input)(offset, length);
+  const tile = await source(offset, length);
   if (tile.length !== length) return undefined;
   if (tile[0] !== 0xff || tile[1] !== SOI) return undefined;
   const tables = level.jpegTables;

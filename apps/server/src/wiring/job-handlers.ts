@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { AppContext } from '../context.ts';
-import { makePyramid } from '../iiif/image.service.ts';
+import { makePyramid } from '../iiif/pyramid.ts';
 import { parseImageRequest } from '../iiif/image-request.ts';
 import { THUMBNAIL_REQUEST } from '../iiif/addresses.ts';
 import { withLocalFile } from '../storage/storage.ts';

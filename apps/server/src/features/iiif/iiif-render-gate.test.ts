@@ -23,7 +23,8 @@ describe.each(DIALECTS)('IIIF renders bounded per process (item A) on %s', (dial
 
   it('serves stored tiles and cache hits while renders fill the gate, queues a few, refuses more with 503', async () => {
     const id = await newPage();
-    const listed = `/iiif/3/${id}/full/300,200/0/default.jpg`;
+    // A size info.json lists, as PNG: rendered once, then from the cache.
+    const listed = `/iiif/3/${id}/full/300,200/0/default.png`;
     expect((await get(listed)).headers['x-image-source']).toBe('render');
     await h.context.iiifImages.cache.idle();
     const gate = h.context.iiifImages.gate;

@@ -135,12 +135,15 @@ describe.each(DIALECTS)('IIIF over HTTP on %s', (dialect) => {
   });
 
   it('sends the tiles info.json advertises straight from the pyramid as decodable JPEGs', async () => {
-    // 1200×800: the tile at (512, 512) is whole in width and holds the last 288 rows.
+    // 1200×800: the tile at (512, 512) is whole in width and holds the last 288 rows; the right edge's
+    // are 176 wide; at scale factor 16 the whole page is one 75×50 tile.
     for (const [region, size, source, w, h] of [
       ['0,0,512,512', '512,', 'tile', 512, 512],
       ['512,512,512,288', '512,', 'tile', 512, 288],
-      ['1024,0,176,512', '176,', 'render', 176, 512],
+      ['1024,0,176,512', '176,', 'tile', 176, 512],
+      ['1024,512,176,288', '176,', 'tile', 176, 288],
       ['0,0,1024,800', '512,', 'tile', 512, 400],
+      ['full', '75,', 'tile', 75, 50],
     ] as const) {
       const response = await get(`/iiif/3/${open.pageIds[0]}/${region}/${size}/0/default.jpg`);
       expect(response.statusCode, region).toBe(200);
