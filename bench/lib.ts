@@ -321,16 +321,14 @@ export interface LoadResult {
   seconds: number;
   requests: number;
   rps: number;
-  /** Responses that were not 2xx/3xx, plus socket errors. */
+  /** Responses that were not 2xx/3xx, plus socket errors (timeouts included). */
   errors: number;
+  /** Requests given up after the timeout (wrk's count; the Node client has none). */
+  timeouts: number;
   latencyMs: { p50: number; p99: number };
 }
 
-export async function loadTest(
-  origin: string,
-  set: RequestSet,
-  options: { connections: number; seconds: number; workDir: string; seed: number },
-): Promise<LoadResult> {
+export async function loadTest(origin: string, set: RequestSet, options: LoadOptions): Promise<LoadResult> {
   return hasCommand('wrk') ? wrkLoad(origin, set, options) : nodeLoad(origin, set, options);
 }
 
@@ -375,11 +373,16 @@ function toMs(value: string, unit: string): number {
   return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n;
 }
 
-async function wrkLoad(
-  origin: string,
-  set: RequestSet,
-  options: { connections: number; seconds: number; workDir: string; seed: number },
-): Promise<LoadResult> {
+/** A load test's clients, duration, files, random seed, and when a request counts as timed out (default 10 s). */
+export interface LoadOptions {
+  connections: number;
+  seconds: number;
+  workDir: string;
+  seed: number;
+  timeoutSeconds?: number;
+}
+
+async function wrkLoad(origin: string, set: RequestSet, options: LoadOptions): Promise<LoadResult> {
   const script = path.join(options.workDir, `wrk-${options.seed}.lua`);
   fs.writeFileSync(script, luaScript(set, options.seed));
   const logFile = path.join(options.workDir, `wrk-${options.seed}.out`);
@@ -393,7 +396,7 @@ async function wrkLoad(
       `-d${options.seconds}s`,
       '--latency',
       '--timeout',
-      '10s',
+      `${options.timeoutSeconds ?? 10}s`,
       '-s',
       script,
       `${origin}/`,
@@ -418,6 +421,7 @@ async function wrkLoad(
     requests,
     rps: Math.round(rps),
     errors: non2xx + socketErrors,
+    timeouts: socket ? Number(socket[4]) : 0,
     latencyMs: { p50: latency('50'), p99: latency('99') },
   };
 }
@@ -464,6 +468,7 @@ async function nodeLoad(
     requests: latencies.length,
     rps: Math.round(latencies.length / seconds),
     errors,
+    timeouts: 0,
     latencyMs: { p50: s.p50, p99: s.p99 },
   };
 }

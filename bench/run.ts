@@ -2,7 +2,7 @@
  * Runs the benchmarks of DESIGN.md §11, one after another, and prints their figures and budgets:
  *
  *   npm run bench                      all of them
- *   npm run bench -- tiles             one (tiles, catalog-search, memory, reader, search, ocr, usage, hostile, load), or several
+ *   npm run bench -- tiles             one (tiles, catalog-search, memory, reader, search, ocr, usage, hostile, load, mix), or several
  *   npm run bench -- --strict          exit 1 when a budget is missed
  *
  * Every result is also written as JSON under /tmp/guji-bench-results (BENCH_RESULTS_DIR to change).
@@ -26,6 +26,7 @@ import { runOcr } from './ocr.ts';
 import { runUsage } from './usage.ts';
 import { runHostile } from './hostile.ts';
 import { runLoad } from './load.ts';
+import { runMix } from './mix.ts';
 
 const BENCHMARKS: Record<string, () => Promise<BenchResult>> = {
   tiles: runTiles,
@@ -37,6 +38,7 @@ const BENCHMARKS: Record<string, () => Promise<BenchResult>> = {
   usage: runUsage,
   hostile: runHostile,
   load: runLoad,
+  mix: runMix,
 };
 const ALIASES: Record<string, string> = {
   catalog: 'catalog-search',

@@ -61,7 +61,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const IIPSRV = process.env.BENCH_IIPSRV ?? '/usr/lib/iipimage-server/iipsrv.fcgi';
 const IIP_PACKAGES = ['iipimage-server', 'lighttpd', 'libvips-tools'];
 
-interface Page {
+export interface Page {
   id: number;
   width: number;
   height: number;
@@ -96,7 +96,7 @@ interface ServerFigures {
 const log = (line: string) => console.log(`[tiles] ${line}`);
 
 /** Public pages (anyone may read their tiles) whose pyramid is ready. */
-function publicPages(dataDir: string): Page[] {
+export function publicPages(dataDir: string): Page[] {
   const db = new Database(path.join(dataDir, 'library.sqlite'), { readonly: true });
   try {
     return db
@@ -122,7 +122,9 @@ function gridRegions(page: Page): string[] {
  * The tiles a IIIF viewer asks for on a page: the info.json grid (512², every scale factor down to
  * a 64-pixel-wide image), edges included, each sized `w,h` = ceil(region / scale factor).
  */
-function viewerTiles(page: Page): Array<{ region: string; size: string; width: number; height: number }> {
+export function viewerTiles(
+  page: Page,
+): Array<{ region: string; size: string; width: number; height: number }> {
   const tiles = [];
   for (let scale = 1; Math.floor(page.width / scale) >= 64; scale *= 2) {
     const span = TILE * scale;
@@ -310,7 +312,7 @@ interface Servers {
 }
 
 /** Makes the demo library (`demo`) in dataDir; returns how long that took and its public pages. */
-async function makeDemoLibrary(
+export async function makeDemoLibrary(
   work: string,
   dataDir: string,
 ): Promise<{ demoSeconds: number; pages: Page[] }> {
@@ -327,14 +329,18 @@ async function makeDemoLibrary(
 }
 
 /** Starts `serve` on the library and waits until it is up with no background job left. */
-async function startOurServer(
+export async function startOurServer(
   work: string,
   dataDir: string,
+  /** Settings besides the bench's (serverEnv); undefined leaves one at the server's default. */
+  settings: Record<string, string | undefined> = {},
 ): Promise<{ ours: string; server: ChildProcess; agentOurs: Agent }> {
   const port = await freePort();
   const ours = `http://${LOOPBACK}:${port}`;
+  const env: Record<string, string | undefined> = { ...serverEnv(dataDir, port), ...settings };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
   const server = startProcess(process.execPath, [...SERVER_MAIN, 'serve'], {
-    env: serverEnv(dataDir, port),
+    env,
     logFile: path.join(work, 'serve.log'),
   });
   const agentOurs = newAgent();

@@ -15,15 +15,28 @@ declare module 'fastify' {
     user: UserWithRoles | undefined;
     sessionToken: string | undefined;
     readingRoom: boolean;
+    /** On a `lazySession` route, true until the handler calls resolveSession. */
+    sessionPending: boolean;
+  }
+  interface FastifyContextConfig {
+    /**
+     * The session cookie and the reading room are read only when the handler calls resolveSession: the
+     * IIIF image routes, where a public book's tile needs neither (issue 34 part 4).
+     */
+    lazySession?: boolean;
+  }
+  interface FastifyInstance {
+    readSession(request: FastifyRequest): Promise<void>;
   }
 }
 
-/** Reads the session cookie on every request and marks reading-room requests. */
+/** Reads the session cookie on every request (or when asked, on lazy routes) and marks reading-room requests. */
 export function registerSession(app: FastifyInstance, context: AppContext): void {
   app.decorateRequest('user', undefined);
   app.decorateRequest('sessionToken', undefined);
   app.decorateRequest('readingRoom', false);
-  app.addHook('onRequest', async (request) => {
+  app.decorateRequest('sessionPending', false);
+  app.decorate('readSession', async (request: FastifyRequest) => {
     // In the reading room by address, or as a terminal holding an administrator's token (DESIGN.md §7).
     request.readingRoom =
       (await context.services.readingRoom.current()).contains(request.ip) ||
@@ -36,6 +49,22 @@ export function registerSession(app: FastifyInstance, context: AppContext): void
       request.sessionToken = token;
     }
   });
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config.lazySession) request.sessionPending = true;
+    else await app.readSession(request);
+  });
+}
+
+/** Reads the session of a `lazySession` route's request, once; nothing on other routes. */
+export async function resolveSession(request: FastifyRequest): Promise<void> {
+  if (!request.sessionPending) return;
+  request.sessionPending = false;
+  await request.server.readSession(request);
+}
+
+/** A lazy route read who is asking before resolveSession: a mistake in the code, never the client's. */
+function assertSessionRead(request: FastifyRequest): void {
+  if (request.sessionPending) throw new Error(`${request.url}: the session was used before resolveSession`);
 }
 
 /**
@@ -76,12 +105,14 @@ export function clearSessionCookie(reply: FastifyReply, request: FastifyRequest,
 
 /** The signed-in user, or a 401 that the client answers by going to /Login. */
 export function requireUser(request: FastifyRequest): UserWithRoles {
+  assertSessionRead(request);
   if (!request.user) throw unauthorized();
   return request.user;
 }
 
 /** Who is asking, for access decisions. */
 export function viewerOf(request: FastifyRequest): Viewer {
+  assertSessionRead(request);
   return {
     userId: request.user?.id ?? null,
     roles: request.user?.roles ?? [],

@@ -207,6 +207,15 @@ export class CatalogService {
    * Whether a viewer may have the images and manifests of a book: public books to anyone (other
    * libraries' IIIF viewers), others by the access rule.
    */
+  /**
+   * Whether anyone may view the book, whoever asks (visible, published, open to online reading, with a
+   * volume): the IIIF image routes then read no session.
+   */
+  async isPublic(book: BookRow): Promise<boolean> {
+    const volumeCount = await this.catalog.countVolumes(book.id);
+    return isPublicBook(toAccessBook(book, volumeCount)) && volumeCount > 0;
+  }
+
   async mayView(
     book: BookRow,
     viewer: Viewer,

@@ -6,6 +6,12 @@ import { addVary } from '../../http/document-origin.ts';
 import { accessError } from '../catalog/catalog.service.ts';
 import { iiifViewerOf, isCatalogued, restrictedCors } from './iiif-auth.ts';
 
+/** Headers of an answer anyone may have: any origin, cached a day anywhere. */
+function publicAnswer(reply: FastifyReply): void {
+  void reply.header('access-control-allow-origin', '*');
+  void reply.header('cache-control', 'public, max-age=86400');
+}
+
 /**
  * The access rule for every IIIF answer (images, manifests, text layers, search): who may have it, and
  * the CORS and caching headers that go with the decision. Shared by the IIIF route modules.
@@ -25,14 +31,18 @@ export function iiifAccess(context: AppContext) {
     missing: AppError,
     exception: () => Promise<boolean> = () => Promise.resolve(false),
   ): Promise<{ refused: AppError | undefined; isPublic: boolean }> {
+    // A public book's answer is the same for everyone: no session, token or cookie is read for it.
+    if (await catalog.isPublic(book)) {
+      publicAnswer(reply);
+      return { refused: undefined, isPublic: true };
+    }
     const decision = await catalog.mayView(book, await iiifViewerOf(request, iiifAuth));
     const excepted = !decision.allowed && (await exception());
     // A hidden or never-published book does not exist for whoever may not read it (issue 30 item 6:
     // a 401 with its size and login service told strangers it does).
     if (!decision.allowed && !excepted && !isCatalogued(book)) throw missing;
     if (decision.isPublic || excepted) {
-      void reply.header('access-control-allow-origin', '*');
-      void reply.header('cache-control', 'public, max-age=86400');
+      publicAnswer(reply);
     } else {
       restrictedCors(request, reply, iiifAuth);
       void reply.header('cache-control', decision.allowed ? 'private, max-age=3600' : 'private, no-store');

@@ -4,7 +4,7 @@ import type { BookRow } from '../../db/schema.ts';
 import type { Viewer } from '../../lib/viewer.ts';
 import { addVary } from '../../http/document-origin.ts';
 import { requestOrigin } from '../../http/csrf.ts';
-import { viewerOf } from '../../http/session.ts';
+import { resolveSession, viewerOf } from '../../http/session.ts';
 import type { IiifAuthService } from './iiif-auth.service.ts';
 
 /**
@@ -123,6 +123,7 @@ function callerOrigin(request: FastifyRequest): string | undefined {
  * origin or this site (so other sites cannot borrow it by embedding our images).
  */
 export async function iiifViewerOf(request: FastifyRequest, auth: IiifAuthService): Promise<Viewer> {
+  await resolveSession(request);
   if (request.user) return viewerOf(request);
   const withUser = (userId: number, roles: Viewer['roles']): Viewer => ({
     userId,

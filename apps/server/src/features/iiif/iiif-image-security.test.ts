@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createBook } from '../../../test/catalog-factory.ts';
 import { DIALECTS } from '../../../test/helpers.ts';
 import { createHttpHarness, type HttpHarness } from '../../../test/http.ts';
@@ -112,8 +112,9 @@ describe.each(DIALECTS)('IIIF image requests hardened on %s', (dialect) => {
     // A page of its own, so that nothing else has rendered these shapes of it yet.
     const book = await createBook(h.context, { volumes: [1], pageSize: [1200, 800] });
     const id = book.pageIds[0]!;
-    // 1200×800: the right-edge tile (cut from a padded one) and a size info.json lists.
-    for (const shape of ['1024,0,176,512/176,/0/default.jpg', 'full/300,200/0/default.jpg']) {
+    // 1200×800: a right-edge tile and a size info.json lists, in a quality and a format the pyramid does
+    // not hold (as stored JPEGs they are sent from the pyramid and need no keeping).
+    for (const shape of ['1024,0,176,512/176,/0/gray.jpg', 'full/300,200/0/default.png']) {
       expect((await get(`/iiif/3/${id}/${shape}`)).headers['x-image-source'], shape).toBe('render');
       await h.context.iiifImages.cache.idle();
       expect((await get(`/iiif/3/${id}/${shape}`)).headers['x-image-source'], shape).toBe('cache');
@@ -166,6 +167,26 @@ describe.each(DIALECTS)('IIIF image requests hardened on %s', (dialect) => {
       const { width = 0, height = 0 } = await sharp(up.rawPayload).metadata();
       expect(width * height).toBeLessThanOrEqual(info.maxArea);
       expect(width).toBeGreaterThan(1200);
+    }
+  });
+
+  it('reads no session for a public book’s tiles and info.json, and the reader’s for a restricted one', async () => {
+    const resolve = vi.spyOn(h.context.services.sessions, 'resolve');
+    try {
+      const openId = open.pageIds[0]!;
+      for (const url of [`/iiif/3/${openId}/info.json`, `/iiif/3/${openId}/0,0,512,512/512,/0/default.jpg`]) {
+        const response = await get(url, { cookie: reader });
+        expect(response.statusCode, url).toBe(200);
+        expect(response.headers['cache-control'], url).toBe('public, max-age=86400');
+      }
+      expect(resolve).not.toHaveBeenCalled();
+      // A restricted book: the session decides (a reader outside the reading room is refused).
+      const closedTile = `/iiif/3/${closed.pageIds[0]}/0,0,512,512/512,/0/default.jpg`;
+      expect((await get(closedTile, { cookie: reader })).statusCode).toBe(403);
+      expect(resolve).toHaveBeenCalledTimes(1);
+      expect((await get(closedTile, { cookie: reader, remoteAddress: READING_ROOM })).statusCode).toBe(200);
+    } finally {
+      resolve.mockRestore();
     }
   });
 

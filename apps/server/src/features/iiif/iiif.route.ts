@@ -7,6 +7,7 @@ import { addVary, documentOrigin } from '../../http/document-origin.ts';
 import { iiifImageBase } from '../catalog/catalog.service.ts';
 import { AppError, tooMany } from '../../errors.ts';
 import { WWW_AUTHENTICATE } from '../../http/error-handler.ts';
+import { resolveSession } from '../../http/session.ts';
 import { freeFormMaxArea, imageSizes, pageLimits, TILE_SIZE } from '../../iiif/image.service.ts';
 import {
   canonicalPath,
@@ -96,6 +97,8 @@ function iiifKit(app: FastifyInstance, context: AppContext) {
     parsed: ImageRequest,
     resolved: ResolvedRequest,
   ) {
+    // Who asks sets the caps (the image route reads no session for a public book until here).
+    await resolveSession(request);
     const area = outputArea(resolved, parsed);
     const freeForm = upscales(resolved) || rotatesArbitrarily(parsed);
     const cap = freeFormMaxArea(page, Boolean(request.user));
@@ -139,7 +142,11 @@ function imageInfoRoutes({ r, baseOf, pageAndBook, decide }: IiifKit): void {
 
   r.get(
     '/iiif/3/:imageId/info.json',
-    { schema: { tags: ['iiif'], summary: 'IIIF Image API 3.0 image information', params: ImageId } },
+    {
+      // The access rule reads the session only for a book that is not public (iiif-access.ts).
+      config: { lazySession: true },
+      schema: { tags: ['iiif'], summary: 'IIIF Image API 3.0 image information', params: ImageId },
+    },
     async (request, reply) => {
       const { page, book, missing } = await pageAndBook(imageIdOf(request.params.imageId));
       const { refused, isPublic } = await decide(request, reply, book, missing);
@@ -198,6 +205,8 @@ function imageRequestRoute({
     {
       // Tiles are most of the traffic: their requests are logged at IMAGE_LOG_LEVEL (warn by default).
       logLevel: context.config.imageLogLevel,
+      // The access rule reads the session only for a book that is not public (iiif-access.ts).
+      config: { lazySession: true },
       schema: {
         tags: ['iiif'],
         summary: 'IIIF Image API 3.0 image request: {region}/{size}/{rotation}/{quality}.{format}',
