@@ -18,6 +18,7 @@ import { registerErrorHandler } from './http/error-handler.ts';
 import { registerCsrfCheck } from './http/csrf.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerSession } from './http/session.ts';
+import { registerAcceptors } from './http/acceptors.ts';
 import type { RouteDeps, RouteModule } from './http/route-module.ts';
 import type { JobWorker } from './jobs/worker.ts';
 import type { JobDataMap } from './jobs/registry.ts';
@@ -86,6 +87,8 @@ export async function buildApp(context: AppContext, options: BuildAppOptions = {
     },
   });
   observeRequests(app, context);
+  // Eight listening sockets on the port, so that a busy server still accepts new clients at once.
+  registerAcceptors(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

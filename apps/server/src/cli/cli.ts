@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
+import type { FastifyListenOptions } from 'fastify';
 import { ROLES, isValidPassword, MSG, type Role } from '@guji/shared';
 import type { Config } from '../config.ts';
 import { createContext, type AppContext } from '../context.ts';
 import { buildApp } from '../app.ts';
+import { assertPortFree } from '../http/acceptors.ts';
 import { migrateToLatest } from '../db/migrator.ts';
 import { openDatabase } from '../db/database.ts';
 import { seedDemoAccounts } from './demo-accounts.ts';
@@ -168,7 +170,15 @@ async function serve(config: Config): Promise<undefined> {
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
-  await app.listen({ port: config.port, host: config.host });
+  // reusePort: the port is shared with the extra listening sockets of http/acceptors.ts (and only with
+  // them: a port another process holds is refused first).
+  await assertPortFree(config.port, config.host);
+  const listen: FastifyListenOptions & { reusePort: boolean } = {
+    port: config.port,
+    host: config.host,
+    reusePort: true,
+  };
+  await app.listen(listen);
   console.log(PROVIDER_BANNER[config.paymentProvider]);
   return undefined;
 }
