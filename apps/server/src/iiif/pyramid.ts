@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { MAX_PAGE_PIXELS } from '../lib/image-limits.ts';
 import { imageSizes, TILE_SIZE } from './image.service.ts';
-import { EDGE_MAGIC, type EdgeIndex } from './tiff-tiles.ts';
+import { EDGE_MAGIC } from './tiff-tiles.ts';
 
 /**
  * The page pyramid: a classic tiled TIFF, one image per scale factor that info.json advertises, 512²
@@ -13,7 +13,7 @@ import { EDGE_MAGIC, type EdgeIndex } from './tiff-tiles.ts';
  *
  * A TIFF tile is always the full 512 px wide; the tiles of a level's last column are narrower on the
  * grid. Those are stored a second time, as JPEGs of their exact size, after the levels; an index of
- * them (JSON) is named by a 16-byte block right after the TIFF header, which TIFF readers skip (no IFD
+ * them is named by a 16-byte block right after the TIFF header, which TIFF readers skip (no directory
  * points at it). The file stays a standard pyramidal TIFF that libvips, IIPImage and others read.
  */
 
@@ -172,73 +172,103 @@ function longs(tag: number, values: number[]): IfdEntry {
   return { tag, type: 4, count: values.length, value };
 }
 
-/** Writes the levels as one TIFF: header, the edge block, each level's tiles and directory, the edge tiles. */
+/**
+ * Writes the levels as one TIFF, its structure first (as a cloud-optimised GeoTIFF does): the header and
+ * edge block, every level's directory with its values, the edge index, then the tiles of every level and
+ * the exact edge tiles. Opening a page's pyramid then reads one block from its start, from disk or an
+ * object store.
+ */
 function composePyramid(parts: LevelPart[]): Buffer {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  /** Appends at the next even offset (TIFF values and directories start on a word boundary). */
-  const append = (data: Buffer) => {
-    if (size % 2) {
-      chunks.push(Buffer.alloc(1));
-      size += 1;
-    }
-    const at = size;
-    chunks.push(data);
-    size += data.length;
-    if (size > 0xffff_ffff) throw new Error('页面金字塔超过 4 GB');
+  let cursor = 0;
+  /** Reserves `size` bytes at the next even offset (TIFF values and directories start on a word). */
+  const reserve = (size: number) => {
+    cursor += cursor % 2;
+    const at = cursor;
+    cursor += size;
+    if (cursor > 0xffff_ffff) throw new Error('页面金字塔超过 4 GB');
     return at;
   };
-  // Header: byte order, 42, the first directory; then the edge block: magic, index offset and length.
-  const header = Buffer.alloc(8 + 16);
-  header.write('II', 0, 'latin1');
-  header.writeUInt16LE(42, 2);
-  header.write(EDGE_MAGIC, 8, 'latin1');
-  append(header);
-  const directories: Array<{ at: number; buffer: Buffer }> = [];
+  reserve(HEADER_SIZE);
+  const directories = parts.map((part, level) => {
+    const entries = part.ifd
+      .filter((e) => !POINTER_TAGS.has(e.tag) && e.tag !== TAG.newSubfileType)
+      .concat(longs(TAG.newSubfileType, [level === 0 ? 0 : 1]))
+      .map((e) =>
+        e.tag === TAG.tileOffsets ? longs(TAG.tileOffsets, new Array<number>(e.count).fill(0)) : e,
+      )
+      .sort((a, b) => a.tag - b.tag);
+    const at = reserve(2 + entries.length * 12 + 4);
+    const valuesAt = entries.map((e) => (e.value.length > 4 ? reserve(e.value.length) : undefined));
+    return { entries, at, valuesAt };
+  });
+  const index = { at: reserve(edgeIndexSize(parts)), size: edgeIndexSize(parts) };
+  const tilesAt = parts.map((part) => {
+    const byTag = new Map(part.ifd.map((e) => [e.tag, e]));
+    return numbers(byTag.get(TAG.tileByteCounts)).map((count) => reserve(count));
+  });
+  const edgesAt = parts.map((part) => part.edges.map((tile) => reserve(tile.data.length)));
+
+  const file = Buffer.alloc(cursor);
+  file.write('II', 0, 'latin1');
+  file.writeUInt16LE(42, 2);
+  file.writeUInt32LE(directories[0]!.at, 4);
+  file.write(EDGE_MAGIC, 8, 'latin1');
+  file.writeUInt32LE(index.at, 16);
+  file.writeUInt32LE(index.size, 20);
+  directories.forEach(({ entries, at, valuesAt }, level) => {
+    file.writeUInt16LE(entries.length, at);
+    entries.forEach((entry, i) => {
+      const value =
+        entry.tag === TAG.tileOffsets ? longs(TAG.tileOffsets, tilesAt[level]!).value : entry.value;
+      const slot = at + 2 + i * 12;
+      file.writeUInt16LE(entry.tag, slot);
+      file.writeUInt16LE(entry.type, slot + 2);
+      file.writeUInt32LE(entry.count, slot + 4);
+      const out = valuesAt[i];
+      if (out === undefined) value.copy(file, slot + 8);
+      else {
+        file.writeUInt32LE(out, slot + 8);
+        value.copy(file, out);
+      }
+    });
+    // Each directory ends with the offset of the next level's (0 after the last).
+    file.writeUInt32LE(directories[level + 1]?.at ?? 0, at + 2 + entries.length * 12);
+  });
   parts.forEach((part, level) => {
     const byTag = new Map(part.ifd.map((e) => [e.tag, e]));
     const offsets = numbers(byTag.get(TAG.tileOffsets));
     const counts = numbers(byTag.get(TAG.tileByteCounts));
-    const moved = offsets.map((offset, k) => append(part.tiff.subarray(offset, offset + counts[k]!)));
-    const entries = part.ifd
-      .filter((e) => !POINTER_TAGS.has(e.tag) && e.tag !== TAG.newSubfileType && e.tag !== TAG.tileOffsets)
-      .concat(longs(TAG.newSubfileType, [level === 0 ? 0 : 1]), longs(TAG.tileOffsets, moved))
-      .sort((a, b) => a.tag - b.tag);
-    const buffer = directory(entries, append);
-    directories.push({ at: append(buffer), buffer });
+    offsets.forEach((offset, k) => part.tiff.copy(file, tilesAt[level]![k], offset, offset + counts[k]!));
+    part.edges.forEach((tile, k) => tile.data.copy(file, edgesAt[level]![k]));
   });
-  header.writeUInt32LE(directories[0]!.at, 4);
-  // Each directory ends with the offset of the next level's (0 after the last).
-  directories.forEach(({ buffer }, level) => {
-    buffer.writeUInt32LE(directories[level + 1]?.at ?? 0, buffer.length - 4);
-  });
-  const index: EdgeIndex = { version: 1, levels: [] };
-  parts.forEach((part, level) => {
-    const tiles = part.edges.map((t): [number, number, number, number] => [
-      t.column,
-      t.row,
-      append(t.data),
-      t.data.length,
-    ]);
-    if (tiles.length) index.levels.push({ level, tiles });
-  });
-  const json = Buffer.from(JSON.stringify(index));
-  header.writeUInt32LE(append(json), 16);
-  header.writeUInt32LE(json.length, 20);
-  return Buffer.concat(chunks, size);
+  writeEdgeIndex(file, index.at, parts, edgesAt);
+  return file;
 }
 
-/** A directory: its entries, values over 4 bytes appended elsewhere, and room for the next offset. */
-function directory(entries: IfdEntry[], append: (data: Buffer) => number): Buffer {
-  const buffer = Buffer.alloc(2 + entries.length * 12 + 4);
-  buffer.writeUInt16LE(entries.length, 0);
-  entries.forEach((entry, i) => {
-    const at = 2 + i * 12;
-    buffer.writeUInt16LE(entry.tag, at);
-    buffer.writeUInt16LE(entry.type, at + 2);
-    buffer.writeUInt32LE(entry.count, at + 4);
-    if (entry.value.length <= 4) entry.value.copy(buffer, at + 8);
-    else buffer.writeUInt32LE(append(Buffer.from(entry.value)), at + 8);
+/** The 8-byte header, then the edge block: the magic, the edge index's offset and length. */
+const HEADER_SIZE = 8 + 16;
+
+/** Bytes of the edge index: levels, then per level its number, count and 16 bytes a tile. */
+function edgeIndexSize(parts: LevelPart[]): number {
+  return 4 + parts.reduce((sum, part) => sum + 8 + part.edges.length * 16, 0);
+}
+
+/** The edge index (tiff-tiles.ts reads it): per level, each exact tile's column, row, offset and length. */
+function writeEdgeIndex(file: Buffer, at: number, parts: LevelPart[], edgesAt: number[][]): void {
+  let cursor = at;
+  const u32 = (value: number) => {
+    file.writeUInt32LE(value, cursor);
+    cursor += 4;
+  };
+  u32(parts.length);
+  parts.forEach((part, level) => {
+    u32(level);
+    u32(part.edges.length);
+    part.edges.forEach((tile, k) => {
+      u32(tile.column);
+      u32(tile.row);
+      u32(edgesAt[level]![k]!);
+      u32(tile.data.length);
+    });
   });
-  return buffer;
 }

@@ -168,6 +168,15 @@ describe('tiled TIFF reader', () => {
     expect(levels.map((l) => [l.width, l.height])).toEqual(
       [1, 2, 4, 8, 16].map((s) => [Math.ceil(width / s), Math.ceil(height / s)]),
     );
+    // Its structure comes first: every directory and the edge index in the file's first 16 KB, so that
+    // opening it is one read (one ranged GET from an object store).
+    const file = fs.readFileSync(pyramid);
+    const structure: number[] = [];
+    for (let at = file.readUInt32LE(4); at !== 0; at = file.readUInt32LE(at + 2 + file.readUInt16LE(at) * 12))
+      structure.push(at);
+    structure.push(file.readUInt32LE(16) + file.readUInt32LE(20));
+    expect(structure).toHaveLength(levels.length + 1);
+    expect(Math.max(...structure)).toBeLessThan(16 * 1024);
     // A standard TIFF: libvips reads every level (the edge block after the header is skipped).
     for (const [page, level] of levels.entries()) {
       const meta = await sharp(pyramid, { page }).metadata();

@@ -29,12 +29,6 @@ export interface TiffLevel {
 /** Marks the block after a pyramid's TIFF header that locates its exact edge tiles (iiif/pyramid.ts). */
 export const EDGE_MAGIC = 'GUJIEDGE';
 
-/** The index of a pyramid's exact edge tiles: per level, [column, row, offset, length] of each. */
-export interface EdgeIndex {
-  version: 1;
-  levels: Array<{ level: number; tiles: Array<[number, number, number, number]> }>;
-}
-
 const TAG = {
   width: 256,
   height: 257,
@@ -177,20 +171,32 @@ export async function readTiffLevels(input: string | ByteSource): Promise<TiffLe
   return levels;
 }
 
-/** Attaches a pyramid's exact edge tiles to its levels, when the file has them. */
+/**
+ * Attaches a pyramid's exact edge tiles to its levels, when the file has them: the block after the
+ * header names the index, which holds the number of levels, then for each level its number, its count
+ * of tiles and each tile's column, row, offset and length (little-endian 32-bit, iiif/pyramid.ts).
+ */
 async function readEdges(read: (position: number, length: number) => Promise<Buffer>, levels: TiffLevel[]) {
   const block = await read(8, 16);
   if (block.toString('latin1', 0, 8) !== EDGE_MAGIC) return;
-  const json = await read(block.readUInt32LE(8), block.readUInt32LE(12));
-  const index = JSON.parse(json.toString('utf8')) as EdgeIndex;
-  if (index.version !== 1) return;
-  for (const { level, tiles } of index.levels) {
-    const target = levels[level];
-    if (!target || target.tileWidth === 0) continue;
-    const across = Math.ceil(target.width / target.tileWidth);
-    target.edges = new Map(
-      tiles.map(([column, row, offset, length]) => [row * across + column, { offset, length }]),
-    );
+  const index = await read(block.readUInt32LE(8), block.readUInt32LE(12));
+  let at = 0;
+  const u32 = () => {
+    if (at + 4 > index.length) throw new TiffFormatError('金字塔边缘图块索引不完整');
+    const value = index.readUInt32LE(at);
+    at += 4;
+    return value;
+  };
+  for (let n = u32(); n > 0; n--) {
+    const target = levels[u32()];
+    const count = u32();
+    const edges = new Map<number, { offset: number; length: number }>();
+    for (let k = 0; k < count; k++) {
+      const [column, row, offset, length] = [u32(), u32(), u32(), u32()];
+      if (target?.tileWidth)
+        edges.set(row * Math.ceil(target.width / target.tileWidth) + column, { offset, length });
+    }
+    if (target && edges.size) target.edges = edges;
   }
 }
 
