@@ -167,7 +167,8 @@ export async function readTiffLevels(input: string | ByteSource): Promise<TiffLe
     });
   }
   if (levels.length === 0 || levels[0]!.width === 0) throw new TiffFormatError('TIFF 文件没有图像');
-  if (!big && u32(header, 4) >= 24) await readEdges(read, levels);
+  // A damaged edge index costs only the exact edge tiles: those are then cut from the padded TIFF tiles.
+  if (!big && u32(header, 4) >= 24) await readEdges(read, levels).catch(() => undefined);
   return levels;
 }
 
