@@ -60,7 +60,15 @@ export async function createContext(config: Config, overrides: ContextOverrides 
   const textIndex: TextIndex = dialect === 'sqlite' ? new SqliteTextIndex(db) : new PostgresTextIndex(db);
   const queue = new JobQueue(repos.jobs);
   const services = createServices(
-    { config, repos, clock, secret: resolveSecret(config), storage, transact: transactor(db) },
+    {
+      config,
+      repos,
+      clock,
+      secret: resolveSecret(config),
+      storage,
+      transact: transactor(db, () => database.catalogueWrites.transactionEnded()),
+      catalogueWrites: database.catalogueWrites,
+    },
     textIndex,
     queue,
     overrides.smsProvider,

@@ -5,6 +5,10 @@ import pg from 'pg';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type SqliteDatabase, type Transaction } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from './schema.ts';
+import { TableWrites } from './table-writes.ts';
+
+/** The tables whose rows the IIIF image routes keep between requests (TableWrites). */
+const CATALOGUE_TABLES = new Set(['books', 'volumes', 'pages']);
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Db = Kysely<Database>;
@@ -18,6 +22,8 @@ export interface DatabaseHandle {
   ping(): Promise<void>;
   /** The PostgreSQL connection pool's state (for /metrics); null on SQLite, one connection in-process. */
   poolStats(): PoolStats | null;
+  /** Changes this process made to the catalogue's books, volumes and pages (db/table-writes.ts). */
+  catalogueWrites: TableWrites;
   destroy(): Promise<void>;
 }
 
@@ -28,10 +34,11 @@ export interface PoolStats {
   waiting: number;
 }
 
-function handle(db: Db, dialect: Dialect, pool?: pg.Pool): DatabaseHandle {
+function handle(db: Db, dialect: Dialect, catalogueWrites: TableWrites, pool?: pg.Pool): DatabaseHandle {
   return {
     db,
     dialect,
+    catalogueWrites,
     poolStats: () =>
       pool ? { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } : null,
     ping: async () => {
@@ -64,8 +71,9 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
     pool.on('error', () => {
       /* logged by the connection's own listener above; the pool drops the idle connection */
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return handle(db, 'postgres', pool);
+    const writes = new TableWrites(CATALOGUE_TABLES);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [writes] });
+    return handle(db, 'postgres', writes, pool);
   }
   if (database.file !== ':memory:') fs.mkdirSync(path.dirname(database.file), { recursive: true });
   const sqlite = new BetterSqlite3(database.file);
@@ -73,8 +81,12 @@ export function openDatabase(database: Config['database']): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return handle(db, 'sqlite');
+  const writes = new TableWrites(CATALOGUE_TABLES);
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    plugins: [writes],
+  });
+  return handle(db, 'sqlite', writes);
 }
 
 /**

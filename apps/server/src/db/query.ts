@@ -19,9 +19,9 @@ export const likeText = (column: string, text: string, mode: 'contains' | 'prefi
 export type Transact = <T>(work: (tx: DbOrTx) => Promise<T>) => Promise<T>;
 
 export const transactor =
-  (db: Db): Transact =>
+  (db: Db, ended: () => void = () => undefined): Transact =>
   (work) =>
-    db.transaction().execute(work);
+    db.transaction().execute(work).finally(ended);
 
 /** A select that can be cut to a page: what `countedPage`'s `rows` gives back (joins may change its tables). */
 interface Pageable<O> {

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Transact } from '../db/query.ts';
+import type { TableWrites } from '../db/table-writes.ts';
 import type { Clock } from '../lib/clock.ts';
 import type { FileStorage } from '../storage/storage.ts';
 import type { Repositories } from './repositories.ts';
@@ -13,4 +14,6 @@ export interface WiringBase {
   secret: string;
   storage: FileStorage;
   transact: Transact;
+  /** Changes this process made to books, volumes and pages (db/table-writes.ts). */
+  catalogueWrites: TableWrites;
 }

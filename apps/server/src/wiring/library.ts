@@ -15,7 +15,7 @@ import type { WiringBase } from './deps.ts';
 
 /** The library's books and what readers do with them: reading, personal lists, downloads, OCR, imports, exports. */
 export function libraryServices(
-  { config, repos, clock, storage, transact }: WiringBase,
+  { config, repos, clock, storage, transact, catalogueWrites }: WiringBase,
   { admin, catalog, fullText, settings }: CoreServices,
   queue: JobQueue,
 ) {
@@ -71,7 +71,7 @@ export function libraryServices(
     /** Citation exports and the citation tags of the web app's pages (issue 18). */
     citations: new CitationService(repos.catalog, catalog, settings, clock),
     /** What the IIIF answers read from the catalogue (the access rule is iiif-access.ts's). */
-    iiifCatalog: new IiifCatalog(repos.catalog, catalog),
+    iiifCatalog: new IiifCatalog(repos.catalog, catalog, catalogueWrites, clock),
     /** OAI-PMH over the public catalogue (/oai). */
     oai: new OaiService(repos.oai, settings, clock, config.oai),
     /** MARC 21 import and export (ISO 2709 and MARCXML). */

@@ -6,6 +6,13 @@ import { addVary } from '../../http/document-origin.ts';
 import { accessError } from '../catalog/catalog.service.ts';
 import { iiifViewerOf, isCatalogued, restrictedCors } from './iiif-auth.ts';
 
+interface DecideOptions {
+  /** Asked only when the rule refuses: whether the answer may still go out publicly. */
+  exception?: () => Promise<boolean>;
+  /** Whether the book is public, when the caller knows. */
+  isPublic?: boolean;
+}
+
 /** Headers of an answer anyone may have: any origin, cached a day anywhere. */
 function publicAnswer(reply: FastifyReply): void {
   void reply.header('access-control-allow-origin', '*');
@@ -21,6 +28,7 @@ export function iiifAccess(context: AppContext) {
   /**
    * Checks access to a book; sets CORS and caching headers for the answer. `exception` is asked only
    * when the rule refuses, and lets the answer out publicly (a restricted book's cover thumbnail).
+   * `isPublic`: the caller already knows whether the book is public (IiifCatalog.imageAccess).
    * The reader is the session's, or an outside viewer's by IIIF Authorization (bearer token, access cookie).
    */
   async function decide(
@@ -29,10 +37,11 @@ export function iiifAccess(context: AppContext) {
     book: BookRow,
     /** What a missing resource of this kind answers: a book the catalogue does not show answers it too. */
     missing: AppError,
-    exception: () => Promise<boolean> = () => Promise.resolve(false),
+    options: DecideOptions = {},
   ): Promise<{ refused: AppError | undefined; isPublic: boolean }> {
+    const exception = options.exception ?? (() => Promise.resolve(false));
     // A public book's answer is the same for everyone: no session, token or cookie is read for it.
-    if (await catalog.isPublic(book)) {
+    if (options.isPublic ?? (await catalog.isPublic(book))) {
       publicAnswer(reply);
       return { refused: undefined, isPublic: true };
     }
@@ -57,9 +66,9 @@ export function iiifAccess(context: AppContext) {
     reply: FastifyReply,
     book: BookRow,
     missing: AppError,
-    exception?: () => Promise<boolean>,
+    options: DecideOptions = {},
   ) {
-    const { refused } = await decide(request, reply, book, missing, exception);
+    const { refused } = await decide(request, reply, book, missing, options);
     if (refused) throw refused;
   }
 

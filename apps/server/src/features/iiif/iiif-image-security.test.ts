@@ -190,6 +190,25 @@ describe.each(DIALECTS)('IIIF image requests hardened on %s', (dialect) => {
     }
   });
 
+  it('reads no row for a public page’s tiles once kept, and closes them at once when staff hide the book', async () => {
+    const book = await createBook(h.context, { volumes: [1], pageSize: [1200, 800] });
+    const tile = `/iiif/3/${book.pageIds[0]}/0,0,512,512/512,/0/default.jpg`;
+    const findImagePage = vi.spyOn(h.context.repos.catalog, 'findImagePage');
+    try {
+      expect((await get(tile)).statusCode).toBe(200);
+      expect(findImagePage).toHaveBeenCalledTimes(1);
+      expect((await get(`/iiif/3/${book.pageIds[0]}/info.json`)).statusCode).toBe(200);
+      expect((await get(tile)).statusCode).toBe(200);
+      expect(findImagePage).toHaveBeenCalledTimes(1);
+      const staff = { userId: null, roles: ['catalogAdmin' as const], readingRoom: false };
+      await h.context.services.catalog.update(book.bookId, { isVisible: false }, staff);
+      expect((await get(tile)).statusCode).toBe(404);
+      expect(findImagePage).toHaveBeenCalledTimes(2);
+    } finally {
+      findImagePage.mockRestore();
+    }
+  });
+
   it('19: answers 404 for an identifier that names no image, whatever its form', async () => {
     for (const url of [
       '/iiif/3/14e0cea8-e74a-11f1-bff2-02fc00000001/full/max/0/default.jpg',

@@ -78,9 +78,12 @@ function iiifKit(app: FastifyInstance, context: AppContext) {
     keyGenerator: (request) => (request.user ? `iiif-user:${request.user.id}` : `iiif-ip:${request.ip}`),
   });
 
-  /** The page (without its OCR JSON: images need none of it) and its book, or a 404. */
+  /**
+   * The page (without its OCR JSON: images need none of it), its book and whether that is public, or a
+   * 404. A public book's page is kept between requests (IiifCatalog.imageAccess).
+   */
   async function pageAndBook(imageId: number) {
-    const found = await iiifCatalog.imagePage(imageId);
+    const found = await iiifCatalog.imageAccess(imageId);
     const missing = imageNotFound(String(imageId));
     if (!found) throw missing;
     return { ...found, missing };
@@ -148,8 +151,9 @@ function imageInfoRoutes({ r, baseOf, pageAndBook, decide }: IiifKit): void {
       schema: { tags: ['iiif'], summary: 'IIIF Image API 3.0 image information', params: ImageId },
     },
     async (request, reply) => {
-      const { page, book, missing } = await pageAndBook(imageIdOf(request.params.imageId));
-      const { refused, isPublic } = await decide(request, reply, book, missing);
+      const found = await pageAndBook(imageIdOf(request.params.imageId));
+      const { page, book, missing } = found;
+      const { refused, isPublic } = await decide(request, reply, book, missing, { isPublic: found.isPublic });
       const base = baseOf(request, reply);
       const description = {
         '@context': IMAGE_CONTEXT,
@@ -220,7 +224,7 @@ function imageRequestRoute({
     },
     async (request, reply) => {
       const { region, size, rotation, qualityFormat } = request.params;
-      const { page, book, missing } = await pageAndBook(imageIdOf(request.params.imageId));
+      const { page, book, missing, isPublic } = await pageAndBook(imageIdOf(request.params.imageId));
       let parsed: ImageRequest | undefined;
       let invalid: unknown;
       try {
@@ -229,18 +233,15 @@ function imageRequestRoute({
         invalid = error;
       }
       // A visible, published book's cover is public in lists: exactly its thumbnail, nothing else.
-      await admit(
-        request,
-        reply,
-        book,
-        missing,
-        async () =>
+      await admit(request, reply, book, missing, {
+        isPublic,
+        exception: async () =>
           parsed !== undefined &&
           book.is_visible === 1 &&
           book.audit_status === OWN_STATUS.published &&
           images.isThumbnail(page, parsed) &&
           (await iiifCatalog.isCover(book.id, page.id)),
-      );
+      });
       if (!parsed) throw invalid;
       const resolved = images.resolve(page, parsed);
       if (!images.keeps(page, parsed, resolved)) await limitRender(request, page, parsed, resolved);
@@ -339,8 +340,9 @@ function collectionAndTextRoutes({
       },
     },
     async (request, reply) => {
-      const { page: imagePage, book, missing } = await pageAndBook(imageIdOf(request.params.imageId));
-      await admit(request, reply, book, missing);
+      const found = await pageAndBook(imageIdOf(request.params.imageId));
+      const { page: imagePage, book, missing } = found;
+      await admit(request, reply, book, missing, { isPublic: found.isPublic });
       const page = { ...imagePage, ocr_json: await iiifCatalog.ocrJson(imagePage.id) };
       const ocr = parseOcr(page.ocr_json);
       if (!ocr) throw new AppError(404, 'NO_OCR', `本页暂无识别文字：${page.id}`);
