@@ -166,6 +166,42 @@ export function cpuSeconds(pids: Array<number | undefined>): number {
   return ticks / CLOCK_TICKS;
 }
 
+/** Nanoseconds on a CPU of every thread of the processes (/proc/<pid>/task/<tid>/schedstat), by thread. */
+function threadTimes(pids: Array<number | undefined>): Map<string, number> | undefined {
+  const times = new Map<string, number>();
+  try {
+    for (const pid of pids) {
+      if (pid === undefined) continue;
+      for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+        const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8');
+        times.set(`${pid}/${tid}`, Number(stat.split(' ')[0]));
+      }
+    }
+  } catch {
+    return undefined; // a process or thread went away meanwhile, or not Linux
+  }
+  return times;
+}
+
+/**
+ * Measures the CPU seconds the processes use from now on: exactly (the nanoseconds of their threads)
+ * when no thread came or went in between, else from /proc/<pid>/stat's 10 ms ticks (cpuSeconds), too
+ * coarse for a phase of a few dozen short requests.
+ */
+export function cpuMeter(pids: Array<number | undefined>): () => number {
+  const ticks = cpuSeconds(pids);
+  const before = threadTimes(pids);
+  return () => {
+    const after = threadTimes(pids);
+    const same =
+      before && after && before.size === after.size && [...before.keys()].every((k) => after.has(k));
+    if (!same) return cpuSeconds(pids) - ticks;
+    let ns = 0;
+    for (const [thread, time] of after) ns += time - before.get(thread)!;
+    return ns / 1e9;
+  };
+}
+
 /** The resident set size of a process in MB, from /proc/<pid>/status, with its peak. */
 export function residentMb(pid: number): { rssMb: number; peakMb: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');

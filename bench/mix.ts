@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { BookPage, Volume } from '@guji/shared';
 import {
   type BenchResult,
-  cpuSeconds,
+  cpuMeter,
   get,
   hasCommand,
   loadTest,
@@ -120,13 +120,13 @@ export async function runMix(): Promise<BenchResult> {
     log('warming up: every URL once…');
     await warmUp(ours, paths);
     log(`${CONNECTIONS} connections, ${SECONDS} s…`);
-    const before = cpuSeconds([server.pid]);
+    const meter = cpuMeter([server.pid]);
     const result = await loadTest(
       ours,
       { kind: 'fixed', paths },
       { connections: CONNECTIONS, seconds: SECONDS, workDir: work, seed: 1, timeoutSeconds: 2 },
     );
-    const cpuMs = ((cpuSeconds([server.pid]) - before) * 1000) / Math.max(1, result.requests);
+    const cpuMs = (meter() * 1000) / Math.max(1, result.requests);
     await stopAll();
     return {
       name: 'mix',

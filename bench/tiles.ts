@@ -28,7 +28,7 @@ import {
   type Summary,
   LOOPBACK,
   SERVER_MAIN,
-  cpuSeconds,
+  cpuMeter,
   fmtMs,
   freePort,
   get,
@@ -512,7 +512,7 @@ async function pass(
   iipInto: Timed,
   recordFirst: boolean,
 ): Promise<{ ours: number; iip: number }> {
-  const cpuBefore = { ours: cpuSeconds([s.server.pid]), iip: cpuSeconds(s.iipPids) };
+  const meters = { ours: cpuMeter([s.server.pid]), iip: cpuMeter(s.iipPids) };
   for (const [i, target] of list.entries()) {
     // Alternate which server goes first so neither always follows the other's work.
     if (i % 2 === 0 || !s.iip) await timeTile(passes, s.ours, target.ours, s.agentOurs, oursInto, target);
@@ -521,8 +521,8 @@ async function pass(
     if (recordFirst) passes.firstFlags.push(target.firstOnPage);
   }
   const total = {
-    ours: (cpuSeconds([s.server.pid]) - cpuBefore.ours) * 1000,
-    iip: (cpuSeconds(s.iipPids) - cpuBefore.iip) * 1000,
+    ours: meters.ours() * 1000,
+    iip: meters.iip() * 1000,
   };
   oursInto.cpuMs = total.ours / list.length;
   iipInto.cpuMs = total.iip / list.length;
@@ -622,14 +622,14 @@ async function load(
   pids: Array<number | undefined>,
   seed: number,
 ): Promise<Load> {
-  const before = cpuSeconds(pids);
+  const meter = cpuMeter(pids);
   const result = await loadTest(origin, set, {
     connections: CONNECTIONS,
     seconds: SECONDS,
     workDir: work,
     seed,
   });
-  const cpuMs = ((cpuSeconds(pids) - before) * 1000) / Math.max(1, result.requests);
+  const cpuMs = (meter() * 1000) / Math.max(1, result.requests);
   return { ...result, cpuMsPerRequest: Math.round(cpuMs * 100) / 100 };
 }
 
@@ -716,7 +716,7 @@ function oursRows(f: TileFigures, info: Machine): Array<[string, string]> {
     ['load average 1 min, start / end', `${info.loadAverage1m} / ${f.loadAverageAfter} (${info.cpus} CPUs)`],
     ['ours: cold 512² region', `CPU ${o.coldCpuMsPerRequest} ms/req; ${fmtMs(o.cold)}`],
     [
-      'ours: cold, first region of a page',
+      'ours: first request of a page',
       `CPU ${o.coldFirstCpuMsPerRequest} ms/req; ${fmtMs(o.coldFirstOnPage)}`,
     ],
     ['ours: cold, other regions', `CPU ${o.coldOtherCpuMsPerRequest} ms/req; ${fmtMs(o.coldOtherRegions)}`],

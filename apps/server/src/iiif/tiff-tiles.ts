@@ -68,9 +68,10 @@ export function fileSource(file: string): ByteSource {
 
 /**
  * A ByteSource that reads whole aligned blocks and keeps them while the structure is parsed: the header
- * and the IFDs of a pyramid (a dozen small reads next to each other) then cost a few ranged GETs.
+ * and the IFDs of a pyramid (a dozen small reads next to each other) then cost a few ranged GETs — one
+ * for a pyramid of iiif/pyramid.ts, whose structure lies in its first 16 KB.
  */
-function blockSource(source: ByteSource, blockSize = 64 * 1024): ByteSource {
+function blockSource(source: ByteSource, blockSize = 16 * 1024): ByteSource {
   const blocks = new Map<number, Promise<Buffer>>();
   const block = (index: number) => {
     let data = blocks.get(index);
