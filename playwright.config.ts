@@ -38,6 +38,9 @@ export default defineConfig({
     // A failing test leaves its screenshot. Traces cost a third of the run time on CI's 2 cores and CI keeps
     // no artefacts: to debug a failure here, run it again with `npx playwright test --trace on`.
     screenshot: 'only-on-failure',
+    // As a person who asked their system for less motion: antd's dialogs open without their zoom (App.tsx).
+    // A click made while a dialog was still zooming in was lost three times in loaded CI runs.
+    contextOptions: { reducedMotion: 'reduce' },
     trace: 'off',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { MSG } from '@guji/shared';
-import { expectAccessible } from './support.ts';
+import { animationsDone, expectAccessible } from './support.ts';
 
 test('the footer shows the site texts and the language toggle converts header and footer', async ({
   page,
@@ -76,6 +76,8 @@ test('forms fit a narrow window', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   for (const path of ['/Login', '/Register', '/Forget']) {
     await page.goto(path);
+    // The form itself, not the spinner shown while its page's code loads, is what must fit.
+    await expect(page.locator('form').first()).toBeVisible();
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
@@ -113,4 +115,33 @@ test('the header leads to the catalogue and full-text search; on a phone it is o
   await expect(nav).toBeHidden();
   await expect(menu).toHaveAttribute('aria-expanded', 'false');
   await expectAccessible(page);
+});
+
+test('a person whose system asks for less motion gets dialogs without their zoom (WCAG 2.3.3)', async ({
+  page,
+}) => {
+  /** CSS animations and transitions that started while the dialog opened. */
+  const dialogAnimations = async () => {
+    await page.evaluate(() => {
+      const w = window as unknown as { started: number };
+      w.started = 0;
+      for (const event of ['animationstart', 'transitionstart'])
+        document.addEventListener(event, () => (w.started += 1), { capture: true });
+    });
+    await page.getByRole('button', { name: '查看更多馆藏介绍' }).click();
+    const dialog = page.getByRole('dialog', { name: '馆藏介绍' });
+    await expect(dialog).toBeVisible();
+    await animationsDone(page);
+    const started = await page.evaluate(() => (window as unknown as { started: number }).started);
+    await dialog.getByRole('button', { name: '关闭' }).first().click();
+    await expect(dialog).toBeHidden();
+    return started;
+  };
+  // The browser tests run with reduced motion (playwright.config.ts); here both ways.
+  await page.emulateMedia({ reducedMotion: 'no-preference' });
+  await page.goto('/');
+  expect(await dialogAnimations()).toBeGreaterThan(0);
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.reload();
+  expect(await dialogAnimations()).toBe(0);
 });

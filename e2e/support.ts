@@ -2,7 +2,7 @@ import { createHmac, randomInt } from 'node:crypto';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type APIRequestContext, type Page, type Response } from '@playwright/test';
+import { expect, type APIRequestContext, type Page, type Response, type Route } from '@playwright/test';
 import { E2E_DATA_DIR, E2E_SECRET } from '../playwright.config.ts';
 
 export { ALONE } from '../playwright.config.ts';
@@ -43,13 +43,17 @@ export function trackCaptchas(page: Page): { latest(): Promise<string> } {
   return tracker;
 }
 
-/** Makes the captcha on screen answerable with CAPTCHA_ANSWER and returns that answer. */
-export async function solveCaptcha(captchas: { latest(): Promise<string> }): Promise<string> {
-  const id = await captchas.latest();
+/** Makes a captcha answerable with CAPTCHA_ANSWER. */
+function answerCaptcha(id: string): void {
   const hash = createHmac('sha256', E2E_SECRET).update(`captcha:${id}:${CAPTCHA_ANSWER}`).digest('hex');
   const conn = db();
   conn.prepare('update captchas set answer_hash = ? where id = ?').run(hash, id);
   conn.close();
+}
+
+/** Makes the captcha on screen answerable with CAPTCHA_ANSWER and returns that answer. */
+export async function solveCaptcha(captchas: { latest(): Promise<string> }): Promise<string> {
+  answerCaptcha(await captchas.latest());
   return CAPTCHA_ANSWER;
 }
 
@@ -161,12 +165,20 @@ export async function login(page: Page, loginName: string, password: string): Pr
   await page.getByLabel('密码', { exact: true }).fill(password);
   const captchaId = await captchas.latest();
   await page.getByLabel('验证码').fill(await solveCaptcha(captchas));
+  // The captcha the form sends is answered too, on its way: the page may have loaded another one after
+  // the newest this tracker saw (a refused captcha once failed a test in a loaded CI run).
+  const answerSent = async (route: Route) => {
+    const sent = route.request().postDataJSON() as { captchaId?: unknown } | null;
+    if (typeof sent?.captchaId === 'string') answerCaptcha(sent.captchaId);
+    await route.continue();
+  };
+  await page.route('**/api/auth/login', answerSent);
   const answer = page.waitForResponse(
     (r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/auth/login',
     { timeout: 30_000 },
   );
   await page.getByRole('button', { name: /登\s*录/ }).click();
-  const response = await answer;
+  const response = await answer.finally(() => page.unroute('**/api/auth/login', answerSent));
   // A refused captcha is the harness's fault, never what a test means: say so instead of a later timeout.
   const body = response.ok() ? null : ((await response.json().catch(() => null)) as { code?: string } | null);
   if (body?.code?.startsWith('CAPTCHA_')) {

@@ -32,6 +32,7 @@ import { OrderPage, PaymentSucceededPage, SandboxPayPage } from './features/prin
 import { PublicApiPage } from './features/public-api/shell.ts';
 import { ReaderPage, startReaderEarly } from './features/reader/shell.ts';
 import { theme } from './theme.ts';
+import { usePrefersReducedMotion } from './components/use-reduced-motion.ts';
 import { PUBLIC_API_PAGE } from '@guji/shared';
 
 const queryClient = new QueryClient({
@@ -209,9 +210,17 @@ function AppRoutes() {
   );
 }
 
+/** Without motion when the person's system asks for less (WCAG 2.3.3). */
+const stillTheme = { ...theme, token: { ...theme.token, motion: false } };
+
 export function App() {
+  const reducedMotion = usePrefersReducedMotion();
   return (
-    <ConfigProvider locale={zhCN} theme={theme} button={{ autoInsertSpace: false }}>
+    <ConfigProvider
+      locale={zhCN}
+      theme={reducedMotion ? stillTheme : theme}
+      button={{ autoInsertSpace: false }}
+    >
       <AntApp message={{ maxCount: 1, getContainer: toastContainer }}>
         <ToastBridge />
         <QueryClientProvider client={queryClient}>
