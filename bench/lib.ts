@@ -660,3 +660,30 @@ export async function loginCookie(
   if (!cookie) throw new Error('no session cookie');
   return cookie;
 }
+
+/**
+ * Installs Debian packages a benchmark needs when they are missing and it may (root, apt-get there,
+ * BENCH_NO_INSTALL unset); returns why they are not there when they cannot be, or undefined.
+ */
+export async function aptInstall(
+  work: string,
+  packages: string[],
+  missing: () => boolean,
+  log: (line: string) => void,
+): Promise<string | undefined> {
+  if (!missing()) return undefined;
+  if (process.env.BENCH_NO_INSTALL === '1')
+    return `${packages.join(', ')} not installed (BENCH_NO_INSTALL=1)`;
+  if (process.getuid?.() !== 0 || !hasCommand('apt-get'))
+    return `${packages.join(', ')} not installed; install with: apt-get install -y ${packages.join(' ')}`;
+  log(`installing ${packages.join(', ')} with apt-get…`);
+  const logFile = path.join(work, 'apt.log');
+  try {
+    const env = { DEBIAN_FRONTEND: 'noninteractive' };
+    await runToEnd('apt-get', ['update'], { logFile, env, timeoutMs: 5 * 60_000 });
+    await runToEnd('apt-get', ['install', '-y', ...packages], { logFile, env, timeoutMs: 10 * 60_000 });
+  } catch (error) {
+    return `apt-get failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
+  }
+  return missing() ? `apt-get ran but ${packages.join(', ')} is still missing` : undefined;
+}

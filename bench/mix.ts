@@ -13,6 +13,7 @@
 import path from 'node:path';
 import type { BookPage, Volume } from '@guji/shared';
 import {
+  aptInstall,
   type BenchResult,
   cpuMeter,
   get,
@@ -23,7 +24,6 @@ import {
   printResult,
   prng,
   removeDir,
-  runToEnd,
   shuffle,
   stopAll,
   tempDir,
@@ -88,17 +88,6 @@ async function warmUp(origin: string, paths: string[]): Promise<void> {
   agent.destroy();
 }
 
-/** Installs wrk with apt-get when it is missing and the bench may (root, BENCH_NO_INSTALL unset). */
-async function ensureWrk(work: string): Promise<void> {
-  if (hasCommand('wrk') || process.env.BENCH_NO_INSTALL === '1') return;
-  if (process.getuid?.() !== 0 || !hasCommand('apt-get')) return;
-  log('installing wrk with apt-get…');
-  const logFile = path.join(work, 'apt.log');
-  const env = { DEBIAN_FRONTEND: 'noninteractive' };
-  await runToEnd('apt-get', ['update'], { logFile, env, timeoutMs: 5 * 60_000 });
-  await runToEnd('apt-get', ['install', '-y', 'wrk'], { logFile, env, timeoutMs: 5 * 60_000 });
-}
-
 /** Runs the mix against a fresh demo library. */
 export async function runMix(): Promise<BenchResult> {
   const started = new Date();
@@ -107,8 +96,8 @@ export async function runMix(): Promise<BenchResult> {
   const work = tempDir('guji-bench-mix-');
   const dataDir = path.join(work, 'data');
   try {
-    await ensureWrk(work);
-    if (!hasCommand('wrk')) throw new Error('wrk is needed for 200 connections (apt-get install wrk)');
+    const noWrk = await aptInstall(work, ['wrk'], () => !hasCommand('wrk'), log);
+    if (noWrk) throw new Error(`wrk is needed for 200 connections: ${noWrk}`);
     const { pages } = await makeDemoLibrary(work, dataDir);
     // At the server's default log level: the mix is what a production server sees.
     const { ours, server, agentOurs } = await startOurServer(work, dataDir, { LOG_LEVEL: undefined });

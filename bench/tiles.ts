@@ -28,6 +28,7 @@ import {
   type Summary,
   LOOPBACK,
   SERVER_MAIN,
+  aptInstall,
   cpuMeter,
   fmtMs,
   freePort,
@@ -161,23 +162,8 @@ function checkTile(response: HttpResult, width: number, height: number): string 
 }
 
 /** Makes sure iipsrv and lighttpd are installed; returns why not when they cannot be. */
-async function ensureIipImage(work: string): Promise<string | undefined> {
-  const missing = () => !fs.existsSync(IIPSRV) || !hasCommand('lighttpd');
-  if (!missing()) return undefined;
-  if (process.env.BENCH_NO_INSTALL === '1')
-    return 'iipimage-server or lighttpd not installed (BENCH_NO_INSTALL=1)';
-  if (process.getuid?.() !== 0 || !hasCommand('apt-get'))
-    return `iipimage-server or lighttpd not installed; install with: apt-get install -y ${IIP_PACKAGES.join(' ')}`;
-  log(`installing ${IIP_PACKAGES.join(', ')} with apt-get…`);
-  const logFile = path.join(work, 'apt.log');
-  try {
-    const env = { DEBIAN_FRONTEND: 'noninteractive' };
-    await runToEnd('apt-get', ['update'], { logFile, env, timeoutMs: 5 * 60_000 });
-    await runToEnd('apt-get', ['install', '-y', ...IIP_PACKAGES], { logFile, env, timeoutMs: 10 * 60_000 });
-  } catch (error) {
-    return `apt-get failed: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`;
-  }
-  return missing() ? 'apt-get ran but iipsrv.fcgi or lighttpd is still missing' : undefined;
+function ensureIipImage(work: string): Promise<string | undefined> {
+  return aptInstall(work, IIP_PACKAGES, () => !fs.existsSync(IIPSRV) || !hasCommand('lighttpd'), log);
 }
 
 /** The TIFFs IIPImage reads, one per page: our own pyramids linked, or (BENCH_IIP_TIFF=vips) made by vips. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { MAX_PAGE_PIXELS } from '../lib/image-limits.ts';
 import { imageSizes, TILE_SIZE } from './image.service.ts';
-import { EDGE_MAGIC } from './tiff-tiles.ts';
+import { EDGE_MAGIC, TYPE_SIZES } from './tiff-tiles.ts';
 
 /**
  * The page pyramid: a classic tiled TIFF, one image per scale factor that info.json advertises, 512²
@@ -121,20 +121,6 @@ interface LevelPart {
   edges: EdgeTile[];
 }
 
-const TYPE_SIZES: Record<number, number> = {
-  1: 1,
-  2: 1,
-  3: 2,
-  4: 4,
-  5: 8,
-  6: 1,
-  7: 1,
-  8: 2,
-  9: 4,
-  10: 8,
-  11: 4,
-  12: 8,
-};
 const TAG = { newSubfileType: 254, tileOffsets: 324, tileByteCounts: 325 } as const;
 /** Tags that point into their own file (other IFDs, strips, EXIF): not carried into the pyramid. */
 const POINTER_TAGS = new Set([273, 279, 330, 513, 514, 34665, 34853, 40965]);

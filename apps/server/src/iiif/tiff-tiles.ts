@@ -41,7 +41,22 @@ const TAG = {
   jpegTables: 347,
 } as const;
 
-const TYPE_SIZES: Record<number, number> = { 1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 16: 8 };
+/** Bytes of one value of each TIFF field type (BYTE, ASCII, SHORT, LONG, RATIONAL, …, LONG8). */
+export const TYPE_SIZES: Record<number, number> = {
+  1: 1,
+  2: 1,
+  3: 2,
+  4: 4,
+  5: 8,
+  6: 1,
+  7: 1,
+  8: 2,
+  9: 4,
+  10: 8,
+  11: 4,
+  12: 8,
+  16: 8,
+};
 const MAX_IFDS = 64;
 
 export class TiffFormatError extends Error {}

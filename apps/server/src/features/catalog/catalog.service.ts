@@ -204,26 +204,24 @@ export class CatalogService {
   }
 
   /**
-   * Whether a viewer may have the images and manifests of a book: public books to anyone (other
-   * libraries' IIIF viewers), others by the access rule.
-   */
-  /**
    * Whether anyone may view the book, whoever asks (visible, published, open to online reading, with a
    * volume): the IIIF image routes then read no session.
    */
   async isPublic(book: BookRow): Promise<boolean> {
-    const volumeCount = await this.catalog.countVolumes(book.id);
-    return isPublicBook(toAccessBook(book, volumeCount)) && volumeCount > 0;
+    return publicWith(book, await this.catalog.countVolumes(book.id));
   }
 
+  /**
+   * Whether a viewer may have the images and manifests of a book: public books to anyone (other
+   * libraries' IIIF viewers), others by the access rule.
+   */
   async mayView(
     book: BookRow,
     viewer: Viewer,
   ): Promise<{ allowed: boolean; isPublic: boolean; access: Access }> {
     // Runs on every tile: a count, not the volume list with its page counts.
     const volumeCount = await this.catalog.countVolumes(book.id);
-    const accessBook = toAccessBook(book, volumeCount);
-    const isPublic = isPublicBook(accessBook) && volumeCount > 0;
+    const isPublic = publicWith(book, volumeCount);
     const access = await this.access(book, volumeCount, viewer);
     return { allowed: isPublic || access.canRead, isPublic, access };
   }
@@ -396,4 +394,9 @@ export function toPageImage(page: PageRow): PageImage {
     iiifBase: iiifImageBase(page.id),
     thumbnailUrl: thumbnailUrl(page.id),
   };
+}
+
+/** Whether a book with this many volumes is open to anyone (the access rule's public case). */
+function publicWith(book: BookRow, volumeCount: number): boolean {
+  return isPublicBook(toAccessBook(book, volumeCount)) && volumeCount > 0;
 }
