@@ -95,6 +95,7 @@ describe('IIIF images from pyramids in an object store (issue 17 part 1)', () =>
   });
 
   it('renders other requests (a scaled size, a crop, an edge tile) from the stored pyramid like from disk', async () => {
+    storage.wholeReads = 0;
     for (const request of [
       tile('full', '300,'),
       tile('100,200,333,444', '200,'),
@@ -106,6 +107,20 @@ describe('IIIF images from pyramids in an object store (issue 17 part 1)', () =>
       expect([a!.width, a!.height]).toEqual([b!.width, b!.height]);
       expect(store.etag).toBe(disk.etag);
     }
+    // Each from the tiles under its region (jpeg-restarts.ts), never by fetching the whole pyramid.
+    expect(storage.wholeReads).toBe(0);
+  });
+
+  it('reads a never-seen region from the four tiles it touches only, one ranged GET per row of tiles', async () => {
+    await fromStore.render(page, tile('0,0,512,512', '512,')); // the structure, read once
+    storage.ranges = [];
+    storage.wholeReads = 0;
+    const region = await fromStore.render(page, tile('300,400,512,512', '512,'));
+    expect(region.source).toBe('render');
+    expect(storage.wholeReads).toBe(0);
+    expect(storage.ranges).toHaveLength(2);
+    const disk = await onDisk.render(page, tile('300,400,512,512', '512,'));
+    expect(region.data.equals(disk.data)).toBe(true);
   });
 
   it('reads a master without a pyramid yet from the store', async () => {

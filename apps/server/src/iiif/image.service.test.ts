@@ -143,6 +143,32 @@ describe('IIIF images from the tiled pyramid', () => {
     expect(rotated.source).toBe('render');
   });
 
+  it('renders regions at once as one at a time: the buffers renders borrow are never shared', async () => {
+    // Unaligned regions of every level, each drawn from the restart segments of the tiles under it.
+    const asked = Array.from({ length: 12 }, (_, k) => {
+      const scale = 2 ** (k % 3);
+      const x = (k * 173) % (width - 600 * scale);
+      const y = (k * 97) % (height - 600 * scale);
+      return [`${x},${y},${500 * scale},${400 * scale}`, '500,'] as const;
+    });
+    const alone = [];
+    for (const [region, size] of asked) alone.push((await request(region, size)).data);
+    const together = await Promise.all(asked.map(([region, size]) => request(region, size)));
+    together.forEach((image, k) => {
+      expect(image.source).toBe('render');
+      expect(image.data.equals(alone[k]!), asked[k]!.join('/')).toBe(true);
+    });
+  });
+
+  it('renders a region of the page as the master shows it', async () => {
+    const region = await request('777,333,600,500', '600,');
+    const master = await sharp(path.join(dir, page.master_key))
+      .extract({ left: 777, top: 333, width: 600, height: 500 })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    expect(await difference(region.data, master)).toBeLessThan(3);
+  });
+
   it('sends a listed size as stored, keeps a listed size in another format, never a one-off request', async () => {
     // 2001×1403 at scale factor 8: info.json lists 251×176, the pyramid's level.
     expect((await request('full', '251,')).source).toBe('tile');

@@ -17,12 +17,15 @@ import {
   type Limits,
   type ResolvedRequest,
 } from './image-request.ts';
+import { BufferPool } from './buffer-pool.ts';
+import { assembleRegion, type TiledLevel } from './jpeg-restarts.ts';
 import { RenderGate } from './render-gate.ts';
 import { LocalFileStorage, type FileStorage } from '../storage/storage.ts';
 import {
   isStoredExactly,
   readJpegTile,
   readTiffLevels,
+  readTiffTileRow,
   servesJpegTiles,
   type ByteSource,
   type TiffLevel,
@@ -120,6 +123,8 @@ export class IiifImageService {
   readonly cache: DiskCache;
   /** Renders at once and waiting; stored tiles and cache hits never pass through it. */
   readonly gate: RenderGate;
+  /** Scratch buffers for renders' tiles and assembled regions. */
+  private readonly buffers = new BufferPool();
 
   constructor(
     dataDir: string,
@@ -210,15 +215,20 @@ export class IiifImageService {
           .jpeg({ quality: 85, optimiseCoding: false })
           .toBuffer()
       : // Anything else decodes and encodes: at most a few at once, so that file reads stay quick.
-        await this.gate.run(async () => this.draw(await this.inputOf(key), levels, page, request, resolved));
+        await this.gate.run(async () => this.draw(key, file, levels, page, request, resolved));
     // The client need not wait for the cache write; a failed write only means rendering again later.
     if (keep) this.cache.write(cacheFile, data);
     return { data, contentType, etag, source: 'render' };
   }
 
-  /** Decodes, crops, scales, mirrors, rotates, converts and encodes the answer to a request. */
+  /**
+   * Decodes, crops, scales, mirrors, rotates, converts and encodes the answer to a request. The level's
+   * part under the region is put together from the restart segments of its tiles (jpeg-restarts.ts)
+   * and decoded as one small JPEG; a pyramid without them is read through libvips as a whole level.
+   */
   private async draw(
-    file: string | Buffer,
+    key: string,
+    source: ByteSource,
     levels: Level[],
     page: ImagePage,
     request: ImageRequest,
@@ -238,9 +248,37 @@ export class IiifImageService {
       width: Math.max(1, Math.min(level.width - left, Math.round(region.w * fx))),
       height: Math.max(1, Math.min(level.height - top, Math.round(region.h * fy))),
     };
-    let image = sharp(file, { page: level.page, limitInputPixels: MAX_PAGE_PIXELS })
-      .extract(extract)
-      .resize(width, height, { fit: 'fill' });
+    const buffers = this.buffers.lender();
+    try {
+      return await this.drawFrom(key, source, level, extract, request, resolved, buffers.take);
+    } finally {
+      buffers.giveBack();
+    }
+  }
+
+  /** draw's decoding and encoding, with the buffers it may borrow for the tiles and the region's JPEG. */
+  private async drawFrom(
+    key: string,
+    source: ByteSource,
+    level: Level,
+    extract: { left: number; top: number; width: number; height: number },
+    request: ImageRequest,
+    resolved: ResolvedRequest,
+    take: (size: number) => Buffer,
+  ): Promise<Buffer> {
+    const { width, height } = resolved;
+    const assembled = level.tiff && (await assembleRegion(tiledLevel(source, level.tiff), extract, take));
+    let image = (
+      assembled
+        ? sharp(assembled.jpeg, { limitInputPixels: MAX_PAGE_PIXELS }).extract({
+            ...extract,
+            left: extract.left - assembled.left,
+            top: extract.top - assembled.top,
+          })
+        : sharp(await this.inputOf(key), { page: level.page, limitInputPixels: MAX_PAGE_PIXELS }).extract(
+            extract,
+          )
+    ).resize(width, height, { fit: 'fill' });
     if (request.rotation.mirror) image = image.flop();
     if (request.rotation.degrees !== 0) {
       const background = request.format === 'jpg' ? '#ffffff' : { r: 255, g: 255, b: 255, alpha: 0 };
@@ -309,6 +347,18 @@ export class IiifImageService {
     }
     return levels;
   }
+}
+
+/** A level's TIFF tiles as the region assembler reads them. */
+function tiledLevel(source: ByteSource, tiff: TiffLevel): TiledLevel {
+  return {
+    across: Math.ceil(tiff.width / tiff.tileWidth),
+    down: Math.ceil(tiff.height / tiff.tileHeight),
+    tileWidth: tiff.tileWidth,
+    tileHeight: tiff.tileHeight,
+    tables: tiff.jpegTables,
+    row: (row, first, last, take) => readTiffTileRow(source, tiff, row, first, last, take),
+  };
 }
 
 /**

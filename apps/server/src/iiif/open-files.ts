@@ -26,10 +26,10 @@ export class OpenFiles {
 
   /** A ByteSource over `file` that reads through a kept handle. */
   source(file: string): ByteSource {
-    return (position, length) =>
+    return (position, length, into) =>
       this.use(file, async (handle) => {
         // Only the bytes read are handed out (the subarray below), so the buffer need not be zeroed.
-        const buffer = Buffer.allocUnsafe(length);
+        const buffer = into && into.length >= length ? into : Buffer.allocUnsafe(length);
         const { bytesRead } = await handle.read(buffer, 0, length, position);
         return buffer.subarray(0, bytesRead);
       });

@@ -63,9 +63,10 @@ export class TiffFormatError extends Error {}
 
 /**
  * Reads `length` bytes at `position` of a TIFF (fewer at its end): a local file, or a byte range of an
- * object in an object store (`FileStorage.getRange`).
+ * object in an object store (`FileStorage.getRange`). With `into`, a local file is read into that buffer
+ * (at its start) where it is large enough; the bytes returned are then a view of it.
  */
-export type ByteSource = (position: number, length: number) => Promise<Buffer>;
+export type ByteSource = (position: number, length: number, into?: Buffer) => Promise<Buffer>;
 
 /** A ByteSource over a local file. */
 export function fileSource(file: string): ByteSource {
@@ -261,12 +262,8 @@ export async function readJpegTile(
     const exact = await source(edge.offset, edge.length);
     return exact.length === edge.length ? exact : undefined;
   }
-  const offset = level.offsets[index];
-  const length = level.byteCounts[index];
-  if (offset === undefined || !length) return undefined;
-  const tile = await source(offset, length);
-  if (tile.length !== length) return undefined;
-  if (tile[0] !== 0xff || tile[1] !== SOI) return undefined;
+  const tile = await readTiffTile(source, level, column, row);
+  if (!tile) return undefined;
   const tables = level.jpegTables;
   const jpeg =
     tables && tables.length > 4 && tables[0] === 0xff && tables[1] === SOI
@@ -277,6 +274,63 @@ export async function readJpegTile(
         ])
       : tile;
   return setFrameHeight(jpeg, height) ? jpeg : undefined;
+}
+
+/**
+ * The TIFF tile (column, row) of a level as it is stored: a JPEG stream that needs the file's
+ * JPEGTables, padded to the full tile size at the right and bottom edges. Undefined if it is not there.
+ */
+export async function readTiffTile(
+  source: ByteSource,
+  level: TiffLevel,
+  column: number,
+  row: number,
+): Promise<Buffer | undefined> {
+  const index = row * Math.ceil(level.width / level.tileWidth) + column;
+  const offset = level.offsets[index];
+  const length = level.byteCounts[index];
+  if (offset === undefined || !length) return undefined;
+  const tile = await source(offset, length);
+  if (tile.length !== length || tile[0] !== 0xff || tile[1] !== SOI) return undefined;
+  return tile;
+}
+
+/** Bytes between a row's tiles that readTiffTileRow still reads through rather than reading each tile apart. */
+const ROW_GAP_BYTES = 4096;
+
+/**
+ * The TIFF tiles `first`…`last` of a row of a level, as readTiffTile gives them: in one read where they
+ * lie one after another in the file (as in our pyramids, with at most a byte of padding between), else
+ * one read each. `take` lends the buffer the row is read into (a local file).
+ */
+export async function readTiffTileRow(
+  source: ByteSource,
+  level: TiffLevel,
+  row: number,
+  first: number,
+  last: number,
+  take?: (size: number) => Buffer,
+): Promise<Array<Buffer | undefined>> {
+  const at = row * Math.ceil(level.width / level.tileWidth);
+  const offsets = level.offsets.slice(at + first, at + last + 1);
+  const counts = level.byteCounts.slice(at + first, at + last + 1);
+  const together =
+    offsets.length === last - first + 1 &&
+    counts.every((n) => n > 0) &&
+    offsets.every(
+      (o, k) =>
+        k === 0 ||
+        (o >= offsets[k - 1]! + counts[k - 1]! && o - offsets[k - 1]! - counts[k - 1]! <= ROW_GAP_BYTES),
+    );
+  if (!together) return Promise.all(offsets.map((_, k) => readTiffTile(source, level, first + k, row)));
+  const start = offsets[0]!;
+  const length = offsets.at(-1)! + counts.at(-1)! - start;
+  const bytes = await source(start, length, take?.(length));
+  if (bytes.length !== length) return offsets.map(() => undefined);
+  return offsets.map((offset, k) => {
+    const tile = bytes.subarray(offset - start, offset - start + counts[k]!);
+    return tile[0] === 0xff && tile[1] === SOI ? tile : undefined;
+  });
 }
 
 /** Writes `height` into the JPEG's frame header (SOF0–SOF2); false when there is none to be found. */
