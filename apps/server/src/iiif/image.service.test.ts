@@ -151,7 +151,7 @@ describe('IIIF images from the tiled pyramid', () => {
       const y = (k * 97) % (height - 600 * scale);
       return [`${x},${y},${500 * scale},${400 * scale}`, '500,'] as const;
     });
-    const alone = [];
+    const alone: Buffer[] = [];
     for (const [region, size] of asked) alone.push((await request(region, size)).data);
     const together = await Promise.all(asked.map(([region, size]) => request(region, size)));
     together.forEach((image, k) => {
