@@ -221,12 +221,19 @@ test('mode, page and zoom are kept in the address: a reload or a shared link ope
   // PageDown and PageUp turn pages as ← and → do (issue 32).
   await page.keyboard.press('PageDown');
   await expect(pageBox).toHaveValue('2');
-  // Each key's page is awaited: a PageUp pressed straight after a PageDown once left page 1 in a loaded CI
-  // run (not reproduced in 16 runs under load here; see the session notes).
   await page.keyboard.press('PageDown');
   await expect(pageBox).toHaveValue('3');
   await page.keyboard.press('PageUp');
   await expect(pageBox).toHaveValue('2');
+  // Keys pressed back to back, the CPU slowed sixfold: each turns from the page the last key asked for. (The
+  // race once seen in CI — a render of a page on the way, arriving after the next key, moved the origin
+  // back — depends on render timing a test cannot force; TurnOrigin's unit tests pin it.)
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
+  for (const key of ['PageDown', 'PageDown', 'PageUp', 'PageDown', 'PageDown', 'PageUp'])
+    await page.keyboard.press(key);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await expect(pageBox).toHaveValue('4');
   await chooseMode(page, '图文', false);
   await page.getByRole('button', { name: '放大', exact: true }).click();
   await expect(page).toHaveURL(/[?&]mode=both(&|$)/);
@@ -237,12 +244,12 @@ test('mode, page and zoom are kept in the address: a reload or a shared link ope
   // moment, not yet understood; keys are tested above and in "thumbnails, the spread, keys".)
   await settled(page);
   await page.getByRole('button', { name: '下一页' }).click();
-  await expect(pageBox).toHaveValue('3');
+  await expect(pageBox).toHaveValue('5');
   // The page turn kept the view in the new address.
   await expect(page).toHaveURL(/[?&]mode=both(&|$)/);
   const shared = page.url();
   await page.reload();
-  await expect(pageBox).toHaveValue('3');
+  await expect(pageBox).toHaveValue('5');
   await expect(page.locator('.reader')).toHaveAttribute('data-mode', 'both');
   await expect(page.locator('.reader-zoom-select')).toContainText(`${zoom}%`);
   // The same link in another browser opens the same view.
@@ -251,7 +258,7 @@ test('mode, page and zoom are kept in the address: a reload or a shared link ope
   await login(second, DEMO.reader.loginName, DEMO.reader.password);
   await expect(second).toHaveURL(/\/($|\?)/);
   await second.goto(shared);
-  await expect(second.getByRole('textbox', { name: '页码' })).toHaveValue('3');
+  await expect(second.getByRole('textbox', { name: '页码' })).toHaveValue('5');
   await expect(second.locator('.reader')).toHaveAttribute('data-mode', 'both');
   await second.screenshot({ path: 'test-results/reader-shared-view.png' });
   await other.close();

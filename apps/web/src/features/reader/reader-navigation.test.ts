@@ -6,6 +6,7 @@ import {
   movePage,
   startPage,
   stepZoom,
+  TurnOrigin,
   viewFromParams,
   writeView,
 } from './reader-navigation.ts';
@@ -132,5 +133,46 @@ describe('the view kept in the address (issue 32)', () => {
     expect(both.get('hl')).toBe('學');
     expect(viewFromParams(both)).toEqual({ mode: 'both', zoom: 120 });
     expect(writeView(both, 'image', 'fit').toString()).toBe(base.toString());
+  });
+});
+
+describe('where the next turn starts when keys come faster than renders', () => {
+  /** Keys pressed on a 10-page volume: each asks for the page after (or before) the origin. */
+  const press = (origin: TurnOrigin, move: 'next' | 'previous') => {
+    const target = movePage(move, origin.page, 10);
+    return { target, id: origin.ask(target) };
+  };
+
+  it('PageDown, PageDown, PageUp from page 1 ends on page 2, whenever the renders come', () => {
+    const origin = new TurnOrigin(1);
+    const first = press(origin, 'next');
+    const second = press(origin, 'next');
+    // The first turn's page is shown only now: the second turn is still on its way.
+    origin.shown(first.target, first.id);
+    expect(origin.page).toBe(3);
+    const third = press(origin, 'previous');
+    expect(third.target).toBe(2);
+    origin.shown(second.target, second.id);
+    origin.shown(third.target, third.id);
+    expect(origin.page).toBe(2);
+  });
+
+  it('a render skipped on the way still clears the turns before it', () => {
+    const origin = new TurnOrigin(4);
+    press(origin, 'next');
+    const last = press(origin, 'next');
+    origin.shown(last.target, last.id);
+    expect(origin.page).toBe(6);
+    // Back (an earlier entry, a turn already arrived): the origin is the page shown.
+    origin.shown(5, 1);
+    expect(origin.page).toBe(5);
+  });
+
+  it('any other way to a page (a link, Back) makes that page the origin', () => {
+    const origin = new TurnOrigin(1);
+    press(origin, 'next');
+    origin.shown(7, undefined);
+    expect(origin.page).toBe(7);
+    expect(press(origin, 'next').target).toBe(8);
   });
 });

@@ -130,3 +130,39 @@ export function writeView(params: URLSearchParams, mode: DisplayMode, zoom: Zoom
   else next.set('zoom', String(zoom));
   return next;
 }
+
+/**
+ * The page the next turn starts from, when keys are pressed faster than the reader renders: the page last
+ * asked for until the reader shows it, the page shown once every turn asked has arrived, and the page
+ * shown after any other way there (Back, a link). Each turn carries an id in its history entry, so a render
+ * of a page on the way (a turn before the last) is told from one the reader went to by other means; a
+ * render that shows a page on the way must not move the origin back (PageDown, PageDown, PageUp from page 1
+ * ended on page 1, not 2, when the first turn's render came after the second key).
+ */
+export class TurnOrigin {
+  private pending: number[] = [];
+  private nextId = 1;
+
+  constructor(public page: number) {}
+
+  /** A turn to `target` is asked: its id, to go with the navigation. */
+  ask(target: number): number {
+    const id = this.nextId++;
+    this.pending.push(id);
+    this.page = target;
+    return id;
+  }
+
+  /** The reader shows `page`, reached by the turn `id`, or by something else (undefined, or an id not pending). */
+  shown(page: number, id: number | undefined): void {
+    const at = id === undefined ? -1 : this.pending.indexOf(id);
+    if (at === -1) {
+      this.pending = [];
+      this.page = page;
+      return;
+    }
+    // Turns up to this one have arrived (a render skipped on the way counts too).
+    this.pending.splice(0, at + 1);
+    if (this.pending.length === 0) this.page = page;
+  }
+}

@@ -1,10 +1,10 @@
 /** Turning the reader's pages and volumes: each turn is an address of its own. */
 import { useCallback, useEffect, useRef } from 'react';
-import type { NavigateFunction } from 'react-router';
+import { useLocation, type NavigateFunction } from 'react-router';
 import type { ReaderData } from '@guji/shared';
 import { readerPath } from '../../../lib/reader-url.ts';
 import { currentEntry } from '../directory.ts';
-import { movePage, type PageMove } from '../reader-navigation.ts';
+import { movePage, TurnOrigin, type PageMove } from '../reader-navigation.ts';
 
 export interface PageTurnOptions {
   data: ReaderData;
@@ -26,18 +26,23 @@ export interface PageTurnOptions {
 export function usePageTurns({ data, loadingVolume, pageNumber, step, navigate, withView }: PageTurnOptions) {
   const { book, volume, directory, pages } = data;
   const total = pages.length;
-  // The page shown or already asked for: keys pressed before the next render turn from there.
-  const pageRef = useRef(pageNumber);
+  // The page shown or already asked for: keys pressed before the next render turn from there. Each turn's
+  // history entry carries its id, so a render of a page on the way does not move the origin back.
+  const location = useLocation();
+  const turnId = (location.state as { turn?: unknown } | null)?.turn;
+  const origin = useRef<TurnOrigin>(null);
+  origin.current ??= new TurnOrigin(pageNumber);
   useEffect(() => {
-    pageRef.current = pageNumber;
-  }, [pageNumber]);
+    origin.current?.shown(pageNumber, typeof turnId === 'number' ? turnId : undefined);
+  }, [pageNumber, turnId, location.key]);
 
   const goToPage = useCallback(
     (target: number, entryId?: number) => {
       const next = pages[target - 1];
       if (!next || loadingVolume) return;
-      if (target === pageRef.current && entryId === undefined) return;
-      pageRef.current = target;
+      const turns = origin.current!;
+      if (target === turns.page && entryId === undefined) return;
+      const turn = turns.ask(target);
       void navigate(
         withView(
           readerPath({
@@ -47,13 +52,13 @@ export function usePageTurns({ data, loadingVolume, pageNumber, step, navigate, 
             imageId: next.imageId,
           }),
         ),
-        { replace: false },
+        { replace: false, state: { turn } },
       );
     },
     [pages, loadingVolume, navigate, withView, book.catalogId, volume.fascicleId, directory],
   );
   const move = useCallback(
-    (how: PageMove) => goToPage(movePage(how, pageRef.current, total, step)),
+    (how: PageMove) => goToPage(movePage(how, origin.current!.page, total, step)),
     [goToPage, total, step],
   );
   const openVolume = (fascicleId: number) =>
