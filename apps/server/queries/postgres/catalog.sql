@@ -190,6 +190,20 @@ select "id", "book_id", "volume_id", "ocr_json"
 select "master_key"
   from "pages";
 
+-- catalog.pagesWithPyramids
+select "id", "pyramid_key"
+  from "pages"
+  where "pyramid_key" is not null
+  and "id" > $1
+  order by "id"
+  limit $2;
+
+-- catalog.pyramidInUse
+select "id"
+  from "pages"
+  where "pyramid_key" = $1
+  limit $2;
+
 -- catalog.pageFiles
 select "id", "master_key", "pyramid_key"
   from "pages"

@@ -194,6 +194,20 @@ select "id", "book_id", "volume_id", "ocr_json"
 select "master_key"
   from "pages";
 
+-- catalog.pagesWithPyramids
+select "id", "pyramid_key"
+  from "pages"
+  where "pyramid_key" is not null
+  and "id" > ?
+  order by "id"
+  limit ?;
+
+-- catalog.pyramidInUse
+select "id"
+  from "pages"
+  where "pyramid_key" = ?
+  limit ?;
+
 -- catalog.pageFiles
 select "id", "master_key", "pyramid_key"
   from "pages"

@@ -19,6 +19,7 @@ import { parseCsvMetadata, parseJsonMetadata, type BookInput } from '../features
 import { ZIP_LIMITS, ZipSource } from '../features/import/zip-source.ts';
 import { withTempDir } from '../storage/temp.ts';
 import { ocrCommand } from './ocr-command.ts';
+import { pyramidsCommand } from './pyramids-command.ts';
 import { BackupError, backupLibrary, restoreLibrary } from '../backup/backup.ts';
 import { PROVIDER_BANNER } from '../features/print/payment-providers.ts';
 
@@ -31,6 +32,8 @@ const USAGE = `用法: guji <命令> [选项]
   demo-accounts         创建演示账号（见 README）
   demo                  排印并导入演示书库（可重复执行），并生成全部金字塔图像
   reindex               由各页的 OCR 文字重建全文检索索引
+  pyramids [--all]      把旧版的图像金字塔排入重新生成（缺少某级缩放、精确边缘图块或 64 像素重启段）；
+                        --all 全部重新生成
   ocr FILE… [--format text|json|alto|hocr] [--out DIR]
                         识别图像文件（PNG、JPEG、TIFF 含多页与黑白 CCITT）并输出正文（每列一行）或 JSON/ALTO/hOCR
   import <metadata.json | metadata.csv | package.zip>
@@ -60,6 +63,8 @@ export async function runCli(argv: string[], config: Config): Promise<number | u
       return importCommand(config, rest);
     case 'ocr':
       return ocrCommand(rest, config.dataDir);
+    case 'pyramids':
+      return pyramidsCommand(rest, config);
     case 'demo': {
       const context = await createContext(config);
       try {

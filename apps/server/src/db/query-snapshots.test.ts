@@ -107,6 +107,8 @@ function repositories(db: Db, dialect: Dialect) {
         findVolume: (r: CatalogRepository, l) => r.findVolume(l.volumeId),
         pagesWithText: (r: CatalogRepository, l) => r.pagesWithText(l.bookId),
         allMasterKeys: (r: CatalogRepository) => r.allMasterKeys(),
+        pagesWithPyramids: (r: CatalogRepository) => r.pagesWithPyramids(0, 500),
+        pyramidInUse: (r: CatalogRepository) => r.pyramidInUse('pyramids/1/1.tif'),
         pageFiles: (r: CatalogRepository, l) => r.pageFiles({ volumeId: l.volumeId }),
         lastPageSeq: (r: CatalogRepository, l) => r.lastPageSeq(l.volumeId, db),
         listPages: (r: CatalogRepository, l) => r.listPages(l.volumeId),

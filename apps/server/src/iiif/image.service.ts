@@ -22,6 +22,7 @@ import { assembleRegion, type TiledLevel } from './jpeg-restarts.ts';
 import { RenderGate } from './render-gate.ts';
 import { LocalFileStorage, type FileStorage } from '../storage/storage.ts';
 import {
+  fileSource,
   isStoredExactly,
   readJpegTile,
   readTiffLevels,
@@ -303,13 +304,17 @@ export class IiifImageService {
 
   /** Forgets cached responses and the pyramid structure of a page (its image changed). */
   async invalidate(pageId: number): Promise<void> {
-    for (const key of this.levels.keys()) {
-      if (path.posix.basename(key) !== `${pageId}.tif`) continue;
-      this.levels.delete(key);
-      const local = this.storage.localPath(key);
-      if (local) this.files.forget(local);
-    }
+    // A page's pyramids are `<page id>.tif`, and `<page id>.<build>.tif` once rebuilt.
+    for (const key of this.levels.keys())
+      if (path.posix.basename(key).split('.')[0] === String(pageId)) this.forget(key);
     await this.cache.removeFolder(String(pageId));
+  }
+
+  /** Forgets what is kept of one stored pyramid or master: its structure and its open file. */
+  forget(key: string): void {
+    this.levels.delete(key);
+    const local = this.storage.localPath(key);
+    if (local) this.files.forget(local);
   }
 
   /** Closes the pyramid files kept open (the process is shutting down). */
@@ -320,12 +325,7 @@ export class IiifImageService {
   /** Byte ranges of a stored file: read from disk directly, or ranged GETs from an object store. */
   private sourceOf(key: string): ByteSource {
     const local = this.storage.localPath(key);
-    if (local) return this.files.source(local);
-    return async (position, length) => {
-      const data = await this.storage.getRange(key, position, length);
-      if (!data) throw new Error(`Stored file missing: ${key}`);
-      return data;
-    };
+    return local ? this.files.source(local) : storedFileSource(this.storage, key);
   }
 
   /** What sharp decodes: the file's path on local disk, or its bytes fetched from an object store. */
@@ -347,6 +347,17 @@ export class IiifImageService {
     }
     return levels;
   }
+}
+
+/** Byte ranges of a stored file, local or in an object store (each read opens the file anew). */
+export function storedFileSource(storage: FileStorage, key: string): ByteSource {
+  const local = storage.localPath(key);
+  if (local) return fileSource(local);
+  return async (position, length) => {
+    const data = await storage.getRange(key, position, length);
+    if (!data) throw new Error(`Stored file missing: ${key}`);
+    return data;
+  };
 }
 
 /** A level's TIFF tiles as the region assembler reads them. */

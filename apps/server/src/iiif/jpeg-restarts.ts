@@ -345,6 +345,12 @@ export function addRestartMarkers(tables: Buffer | undefined, tile: Buffer): Buf
   ]);
 }
 
+/** Whether a tile (with the file's JPEGTables) has restart segments as addRestartMarkers writes them. */
+export function hasRestartSegments(tables: Buffer | undefined, tile: Buffer): boolean {
+  const layout = readLayout(tables ? [tables] : [], tile);
+  return layout !== undefined && layout.restartInterval * 8 * layout.hmax === SEGMENT_WIDTH;
+}
+
 /** A rectangle of a level in its pixels. */
 export interface Rect {
   left: number;

@@ -3,8 +3,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { MAX_PAGE_PIXELS } from '../lib/image-limits.ts';
 import { imageSizes, TILE_SIZE } from './image.service.ts';
-import { addRestartMarkers } from './jpeg-restarts.ts';
-import { EDGE_MAGIC, TYPE_SIZES } from './tiff-tiles.ts';
+import { addRestartMarkers, hasRestartSegments, SEGMENT_WIDTH } from './jpeg-restarts.ts';
+import { EDGE_MAGIC, readTiffLevels, readTiffTile, TYPE_SIZES, type ByteSource } from './tiff-tiles.ts';
 
 /**
  * The page pyramid: a classic tiled TIFF, one image per scale factor that info.json advertises, 512²
@@ -44,6 +44,28 @@ export function pyramidLevels(width: number, height: number): PyramidLevel[] {
     const level = { width: Math.ceil(width / scale), height: Math.ceil(height / scale) };
     return { ...level, scale, tileWidth: tileOf(level.width), tileHeight: tileOf(level.height) };
   });
+}
+
+/**
+ * Whether a stored pyramid is of the kind makePyramid makes now: a level for every scale factor, each
+ * `ceil(size / scale)`; exact edge tiles where the first level's last column is narrower; restart segments
+ * in its full-width tiles. False for anything else (libvips' own pyramids, those made before the restart
+ * segments, a file that is not a TIFF): `npm run cli -- pyramids` makes those again.
+ */
+export async function isCurrentPyramid(source: ByteSource): Promise<boolean> {
+  const levels = await readTiffLevels(source).catch(() => []);
+  const top = levels[0];
+  if (!top) return false;
+  const expected = pyramidLevels(top.width, top.height);
+  if (
+    levels.length !== expected.length ||
+    levels.some((level, k) => level.width !== expected[k]!.width || level.height !== expected[k]!.height)
+  )
+    return false;
+  if (top.width % top.tileWidth !== 0 && !top.edges) return false;
+  if (top.tileWidth % SEGMENT_WIDTH !== 0) return true;
+  const tile = await readTiffTile(source, top, 0, 0);
+  return tile !== undefined && hasRestartSegments(top.jpegTables, tile);
 }
 
 /** Makes the pyramid of a page master (see above); written beside, then renamed into place. */

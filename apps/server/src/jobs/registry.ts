@@ -7,6 +7,8 @@ export interface JobDataMap {
   'maintenance.purge': Record<string, never>;
   /** Makes the tiled pyramidal TIFF of a page from its master; replaces an older one. */
   'images.pyramid': { pageId: number };
+  /** Removes a pyramid that a rebuilt one replaced, once no page uses it (queued to run a minute later). */
+  'images.retire': { key: string };
   /** Recognises a page's text with the OCR engine and saves it as a new OCR version. */
   'ocr.page': { pageId: number };
 }

@@ -10,6 +10,9 @@ import type { JobDataMap } from '../jobs/registry.ts';
 import type { JobHandlers } from '../jobs/worker.ts';
 import type { OcrEngine } from '../ocr/engine.ts';
 
+/** How long a pyramid a rebuild replaced is kept before it is removed. */
+export const PYRAMID_RETIRE_DELAY_MS = 60_000;
+
 /** The handler of every job in the registry. Handlers are idempotent: a rerun does no harm. */
 export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> {
   // One OCR engine per worker, loaded with the first OCR job (DESIGN.md §5).
@@ -34,7 +37,14 @@ export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> 
     'images.pyramid': async ({ pageId }, job) => {
       const page = await context.repos.catalog.findPage(pageId);
       if (!page) return { skipped: 'page deleted' };
-      const key = `pyramids/${page.book_id}/${page.id}.tif`;
+      // A rebuilt pyramid gets a key of its own: every process keeps a pyramid's structure by key, and
+      // ETags are made from it, so nothing can mix the old file's structure with the new one's bytes or
+      // answer 304 for the old image. The old file goes a little later (images.retire), once no reader
+      // can still be on its way to it (public pages are kept 5 s per process).
+      const previous = page.pyramid_key;
+      const key = previous
+        ? `pyramids/${page.book_id}/${page.id}.${context.clock.now().getTime().toString(36)}.tif`
+        : `pyramids/${page.book_id}/${page.id}.tif`;
       await job.progress(10, '生成金字塔图像');
       const { storage, config } = context;
       // Made in DATA_DIR/tmp, then stored whole (renamed into place on local disk, uploaded to an object
@@ -49,10 +59,26 @@ export function createJobHandlers(context: AppContext): JobHandlers<JobDataMap> 
       );
       await context.repos.catalog.setPyramid(page.id, key, 'ready');
       await context.iiifImages.invalidate(page.id);
+      if (previous && previous !== key)
+        await context.queue.enqueue(
+          'images.retire',
+          { key: previous },
+          {
+            runAt: new Date(context.clock.now().getTime() + PYRAMID_RETIRE_DELAY_MS).toISOString(),
+            // After the page points at the new file: a crash between the two only leaves the old file.
+            tx: context.database.db,
+          },
+        );
       // The thumbnail lists and the reader's strip ask for first: make it now, from the new pyramid.
       await job.progress(80, '生成缩略图');
       await context.iiifImages.render({ ...page, pyramid_key: key }, parseImageRequest(...THUMBNAIL_REQUEST));
       return { pyramid: key };
+    },
+    'images.retire': async ({ key }) => {
+      if (await context.repos.catalog.pyramidInUse(key)) return { kept: key };
+      await context.storage.delete(key);
+      context.iiifImages.forget(key);
+      return { removed: key };
     },
     'ocr.page': async ({ pageId }, job) => {
       const page = await context.repos.catalog.findPage(pageId);

@@ -104,6 +104,7 @@ export const JOB_STATUS_LABELS: Record<string, string> = {
 
 export const JOB_NAME_LABELS: Record<string, string> = {
   'images.pyramid': '切图（金字塔）',
+  'images.retire': '删除被替换的金字塔',
   'ocr.page': 'OCR 识别',
   'maintenance.purge': '清理过期记录',
 };
@@ -116,6 +117,7 @@ export function jobTarget(data: unknown): string {
   if (typeof record.pageId === 'number') parts.push(`页面 #${record.pageId}`);
   if (typeof record.bookId === 'number') parts.push(`古籍 #${record.bookId}`);
   if (typeof record.volumeId === 'number') parts.push(`卷册 #${record.volumeId}`);
+  if (typeof record.key === 'string') parts.push(`文件 ${record.key}`);
   if (parts.length > 0) return parts.join('，');
   return Object.keys(record).length > 0 ? JSON.stringify(data) : '';
 }

@@ -203,6 +203,34 @@ export class VolumeRepository {
     return row.id;
   }
 
+  /** Up to `limit` pages with a pyramid, by id, after `afterId` (the pyramids command walks them all). */
+  async pagesWithPyramids(
+    afterId: number,
+    limit: number,
+    tx: DbOrTx = this.db,
+  ): Promise<Array<{ id: number; pyramidKey: string }>> {
+    const rows = await tx
+      .selectFrom('pages')
+      .select(['id', 'pyramid_key'])
+      .where('pyramid_key', 'is not', null)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => ({ id: row.id, pyramidKey: row.pyramid_key! }));
+  }
+
+  /** Whether a page still uses this pyramid (one a rebuild replaced is removed only when none does). */
+  async pyramidInUse(pyramidKey: string, tx: DbOrTx = this.db): Promise<boolean> {
+    const row = await tx
+      .selectFrom('pages')
+      .select('id')
+      .where('pyramid_key', '=', pyramidKey)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async setPyramid(pageId: number, pyramidKey: string | null, status: 'ready' | 'failed') {
     await this.db
       .updateTable('pages')
