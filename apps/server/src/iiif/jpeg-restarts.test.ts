@@ -3,7 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addRestartMarkers, assembleRegion, SEGMENT_WIDTH, type TiledLevel } from './jpeg-restarts.ts';
+import {
+  addRestartMarkers,
+  assembleRegion,
+  MAX_ASSEMBLED_TILES,
+  SEGMENT_WIDTH,
+  type TiledLevel,
+} from './jpeg-restarts.ts';
 import { makePyramid } from './pyramid.ts';
 import { fileSource, readTiffLevels, readTiffTile, readTiffTileRow, type TiffLevel } from './tiff-tiles.ts';
 
@@ -154,6 +160,24 @@ describe('JPEG restart segments: tiles coded for partial decoding (issue 34 part
         }
       }
     }
+  });
+
+  it('leaves a region over more than MAX_ASSEMBLED_TILES tiles to libvips, without reading a tile', async () => {
+    let reads = 0;
+    const level: TiledLevel = {
+      across: 5,
+      down: 4,
+      tileWidth: 512,
+      tileHeight: 512,
+      tables: undefined,
+      row: () => {
+        reads++;
+        return Promise.resolve([]);
+      },
+    };
+    expect(MAX_ASSEMBLED_TILES).toBeLessThan(20);
+    expect(await assembleRegion(level, { left: 0, top: 0, width: 2560, height: 2048 })).toBeUndefined();
+    expect(reads).toBe(0);
   });
 
   it('leaves tiles without restart segments to the caller, and tiles it cannot re-code as they are', async () => {

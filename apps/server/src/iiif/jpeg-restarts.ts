@@ -351,6 +351,13 @@ export function hasRestartSegments(tables: Buffer | undefined, tile: Buffer): bo
   return layout !== undefined && layout.restartInterval * 8 * layout.hmax === SEGMENT_WIDTH;
 }
 
+/**
+ * The most tiles a region is put together from. Splitting and copying segments is JavaScript on the event
+ * loop (a whole 3446×5171 level, 77 tiles: ~20 ms); a larger region is left to libvips, which reads the
+ * level in its own threads.
+ */
+export const MAX_ASSEMBLED_TILES = 16;
+
 /** A rectangle of a level in its pixels. */
 export interface Rect {
   left: number;
@@ -418,7 +425,8 @@ function splitSegments(tables: Buffer | undefined, tile: Buffer): Segments | und
  * One JPEG holding the part of a level that covers `rect`, made by copying restart segments of the
  * tiles it touches (none decoded): widened to whole segments across and whole MCU rows down. Returns
  * the JPEG and where its top-left pixel lies in the level, or undefined where a tile has no restart
- * segments (a pyramid made before them) — the caller then reads the level as before. The tiles and
+ * segments (a pyramid made before them) or the region spans more than MAX_ASSEMBLED_TILES tiles — the
+ * caller then reads the level as before. The tiles and
  * the JPEG are written into buffers `take` lends (the JPEG is a view of one): valid until given back.
  */
 export async function assembleRegion(
@@ -437,6 +445,7 @@ export async function assembleRegion(
     Math.floor((rect.top + rect.height - 1) / tileHeight),
   ] as const;
   if (columns[0] < 0 || rows[0] < 0 || columns[1] >= level.across || rows[1] >= level.down) return undefined;
+  if ((columns[1] - columns[0] + 1) * (rows[1] - rows[0] + 1) > MAX_ASSEMBLED_TILES) return undefined;
   // The rows of tiles under the region, each in one read where its tiles lie together in the file.
   const read = await Promise.all(
     Array.from({ length: rows[1] - rows[0] + 1 }, (_, k) =>
