@@ -48,7 +48,7 @@ interface JpegLayout {
   dataStart: number;
   /** Offset of the SOS marker. */
   sosAt: number;
-  /** Offset of the SOF marker and its segment length (marker excluded). */
+  /** Offset of the SOF marker. */
   sofAt: number;
   hmax: number;
   vmax: number;
