@@ -38,7 +38,7 @@ import {
   type EngineTuning,
 } from '../apps/server/src/ocr/engine.ts';
 import type { CharLanguageModel } from '../apps/server/src/ocr/language-model.ts';
-import { loadLanguageModel } from '../apps/server/src/ocr/language-model-loader.ts';
+import { loadLanguageModel, RENDERED_LEAF_TEXTS } from '../apps/server/src/ocr/language-model-loader.ts';
 import { foldText } from '../apps/server/src/search/fold.ts';
 import {
   type BenchResult,
@@ -52,8 +52,6 @@ import {
   writeResult,
 } from './lib.ts';
 
-/** Files of the classics the rendered leaves are typeset from, left out of the benchmark's language model. */
-const RENDERED_TEXTS = ['lunyu', 'mengzi', 'shijing', 'zhongyong'];
 const LEAVES = Number(process.env.BENCH_OCR_LEAVES ?? 6);
 const REAL_DIR = path.resolve(ROOT, '../shared/data/ocr-real');
 const CER_TARGET = 0.05;
@@ -306,7 +304,7 @@ function variantRows(
     [
       'language model',
       languageModel
-        ? `${languageModel.tokens} characters of text, ${languageModel.size} distinct (without ${RENDERED_TEXTS.join(', ')})`
+        ? `${languageModel.tokens} characters of text, ${languageModel.size} distinct (without ${RENDERED_LEAF_TEXTS.join(', ')})`
         : 'none',
     ],
   ];
@@ -436,7 +434,7 @@ export async function runOcr(): Promise<BenchResult> {
   // and 中庸 for the notes), so it cannot have learnt the very text it helps to read; BENCH_OCR_LM=0 reads
   // without a language model.
   const languageModel =
-    process.env.BENCH_OCR_LM === '0' ? null : (loadLanguageModel({ exclude: RENDERED_TEXTS }) ?? null);
+    process.env.BENCH_OCR_LM === '0' ? null : (loadLanguageModel({ exclude: RENDERED_LEAF_TEXTS }) ?? null);
   const engine = await VerticalPageEngine.create({ languageModel });
   try {
     const leaves = await typesetLeaves();

@@ -8,7 +8,9 @@ Each column: text cut from the corpus (or, one column in ten, characters drawn u
 so that rare ones are seen), one face (Kai for manuscripts, Ming/Song for prints), a character size and
 pitch (some columns sparse, as contents pages are), per-character jitter; then ink spread or thinned and
 broken strokes, ruling lines at the column's sides, fragments of the neighbouring columns and marks at
-its ends, uneven paper and show-through, blur, lower resolution, noise, JPEG-like blocking, sometimes
+its ends, a library's seal printed over part of the column now and then (its border and the thick strokes
+of its seal script, solid or as the dense dots a red seal turns into in a grey or bilevel scan), uneven
+paper and show-through, blur, lower resolution, noise, JPEG-like blocking, sometimes
 binarisation, and a slight rotation, shear and shift. The image is grey, paper light and ink dark, every
 column stretched to the same contrast as the product does it (`normalise`).
 """
@@ -24,6 +26,8 @@ import torch.nn.functional as F
 GLYPH = 48
 EM = 44
 WIDTH = 48
+# The share of columns with a seal printed over part of them.
+SEAL_SHARE = 0.12
 
 
 @dataclass
@@ -129,6 +133,7 @@ class ColumnSynth:
             return Batch(images=1 - ink[:, None].clamp(0, 1), labels=ids, lengths=n)
         ink = self._strokes(ink)
         ink = self._furniture(ink)
+        ink = self._seals(ink)
         grey = self._paper(ink)
         grey = self._optics(grey)
         grey = self._geometry(grey)
@@ -223,6 +228,49 @@ class ColumnSynth:
         specks = (self._u(b, 1, H, W) < self._u(b, lo=0, hi=0.002)[:, None, None, None]).float()
         specks = F.max_pool2d(specks, 3, 1, 1) * self._p(0.4, b)[:, None, None, None]
         return torch.maximum(out, specks)
+
+    def _seals(self, ink, share: float = SEAL_SHARE):
+        """A seal printed over part of the column; it is no text, so the labels stay as they are.
+
+        Collectors' and libraries' seals are stamped over the first columns of a juan, larger than a
+        column: a column shows a slice of one. The slice is a band down the column holding the seal's border
+        (thick lines across it, now and then one down a side where the column is at the seal's edge) and its
+        seal script, here another column's characters enlarged 2-4 times so that only thick pieces of them
+        show. It prints as a solid lighter tone or as dense dots (red ink in a grey or bilevel scan).
+        """
+        b, _, H, W = ink.shape
+        dev = self.device
+        on = self._p(share, b)[:, None, None, None]
+        ys = torch.arange(H, device=dev, dtype=torch.float32)[None, None, :, None]
+        xs = torch.arange(W, device=dev, dtype=torch.float32)[None, None, None, :]
+        length = self._u(b, lo=0.25, hi=0.7)[:, None, None, None] * H
+        top = self._u(b)[:, None, None, None] * (H - length)
+        band = ((ys >= top) & (ys < top + length)).float()
+        thick = self._u(b, lo=2.0, hi=6.0)[:, None, None, None]
+
+        def line(distance):
+            return (1 - (distance.abs() - thick / 2).clamp(min=0)).clamp(0, 1)
+
+        # The border: across the column at the band's ends, now and then down a side (the seal's edge).
+        border = torch.maximum(line(ys - top), line(ys - top - length)).expand(b, 1, H, W)
+        side = self._u(b, lo=2, hi=8)[:, None, None, None]
+        side = torch.where(self._p(0.5, b)[:, None, None, None], side, W - 1 - side)
+        edge = self._p(0.3, b)[:, None, None, None].float()
+        border = torch.maximum(border, line(xs - side) * band * edge)
+        # Seal script: thick pieces of another column's characters, enlarged.
+        zoom = float(self._u(1, lo=2.0, hi=4.0).item())
+        big = F.interpolate(ink.roll(3, 0), scale_factor=zoom, mode="bilinear", align_corners=False)
+        dy = int(self._u(1).item() * max(0, big.shape[2] - H))
+        dx = int(self._u(1).item() * max(0, big.shape[3] - W))
+        script = F.max_pool2d(big[:, :, dy : dy + H, dx : dx + W], 3, 1, 1) * band
+        seal = torch.maximum(border, script)
+        # Printed solid and lighter than the ink, or as dots of ink (2 px) where the seal is.
+        tone = self._u(b, lo=0.3, hi=0.7)[:, None, None, None]
+        density = self._u(b, lo=0.08, hi=0.25)[:, None, None, None]
+        dots = F.pad(F.max_pool2d((self._u(b, 1, H, W) < density).float(), 2, 1), (0, 1, 0, 1))
+        dotted = self._p(0.5, b)[:, None, None, None]
+        printed = torch.where(dotted, seal * dots, seal * tone)
+        return torch.maximum(ink, printed * on)
 
     def _paper(self, ink):
         """Grey: uneven paper, ink of some darkness, show-through of the leaf's other side."""

@@ -101,6 +101,22 @@ class SynthTest(unittest.TestCase):
         self.assertLessEqual(float(batch.images.max()), 1.0)
         self.assertTrue(bool((batch.lengths >= 1).all()))
 
+    def test_seals_print_over_a_band_of_the_column_and_never_take_ink_away(self):
+        """Issue 28: columns with a seal over them (a border and thick strokes, solid or dotted)."""
+        synth = ColumnSynth(str(self.atlas), str(self.text), height=320, seed=5)
+        ink = synth.batch(16, degrade=False).images
+        ink = 1 - ink  # ink 1 on paper 0, as the degradations take it
+        sealed = synth._seals(ink, share=1.0)
+        self.assertTrue(bool((sealed >= ink).all()))
+        added = (sealed - ink) > 0
+        self.assertTrue(bool(added.flatten(1).any(1).all()), "every column gets a seal")
+        # The seal is a band: rows far from it are untouched, and it is no taller than 70 % (+ its border).
+        rows = added[:, 0].any(dim=2)
+        for i in range(16):
+            span = rows[i].nonzero()
+            self.assertLessEqual(int(span[-1] - span[0]) + 1, int(0.7 * 320) + 14)
+        self.assertTrue(torch.equal(synth._seals(ink, share=0.0), ink))
+
     def test_normalise_stretches_to_the_percentiles(self):
         grey = torch.linspace(0.2, 0.8, 101).reshape(1, 1, 101, 1).expand(1, 1, 101, 48).contiguous()
         out = normalise(grey)
