@@ -221,7 +221,7 @@ class BitWriter {
     this.out[this.length++] = value;
   }
 
-  /** Appends the low `n` bits of `value` (n ≤ 16). */
+  /** Appends the low `n` bits of `value` (n ≤ 24). */
   write(value: number, n: number): void {
     this.bits = (this.bits << n) | (value & ((1 << n) - 1));
     this.count += n;
@@ -295,7 +295,8 @@ export function addRestartMarkers(tables: Buffer | undefined, tile: Buffer): Buf
       writer.marker(MARKER.RST0 + ((mcu / interval - 1) & 7));
       written.fill(0);
     }
-    for (const block of blocks) {
+    for (let n = 0; n < blocks.length; n++) {
+      const block = blocks[n]!;
       // DC: decode the difference, re-encode it against the restarted predictor.
       let entry = block.dc.lookup[reader.peek16()]!;
       if (entry === 0) return undefined;
@@ -319,15 +320,20 @@ export function addRestartMarkers(tables: Buffer | undefined, tile: Buffer): Buf
         const length = entry >> 8;
         const symbol = entry & 0xff;
         reader.skip(length);
-        writer.write(peek >>> (16 - length), length);
         size = symbol & 15;
         if (size === 0) {
+          writer.write(peek >>> (16 - length), length);
           if (symbol !== 0xf0) break; // end of block
           k += 16;
           continue;
         }
         bits = reader.read(size);
-        writer.write(bits, size);
+        // The code and its extra bits in one write where they fit (BitWriter takes up to 24 bits).
+        if (length + size <= 24) writer.write(((peek >>> (16 - length)) << size) | bits, length + size);
+        else {
+          writer.write(peek >>> (16 - length), length);
+          writer.write(bits, size);
+        }
         k += (symbol >> 4) + 1;
       }
     }
