@@ -6,12 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addRestartMarkers,
   assembleRegion,
+  jpegSegments,
   MAX_ASSEMBLED_TILES,
   SEGMENT_WIDTH,
   type TiledLevel,
 } from './jpeg-restarts.ts';
 import { makePyramid } from './pyramid.ts';
-import { fileSource, readTiffLevels, readTiffTile, readTiffTileRow, type TiffLevel } from './tiff-tiles.ts';
+import { fileSource, readTiffLevels, readTiffTile, tiledLevel, type TiffLevel } from './tiff-tiles.ts';
 
 /** Real scans (test/fixtures/ocr-real): a grey manuscript leaf and a colour print. */
 const SCANS = ['shiji-wyg-001-2a.jpg', 'shitouji-jiaxu-001-1.png'].map((name) =>
@@ -23,16 +24,7 @@ const memory = (bytes: Buffer) => (at: number, length: number) =>
   Promise.resolve(bytes.subarray(at, at + length));
 
 /** The markers of a JPEG stream up to its scan. */
-function markers(jpeg: Buffer): number[] {
-  const found = [];
-  for (let at = 2; at + 4 <= jpeg.length;) {
-    const marker = jpeg[at + 1]!;
-    found.push(marker);
-    if (marker === 0xda) break;
-    at += 2 + jpeg.readUInt16BE(at + 2);
-  }
-  return found;
-}
+const markers = (jpeg: Buffer) => [...jpegSegments(jpeg)].map((segment) => segment.marker);
 
 /** The largest difference of two decoded images of the same size, and their mean absolute difference. */
 async function difference(a: Sharp, b: Sharp): Promise<{ max: number; mean: number }> {
@@ -69,14 +61,7 @@ describe('JPEG restart segments: tiles coded for partial decoding (issue 34 part
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const levelOf = (file: string, tiff: TiffLevel): TiledLevel => ({
-    across: Math.ceil(tiff.width / tiff.tileWidth),
-    down: Math.ceil(tiff.height / tiff.tileHeight),
-    tileWidth: tiff.tileWidth,
-    tileHeight: tiff.tileHeight,
-    tables: tiff.jpegTables,
-    row: (row, first, last) => readTiffTileRow(fileSource(file), tiff, row, first, last),
-  });
+  const levelOf = (file: string, tiff: TiffLevel) => tiledLevel(fileSource(file), tiff);
 
   it('re-codes a libtiff tile losslessly: the same pixels, a restart marker every 64 pixels of a row', async () => {
     for (const scan of SCANS) {
@@ -186,15 +171,7 @@ describe('JPEG restart segments: tiles coded for partial decoding (issue 34 part
       .tiff({ tile: true, compression: 'jpeg', quality: 88, tileWidth: 512, tileHeight: 512 })
       .toBuffer();
     const [level] = await readTiffLevels(memory(plain));
-    const source = memory(plain);
-    const tiled: TiledLevel = {
-      across: Math.ceil(level!.width / 512),
-      down: Math.ceil(level!.height / 512),
-      tileWidth: 512,
-      tileHeight: 512,
-      tables: level!.jpegTables,
-      row: (row, first, last) => readTiffTileRow(source, level!, row, first, last),
-    };
+    const tiled = tiledLevel(memory(plain), level!);
     expect(await assembleRegion(tiled, { left: 100, top: 100, width: 512, height: 512 })).toBeUndefined();
     const progressive = await sharp(SCANS[0]).resize(512, 512).jpeg({ progressive: true }).toBuffer();
     expect(addRestartMarkers(undefined, progressive)).toBeUndefined();

@@ -56,6 +56,30 @@ interface JpegLayout {
   dht: Map<number, { counts: Uint8Array; symbols: Uint8Array }>;
 }
 
+/**
+ * The marker segments of a JPEG stream after its SOI, up to its scan (SOS) or its end (EOI): each
+ * marker, its offset and its segment's length. A byte where a marker should be yields marker -1 and
+ * ends the walk; a stream cut short just ends.
+ */
+export function* jpegSegments(bytes: Buffer): Generator<{ marker: number; at: number; length: number }> {
+  let at = 2;
+  while (at + 4 <= bytes.length) {
+    if (bytes[at] !== 0xff) {
+      yield { marker: -1, at, length: 0 };
+      return;
+    }
+    const marker = bytes[at + 1]!;
+    if (marker === 0xff) {
+      at += 1; // fill byte
+      continue;
+    }
+    const length = marker === MARKER.EOI ? 0 : bytes.readUInt16BE(at + 2);
+    yield { marker, at, length };
+    if (marker === MARKER.EOI || marker === MARKER.SOS) return;
+    at += 2 + length;
+  }
+}
+
 /** Walks a JPEG's marker segments up to the scan; undefined for what this module does not handle. */
 function readLayout(headers: Buffer[], tile: Buffer): JpegLayout | undefined {
   const dht = new Map<number, { counts: Uint8Array; symbols: Uint8Array }>();
@@ -63,16 +87,9 @@ function readLayout(headers: Buffer[], tile: Buffer): JpegLayout | undefined {
   let restartInterval = 0;
   const walk = (bytes: Buffer, isTile: boolean): JpegLayout | undefined | 'end' => {
     if (bytes[0] !== 0xff || bytes[1] !== MARKER.SOI) return undefined;
-    let at = 2;
-    while (at + 4 <= bytes.length) {
-      if (bytes[at] !== 0xff) return undefined;
-      const marker = bytes[at + 1]!;
-      if (marker === 0xff) {
-        at += 1;
-        continue;
-      }
+    for (const { marker, at, length } of jpegSegments(bytes)) {
+      if (marker === -1) return undefined;
       if (marker === MARKER.EOI) return 'end';
-      const length = bytes.readUInt16BE(at + 2);
       const body = bytes.subarray(at + 4, at + 2 + length);
       if (body.length !== length - 2) return undefined;
       if (marker === MARKER.DHT) {
@@ -118,7 +135,6 @@ function readLayout(headers: Buffer[], tile: Buffer): JpegLayout | undefined {
         const vmax = Math.max(...frame.components.map((c) => c.v));
         return { ...frame, scan, restartInterval, dataStart: at + 2 + length, sosAt: at, dht, hmax, vmax };
       }
-      at += 2 + length;
     }
     // Tables without their closing EOI are still tables; a tile must reach its scan.
     return isTile ? undefined : 'end';
@@ -351,10 +367,15 @@ export function addRestartMarkers(tables: Buffer | undefined, tile: Buffer): Buf
   ]);
 }
 
+/** Whether a tile's restart segments are SEGMENT_WIDTH wide, across a whole number of them. */
+function isSegmented(layout: JpegLayout): boolean {
+  return layout.restartInterval * 8 * layout.hmax === SEGMENT_WIDTH && layout.width % SEGMENT_WIDTH === 0;
+}
+
 /** Whether a tile (with the file's JPEGTables) has restart segments as addRestartMarkers writes them. */
 export function hasRestartSegments(tables: Buffer | undefined, tile: Buffer): boolean {
   const layout = readLayout(tables ? [tables] : [], tile);
-  return layout !== undefined && layout.restartInterval * 8 * layout.hmax === SEGMENT_WIDTH;
+  return layout !== undefined && isSegmented(layout);
 }
 
 /**
@@ -404,10 +425,7 @@ interface Segments {
 
 function splitSegments(tables: Buffer | undefined, tile: Buffer): Segments | undefined {
   const layout = readLayout(tables ? [tables] : [], tile);
-  if (!layout || layout.restartInterval === 0) return undefined;
-  const mcuWidth = 8 * layout.hmax;
-  if (layout.restartInterval * mcuWidth !== SEGMENT_WIDTH || layout.width % SEGMENT_WIDTH !== 0)
-    return undefined;
+  if (!layout || !isSegmented(layout)) return undefined;
   const count = (layout.width / SEGMENT_WIDTH) * Math.ceil(layout.height / (8 * layout.vmax));
   const starts = new Int32Array(count);
   const ends = new Int32Array(count);
@@ -458,31 +476,28 @@ export async function assembleRegion(
       level.row(rows[0] + k, columns[0], columns[1], take),
     ),
   );
+  // Every tile split at its markers, each coded as the first (its segments go into one scan).
   const tiles: Segments[][] = [];
+  let probe: Segments | undefined;
   for (const row of read) {
     const split: Segments[] = [];
     for (const tile of row) {
       const segments = tile && splitSegments(level.tables, tile);
-      if (
-        !segments ||
-        (tiles.length + split.length > 0 && !sameCoding(segments.layout, (tiles[0] ?? split)[0]!.layout))
-      )
-        return undefined;
+      probe ??= segments;
+      if (!segments || !probe || !sameCoding(segments.layout, probe.layout)) return undefined;
       split.push(segments);
     }
     tiles.push(split);
   }
-  const probe = tiles[0]![0]!;
+  if (!probe) return undefined;
   const mcuHeight = 8 * probe.layout.vmax;
   if (tileHeight % mcuHeight !== 0 || probe.layout.width !== tileWidth || probe.layout.height !== tileHeight)
     return undefined;
   const left = Math.floor(rect.left / SEGMENT_WIDTH) * SEGMENT_WIDTH;
   const top = Math.floor(rect.top / mcuHeight) * mcuHeight;
   const right = Math.ceil((rect.left + rect.width) / SEGMENT_WIDTH) * SEGMENT_WIDTH;
-  const bottom = Math.min(
-    (rows[1] + 1) * tileHeight,
-    Math.ceil((rect.top + rect.height) / mcuHeight) * mcuHeight,
-  );
+  // Within the tiles read: their width is whole segments and their height whole rows of blocks.
+  const bottom = Math.ceil((rect.top + rect.height) / mcuHeight) * mcuHeight;
   const width = right - left;
   const height = bottom - top;
   if (width > 0xffff || height > 0xffff) return undefined;
@@ -532,16 +547,18 @@ function sameCoding(a: JpegLayout, b: JpegLayout): boolean {
   );
 }
 
+/** A TIFF's JPEGTables without their SOI and EOI: the segments to put after a tile's own SOI. */
+export function tableSegments(tables: Buffer): Buffer {
+  return tables.subarray(2, tables.at(-2) === 0xff && tables.at(-1) === MARKER.EOI ? -2 : undefined);
+}
+
 /**
  * The assembled JPEG's headers: SOI, the file's tables, then the tile's own segments from SOI up to the
  * scan (with the frame's size set to the assembled one), DRI included.
  */
 function headerOf(segments: Segments, tables: Buffer | undefined, width: number, height: number): Buffer {
   const { tile, layout } = segments;
-  const tableBody =
-    tables && tables.length > 4
-      ? tables.subarray(2, tables.at(-2) === 0xff && tables.at(-1) === MARKER.EOI ? -2 : undefined)
-      : Buffer.alloc(0);
+  const tableBody = tables && tables.length > 4 ? tableSegments(tables) : Buffer.alloc(0);
   const own = Buffer.from(tile.subarray(2, layout.dataStart));
   const sof = layout.sofAt - 2;
   own.writeUInt16BE(height, sof + 5);

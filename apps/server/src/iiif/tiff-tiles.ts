@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { jpegSegments, tableSegments, type TiledLevel } from './jpeg-restarts.ts';
 
 /**
  * Reads the structure of a tiled pyramidal TIFF (classic or BigTIFF) and hands out single JPEG tiles
@@ -211,11 +212,27 @@ async function readEdges(read: (position: number, length: number) => Promise<Buf
     const edges = new Map<number, { offset: number; length: number }>();
     for (let k = 0; k < count; k++) {
       const [column, row, offset, length] = [u32(), u32(), u32(), u32()];
-      if (target?.tileWidth)
-        edges.set(row * Math.ceil(target.width / target.tileWidth) + column, { offset, length });
+      if (target?.tileWidth) edges.set(row * tilesAcross(target) + column, { offset, length });
     }
     if (target && edges.size) target.edges = edges;
   }
+}
+
+/** How many tiles a row of the level has. */
+export function tilesAcross(level: TiffLevel): number {
+  return Math.ceil(level.width / level.tileWidth);
+}
+
+/** A level's TIFF tiles as the region assembler (jpeg-restarts.ts) reads them, through `source`. */
+export function tiledLevel(source: ByteSource, level: TiffLevel): TiledLevel {
+  return {
+    across: tilesAcross(level),
+    down: Math.ceil(level.height / level.tileHeight),
+    tileWidth: level.tileWidth,
+    tileHeight: level.tileHeight,
+    tables: level.jpegTables,
+    row: (row, first, last, take) => readTiffTileRow(source, level, row, first, last, take),
+  };
 }
 
 /** Whether the level's tiles are JPEG streams a browser decodes as they are. */
@@ -225,20 +242,15 @@ export function servesJpegTiles(level: TiffLevel): boolean {
     (level.photometric === 6 || level.photometric === 1) &&
     level.tileWidth > 0 &&
     level.tileHeight > 0 &&
-    level.offsets.length ===
-      Math.ceil(level.width / level.tileWidth) * Math.ceil(level.height / level.tileHeight)
+    level.offsets.length === tilesAcross(level) * Math.ceil(level.height / level.tileHeight)
   );
 }
 
 const SOI = 0xd8;
-const EOI = 0xd9;
 
 /** Whether the stored tile (column, row) is sent as it is for a tile `width` pixels wide. */
 export function isStoredExactly(level: TiffLevel, column: number, row: number, width: number): boolean {
-  return (
-    width === level.tileWidth ||
-    Boolean(level.edges?.has(row * Math.ceil(level.width / level.tileWidth) + column))
-  );
+  return width === level.tileWidth || Boolean(level.edges?.has(row * tilesAcross(level) + column));
 }
 
 /**
@@ -254,8 +266,7 @@ export async function readJpegTile(
   row: number,
   height: number,
 ): Promise<Buffer | undefined> {
-  const across = Math.ceil(level.width / level.tileWidth);
-  const index = row * across + column;
+  const index = row * tilesAcross(level) + column;
   const source = typeof input === 'string' ? fileSource(input) : input;
   const edge = level.edges?.get(index);
   if (edge) {
@@ -268,10 +279,7 @@ export async function readJpegTile(
   const jpeg =
     tables && tables.length > 4 && tables[0] === 0xff && tables[1] === SOI
       ? // SOI + the tables (without their SOI and EOI) + the tile's own markers and data (without SOI).
-        Buffer.concat([
-          tables.subarray(0, tables[tables.length - 2] === 0xff && tables.at(-1) === EOI ? -2 : undefined),
-          tile.subarray(2),
-        ])
+        Buffer.concat([tables.subarray(0, 2), tableSegments(tables), tile.subarray(2)])
       : tile;
   return setFrameHeight(jpeg, height) ? jpeg : undefined;
 }
@@ -286,7 +294,7 @@ export async function readTiffTile(
   column: number,
   row: number,
 ): Promise<Buffer | undefined> {
-  const index = row * Math.ceil(level.width / level.tileWidth) + column;
+  const index = row * tilesAcross(level) + column;
   const offset = level.offsets[index];
   const length = level.byteCounts[index];
   if (offset === undefined || !length) return undefined;
@@ -311,7 +319,7 @@ export async function readTiffTileRow(
   last: number,
   take?: (size: number) => Buffer,
 ): Promise<Array<Buffer | undefined>> {
-  const at = row * Math.ceil(level.width / level.tileWidth);
+  const at = row * tilesAcross(level);
   const offsets = level.offsets.slice(at + first, at + last + 1);
   const counts = level.byteCounts.slice(at + first, at + last + 1);
   const together =
@@ -335,22 +343,13 @@ export async function readTiffTileRow(
 
 /** Writes `height` into the JPEG's frame header (SOF0–SOF2); false when there is none to be found. */
 function setFrameHeight(jpeg: Buffer, height: number): boolean {
-  let at = 2;
-  while (at + 4 <= jpeg.length) {
-    if (jpeg[at] !== 0xff) return false;
-    const marker = jpeg[at + 1]!;
-    if (marker === 0xff) {
-      at += 1;
-      continue;
-    }
-    const length = jpeg.readUInt16BE(at + 2);
+  for (const { marker, at } of jpegSegments(jpeg)) {
     if (marker >= 0xc0 && marker <= 0xc2) {
       if (at + 9 > jpeg.length) return false;
       if (height < jpeg.readUInt16BE(at + 5)) jpeg.writeUInt16BE(height, at + 5);
       return true;
     }
-    if (marker === 0xda) return false; // scan before any frame header
-    at += 2 + length;
   }
+  // None before the scan (or the stream's end).
   return false;
 }
