@@ -120,17 +120,38 @@ test('the header leads to the catalogue and full-text search; on a phone it is o
 test('a person whose system asks for less motion gets dialogs without their zoom (WCAG 2.3.3)', async ({
   page,
 }) => {
-  /** CSS animations and transitions of the dialog and its mask that started while it opened. */
+  /**
+   * The dialog's and its mask's elements that got one of antd's motion classes (zoom, fade) with an
+   * animation or transition that takes time, read the moment the class came (antd adds the classes with
+   * motion off too, at zero duration). Animation events were counted before: a loaded machine did not
+   * always deliver them while the dialog opened.
+   */
   const dialogAnimations = async () => {
     await page.evaluate(() => {
       const w = window as unknown as { started: number };
       w.started = 0;
-      // Only the dialog's own: the page may still be fading other things in after a reload.
-      const count = (event: Event) => {
-        if (event.target instanceof Element && event.target.closest('.ant-modal-root')) w.started += 1;
+      const motion = /\bant-(zoom|fade)-(appear|enter)\b/;
+      const seen = (node: Node) => {
+        if (!(node instanceof Element)) return;
+        for (const element of [node, ...node.querySelectorAll('*')])
+          if (element.closest('.ant-modal-root') && motion.test(element.className.toString())) {
+            const style = getComputedStyle(element);
+            const takesTime = (value: string) => value.split(',').some((part) => parseFloat(part) > 0);
+            if (takesTime(style.animationDuration) || takesTime(style.transitionDuration)) w.started += 1;
+          }
       };
-      for (const event of ['animationstart', 'transitionstart'])
-        document.addEventListener(event, count, { capture: true });
+      // Only the dialog's own: the page may still be fading other things in after a reload.
+      new MutationObserver((records) => {
+        for (const record of records) {
+          if (record.type === 'attributes') seen(record.target);
+          record.addedNodes.forEach(seen);
+        }
+      }).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['class'],
+      });
     });
     await page.getByRole('button', { name: '查看更多馆藏介绍' }).click();
     const dialog = page.getByRole('dialog', { name: '馆藏介绍' });
